@@ -1,0 +1,3 @@
+"""Cupcake: deterministic policies for AI coding agents, enforced through their hooks."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from cupcake.entry import main
+
+raise SystemExit(main())

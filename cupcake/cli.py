@@ -1,0 +1,89 @@
+"""Every command but the hot ``run`` path: a thin typer layer over plain functions.
+
+This is the only module besides ``cupcake.run`` that touches the real streams and exit codes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from cupcake import __version__
+
+app = typer.Typer(
+    name="cupcake",
+    help="Deterministic policies for AI coding agents, enforced through Claude Code's hooks.\n\n"
+    "Policies live in cupcake.toml at the project root and in ~/.claude/cupcake.toml.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"cupcake {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = None,
+) -> None:
+    pass
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def run(
+    event: Annotated[str, typer.Option("--event", help="The hook event (wins over the payload's hook_event_name).")],
+    timings: Annotated[bool, typer.Option("--timings", help="Print each system's time to stderr.")] = False,
+) -> None:
+    """Evaluate one hook event read from stdin and answer Claude Code (what the hooks call).
+
+    Reads the event JSON on stdin, evaluates the project's and the user's policies, and prints
+    Claude Code's answer: nothing when nothing matched, else one JSON object; exit code 0.
+    Whatever fails, it still prints one well-formed answer ([settings] fail_mode decides
+    whether a failure blocks).
+    """
+    from cupcake.run import main as run_main
+
+    args = ["--event", event] + (["--timings"] if timings else [])
+    raise typer.Exit(run_main(args))
+
+
+@app.command()
+def validate(
+    files: Annotated[
+        Optional[list[str]], typer.Argument(help="Policy files (default: the project's and the user's).")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the problems as JSON.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+) -> None:
+    """Check policy files with the loader `run` uses: every problem, with file and line."""
+    from cupcake.validate import validate_files
+
+    code = validate_files(files or [], os.environ, json_out=json_out, strict=strict, out=typer.echo)
+    raise typer.Exit(code)
+
+
+def main(args=None) -> int:
+    try:
+        code = app(args=args, prog_name="cupcake", standalone_mode=False)
+        return code if isinstance(code, int) else 0
+    except typer.Exit as exc:
+        return exc.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        print("Aborted.", file=sys.stderr)
+        return 1
+    except Exception as exc:  # usage errors (typer's click exceptions have .show()) and the like
+        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
+            exc.show()
+            return exc.exit_code
+        print(f"cupcake: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0

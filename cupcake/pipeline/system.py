@@ -1,0 +1,21 @@
+"""The System contract: ``name``, ``order``, ``should_process(ctx)`` (pure) and ``process(ctx)``.
+
+``BaseSystem`` is a plain class so the hot path pays for no ``typing`` import; the
+``typing.Protocol`` form for integrators lives in ``cupcake.api``.
+"""
+
+from __future__ import annotations
+
+
+class BaseSystem:
+    name = "unnamed"
+    order = 0
+    # A system whose job is to decide fails closed: its crash is an error of the run.
+    # A writer (state, audit) only adds a warning: it never changes the decision.
+    decides = True
+
+    def should_process(self, ctx) -> bool:
+        return True
+
+    def process(self, ctx) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError

@@ -1,0 +1,323 @@
+"""Compile policy files into the plain, cacheable form a warm run evaluates (cold path).
+
+Every problem is collected, not only the first: the load fails when any is an error.
+"""
+
+from __future__ import annotations
+
+import re
+
+import tomli
+from pydantic import ValidationError
+
+from cupcake.agents.claude_code import EVENTS, TOOL_EVENTS, action_supported
+from cupcake.policy import schema
+from cupcake.policy.lines import FileLines
+from cupcake.policy.literals import required_literals
+from cupcake.policy.paths import label
+from cupcake.policy.problems import ERROR, WARNING, Problem, suggestion
+from cupcake.policy.settings import merge, raw_settings
+
+_NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(\|[A-Za-z0-9_-]+)*")
+
+# The action kinds the evaluation knows: soft messages, hard decisions, context, side effects.
+ACTION_KIND = {"provide_feedback": "soft", "block_with_feedback": "block", "approve": "approve", "ask": "ask"}
+
+
+class _Source:
+    """One policy file while it is compiled."""
+
+    def __init__(self, path: str, name: str):
+        self.path = path
+        self.name = name
+        self.table = None
+        self.lines = FileLines("")
+
+
+def compile_files(paths, root: str, env) -> dict:
+    """The compiled set: settings, policies, index; or, when any error was found, the error."""
+    problems: list[Problem] = []
+    sources = []
+    for path in paths:
+        source = _read(path, root, env, problems)
+        if source is not None:
+            sources.append(source)
+    project = raw_settings(sources[0].table) if sources and sources[0].path == paths[0] else {}
+    user = raw_settings(sources[-1].table) if sources and sources[-1].path == paths[-1] else {}
+    settings = merge(project, user)
+
+    policies = []
+    seen: dict[str, str] = {}
+    for source in sources:
+        _check_file(source, problems)
+        for index, table in enumerate(source.table.get("policy", ()) if isinstance(source.table.get("policy"), list) else ()):
+            compiled = _compile_policy(source, index, table, problems)
+            if compiled is None:
+                continue
+            where = f"{source.name}:{source.lines.policy(index)}"
+            if compiled[0] in seen:
+                problems.append(
+                    Problem(ERROR, source.name, source.lines.policy(index), compiled[0],
+                            f"duplicate policy name (first defined at {seen[compiled[0]]}); names must be unique")
+                )  # fmt: skip
+                continue
+            seen[compiled[0]] = where
+            policies.append(compiled)
+    problems.extend(_shadowed(policies))
+    errors = [p for p in problems if p.severity == ERROR]
+    result = {
+        "settings": settings,
+        "problems": [p.as_dict() for p in problems],
+        "imports": [],
+    }
+    if errors:
+        result.update(error=_summary(errors), policies=[], index={})
+    else:
+        result.update(error=None, policies=policies, index=_index(policies))
+    return result
+
+
+def _summary(errors) -> str:
+    head = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the policy files"
+    return head + ":\n" + "\n".join(f"- {e}" for e in errors)
+
+
+def _read(path: str, root: str, env, problems):
+    source = _Source(path, label(path, root, env))
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: {exc.strerror or exc}"))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(Problem(ERROR, source.name, None, None, f"not UTF-8 text: {exc}"))
+        return None
+    source.lines = FileLines(text)
+    try:
+        source.table = tomli.loads(text)
+    except tomli.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        problems.append(Problem(ERROR, source.name, line, None, f"not valid TOML: {getattr(exc, 'msg', exc)}"))
+        return None
+    return source
+
+
+def _check_file(source, problems) -> None:
+    table = source.table
+    for key in table:
+        if key in ("imports", "pipeline"):
+            problems.append(
+                Problem(ERROR, source.name, source.lines.top_key(key), None,
+                        f"`{key}` is not supported yet by this version of Cupcake")
+            )  # fmt: skip
+    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline")}
+    try:
+        schema.FileModel.model_validate(rest)
+    except ValidationError as exc:
+        for err in exc.errors():
+            key = str(err["loc"][0]) if err["loc"] else ""
+            problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None,
+                                    _message(err, ("policy_schema_version", "settings", "policy"))))  # fmt: skip
+    settings = table.get("settings")
+    if isinstance(settings, dict) and settings.get("audit_logging") is True:
+        problems.append(Problem(ERROR, source.name, source.lines.top_key("audit_logging"), None,
+                                "settings: `audit_logging` is not supported yet by this version of Cupcake"))  # fmt: skip
+    if isinstance(settings, dict):
+        try:
+            schema.SettingsModel.model_validate(settings)
+        except ValidationError as exc:
+            for err in exc.errors():
+                key = str(err["loc"][0]) if err["loc"] else "settings"
+                problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None,
+                                        "settings: " + _message(err, schema.SettingsModel.model_fields)))  # fmt: skip
+
+
+def _message(err, known=()) -> str:
+    loc = ".".join(str(part) for part in err["loc"])
+    kind = err["type"]
+    if kind == "missing":
+        return f"missing required key `{loc}`"
+    if kind == "extra_forbidden":
+        last = str(err["loc"][-1])
+        return f"unknown key `{loc}`{suggestion(last, known)}"
+    return f"`{loc}`: {err['msg']}"
+
+
+def _compile_policy(source, index: int, table, problems):
+    lines = source.lines
+    line = lines.policy(index)
+    if not isinstance(table, dict):
+        problems.append(Problem(ERROR, source.name, line, None, "a [[policy]] must be a table"))
+        return None
+    name = table.get("name") if isinstance(table.get("name"), str) else None
+    start = len(problems)
+
+    def report(message: str, key: str | None = None, severity: str = ERROR) -> None:
+        problems.append(Problem(severity, source.name, lines.key(index, key) if key else line, name, message))
+
+    try:
+        schema.PolicyModel.model_validate(table)
+    except ValidationError as exc:
+        for err in exc.errors():
+            report(_message(err, schema.PolicyModel.model_fields), str(err["loc"][0]) if err["loc"] else None)
+    if name is not None and not name.strip():
+        report("`name` must not be empty", "name")
+    event = table.get("hook_event", "PreToolUse")
+    if isinstance(event, str) and event not in EVENTS:
+        report(f'unknown hook_event "{event}"{suggestion(event, EVENTS)}', "hook_event")
+    matcher = table.get("matcher")
+    tools = _matcher(matcher, event, report)
+    conditions = table.get("conditions", [])
+    compiled_conditions = []
+    if isinstance(conditions, list):
+        for condition in conditions:
+            compiled_conditions.append(_condition(condition, report))
+    action = _action(table.get("action"), event, report)
+    if len(problems) > start and any(p.severity == ERROR for p in problems[start:]):
+        return None
+    return (name, event, tools, tuple(compiled_conditions), action, source.name, line)
+
+
+def _matcher(matcher, event, report):
+    """The tool filter: None (every tool), ("names", names) or ("regex", pattern)."""
+    if matcher is None or not isinstance(matcher, str) or matcher in ("", "*"):
+        return None
+    if event not in TOOL_EVENTS:
+        report(f'`matcher` has no effect: "{event}" has no tool (the policy applies to every {event})',
+               "matcher", WARNING)  # fmt: skip
+        return None
+    if _NAME_LIST.fullmatch(matcher):
+        return ("names", tuple(sorted(set(matcher.split("|")))))
+    try:
+        re.compile(matcher)
+    except re.error as exc:
+        report(f"invalid regex in `matcher`: {exc} (pattern {matcher!r})", "matcher")
+        return None
+    return ("regex", matcher)
+
+
+def _regex(pattern, what: str, report):
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        report(f"invalid regex in {what}: {exc} (pattern {pattern!r})", "conditions")
+        return None
+    return pattern
+
+
+def _condition(cond, report):
+    if not isinstance(cond, dict):
+        report("each condition must be a table such as { type = \"command_regex\", value = \"…\" }", "conditions")
+        return None
+    if "type" not in cond:
+        for combinator in schema.COMBINATORS:
+            if combinator in cond:
+                if len(cond) != 1:
+                    report(f"a `{combinator}` condition holds nothing else", "conditions")
+                    return None
+                inner = cond[combinator]
+                if combinator == "not":
+                    return ("not", _condition(inner, report))
+                if not isinstance(inner, list) or not inner:
+                    report("`any` takes a non-empty list of conditions", "conditions")
+                    return None
+                return ("any", tuple(_condition(c, report) for c in inner))
+        report("a condition needs a `type` (or is `not = {…}` / `any = […]`)", "conditions")
+        return None
+    kind = cond["type"]
+    if kind in schema.CONDITIONS_NOT_YET:
+        report(f'condition type "{kind}" is not supported yet by this version of Cupcake', "conditions")
+        return None
+    if kind not in schema.CONDITION_TYPES:
+        report(f'unknown condition type "{kind}"{suggestion(kind, schema.CONDITION_TYPES + schema.COMBINATORS)}',
+               "conditions")  # fmt: skip
+        return None
+    model = schema.FieldCondition if kind == "field" else schema.RegexCondition
+    try:
+        model.model_validate(cond)
+    except ValidationError as exc:
+        for err in exc.errors():
+            report(f"condition {kind}: " + _message(err, model.model_fields), "conditions")
+        return None
+    if kind == "field":
+        has_regex, has_equals = cond.get("regex") is not None, "equals" in cond
+        if has_regex == has_equals:
+            report("condition field: give exactly one of `regex` or `equals`", "conditions")
+            return None
+        path = tuple(cond["path"].split("."))
+        if has_regex:
+            pattern = _regex(cond["regex"], f"field {cond['path']}", report)
+            return ("field", path, "regex", pattern, required_literals(pattern or ""))
+        return ("field", path, "equals", cond["equals"], ())
+    pattern = _regex(cond["value"], kind, report)
+    return (kind, pattern, required_literals(pattern or ""))
+
+
+def _action(action, event, report):
+    if not isinstance(action, dict):
+        if action is not None:
+            report("`action` must be a table such as { type = \"block_with_feedback\", … }", "action")
+        return None
+    kind = action.get("type")
+    if kind in schema.ACTIONS_NOT_YET:
+        report(f'action type "{kind}" is not supported yet by this version of Cupcake', "action")
+        return None
+    model = schema.ACTION_MODELS.get(kind)
+    if model is None:
+        report(f'unknown action type "{kind}"{suggestion(kind, schema.ACTION_TYPES)}', "action")
+        return None
+    try:
+        model.model_validate(action)
+    except ValidationError as exc:
+        for err in exc.errors():
+            report(f"action {kind}: " + _message(err, model.model_fields), "action")
+        return None
+    compiled = ACTION_KIND[kind]
+    if isinstance(event, str) and event in EVENTS and not action_supported(compiled, event):
+        report(f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event', "action")
+        return None
+    text = {"soft": "message", "block": "feedback_message"}.get(compiled, "reason")
+    return (compiled, action.get(text) or "")
+
+
+def _index(policies) -> dict:
+    """Per event: policies by exact tool name, by tool regex, and for every tool."""
+    index: dict = {}
+    for i, (_name, event, tools, _conds, _action, _file, _line) in enumerate(policies):
+        names, regexes, every = index.setdefault(event, ({}, [], []))
+        if tools is None:
+            every.append(i)
+        elif tools[0] == "names":
+            for tool in tools[1]:
+                names.setdefault(tool, []).append(i)
+        else:
+            regexes.append((tools[1], required_literals(tools[1]), i))
+    return {
+        event: (
+            {tool: tuple(ids) for tool, ids in names.items()},
+            tuple(regexes),
+            tuple(every),
+        )
+        for event, (names, regexes, every) in index.items()
+    }
+
+
+def _shadowed(policies):
+    """Warn about hard actions that an earlier unconditional approve always pre-empts."""
+    found = []
+    approvers: dict = {}
+    for name, event, tools, conds, action, file, line in policies:
+        if action is None:
+            continue
+        earlier = approvers.get(event)
+        if earlier and action[0] in ("block", "ask") and (earlier[1] is None or earlier[1] == tools):
+            found.append(Problem(WARNING, file, line, name,
+                                 f'never reached: "{earlier[0]}" ({earlier[2]}) approves these calls first'))  # fmt: skip
+        if action[0] == "approve" and not conds and event not in approvers:
+            approvers[event] = (name, tools, f"{file}:{line}")
+    return found

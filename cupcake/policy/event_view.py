@@ -1,0 +1,69 @@
+"""What conditions read from an event: the command, the file path (as policies see it), the
+contents being written. Derived lazily, once per run; anything of the wrong shape reads as absent."""
+
+from __future__ import annotations
+
+from cupcake.policy.paths import shown_path
+
+_PATH_KEYS = ("file_path", "notebook_path", "path")
+
+
+class EventView:
+    __slots__ = ("payload", "root", "tool_name", "tool_input", "_path", "_contents")
+
+    def __init__(self, payload: dict, root: str):
+        self.payload = payload
+        self.root = root
+        tool = payload.get("tool_name")
+        self.tool_name = tool if isinstance(tool, str) else None
+        tool_input = payload.get("tool_input")
+        self.tool_input = tool_input if isinstance(tool_input, dict) else {}
+        self._path = False
+        self._contents = None
+
+    @property
+    def command(self):
+        value = self.tool_input.get("command")
+        return value if isinstance(value, str) else None
+
+    @property
+    def file_path(self):
+        """The tool's file path: absolute, normalised, symlinks resolved; relative to the root when inside it."""
+        if self._path is False:
+            self._path = None
+            for key in _PATH_KEYS:
+                value = self.tool_input.get(key)
+                if isinstance(value, str) and value and "\0" not in value:
+                    self._path = shown_path(value, self.root, self.payload.get("cwd"))
+                    break
+        return self._path
+
+    @property
+    def contents(self) -> tuple:
+        """What the tool writes: Write ``content``, Edit ``new_string``, each MultiEdit ``edits[].new_string``,
+        NotebookEdit ``new_source``."""
+        if self._contents is None:
+            found = []
+            for key in ("content", "new_string", "new_source"):
+                value = self.tool_input.get(key)
+                if isinstance(value, str):
+                    found.append(value)
+            edits = self.tool_input.get("edits")
+            if isinstance(edits, list):
+                for edit in edits:
+                    if isinstance(edit, dict) and isinstance(edit.get("new_string"), str):
+                        found.append(edit["new_string"])
+            self._contents = tuple(found)
+        return self._contents
+
+    def field(self, path: tuple):
+        """The value at a dotted path into the event (``tool_input.url``), or None."""
+        value = self.payload
+        for part in path:
+            if isinstance(value, dict):
+                value = value.get(part)
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                value = value[int(part)]
+            else:
+                return None
+        return value

@@ -1,0 +1,64 @@
+"""The project root, the policy files' locations, and how a path is shown to conditions."""
+
+from __future__ import annotations
+
+import os
+
+PROJECT_FILE = "cupcake.toml"
+USER_FILE = os.path.join(".claude", "cupcake.toml")
+WORK_DIR = ".cupcake"
+
+
+def find_root(env, cwd) -> str:
+    """``$CLAUDE_PROJECT_DIR``, else the first directory holding ``cupcake.toml`` or ``.cupcake/``
+    walking up from the payload's cwd (then the process's cwd), else the payload's cwd."""
+    given = env.get("CLAUDE_PROJECT_DIR")
+    if given:
+        return os.path.realpath(given)
+    starts = []
+    if isinstance(cwd, str) and os.path.isabs(cwd):
+        starts.append(cwd)
+    starts.append(os.getcwd())
+    for start in starts:
+        here = os.path.realpath(start)
+        while True:
+            if os.path.isfile(os.path.join(here, PROJECT_FILE)) or os.path.isdir(os.path.join(here, WORK_DIR)):
+                return here
+            up = os.path.dirname(here)
+            if up == here:
+                break
+            here = up
+    return os.path.realpath(starts[0])
+
+
+def user_policy_file(env) -> str:
+    home = env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(home, USER_FILE)
+
+
+def policy_files(root: str, env) -> tuple[str, str]:
+    """Project file first, then the user's: one ordered list."""
+    return os.path.join(root, PROJECT_FILE), user_policy_file(env)
+
+
+def shown_path(path: str, root: str, cwd=None) -> str:
+    """A path as conditions see it: absolute, normalised, symlinks resolved; relative to the
+    root with ``/`` separators when inside it, absolute otherwise."""
+    if not os.path.isabs(path):
+        path = os.path.join(cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root, path)
+    path = os.path.realpath(path)
+    if path == root:
+        return "."
+    if path.startswith(root.rstrip("/") + "/"):
+        return path[len(root.rstrip("/")) + 1 :]
+    return path
+
+
+def label(path: str, root: str, env) -> str:
+    """How a policy file is named in messages: relative to the root, or under ``~``."""
+    home = env.get("HOME") or ""
+    if path.startswith(root.rstrip("/") + "/"):
+        return path[len(root.rstrip("/")) + 1 :]
+    if home and path.startswith(home.rstrip("/") + "/"):
+        return "~/" + path[len(home.rstrip("/")) + 1 :]
+    return path

@@ -1,0 +1,87 @@
+"""The policy language V1, validated with pydantic (cold path only: never imported by a warm run)."""
+
+from __future__ import annotations
+
+from typing import Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+
+class PolicyModel(_Table):
+    name: StrictStr
+    description: Optional[StrictStr] = None
+    hook_event: StrictStr = "PreToolUse"
+    matcher: Optional[StrictStr] = None
+    conditions: list[dict] = []
+    action: dict
+
+
+class SettingsModel(_Table):
+    fail_mode: Literal["open", "closed"] = "open"
+    hook_timeout_seconds: Union[StrictInt, StrictFloat] = 600
+    audit_logging: StrictBool = False
+    audit_allows: StrictBool = False
+    self_protection: StrictBool = True
+    state_ttl_days: Union[StrictInt, StrictFloat] = 7
+
+
+class FileModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    policy_schema_version: Literal["1.0"] = "1.0"
+    settings: dict = {}
+    policy: list[dict] = []
+
+
+# Conditions: one model per ``type``.
+class RegexCondition(_Table):
+    type: StrictStr
+    value: StrictStr
+
+
+class FieldCondition(_Table):
+    type: Literal["field"]
+    path: StrictStr
+    regex: Optional[StrictStr] = None
+    equals: Union[StrictStr, StrictInt, StrictFloat, StrictBool, None] = None
+
+
+REGEX_CONDITIONS = ("command_regex", "filepath_regex", "file_content_regex")
+CONDITION_TYPES = REGEX_CONDITIONS + ("field", "state_exists", "state_missing")
+COMBINATORS = ("not", "any")
+
+
+# Actions: one model per ``type``.
+class BlockAction(_Table):
+    type: Literal["block_with_feedback"]
+    feedback_message: StrictStr
+
+
+class FeedbackAction(_Table):
+    type: Literal["provide_feedback"]
+    message: StrictStr
+
+
+class ApproveAction(_Table):
+    type: Literal["approve"]
+    reason: Optional[StrictStr] = None
+
+
+class AskAction(_Table):
+    type: Literal["ask"]
+    reason: StrictStr
+
+
+ACTION_MODELS = {
+    "block_with_feedback": BlockAction,
+    "provide_feedback": FeedbackAction,
+    "approve": ApproveAction,
+    "ask": AskAction,
+}
+# Named by the language, built by later work: loading one is a clear error, never a silent no-op.
+ACTIONS_NOT_YET = ("run_command", "update_state", "inject_context")
+ACTION_TYPES = tuple(ACTION_MODELS) + ACTIONS_NOT_YET
+CONDITIONS_NOT_YET = ("state_exists", "state_missing")

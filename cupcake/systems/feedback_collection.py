@@ -1,0 +1,31 @@
+"""400 · Pass 1: evaluate each candidate policy's conditions once, and collect, in list order,
+every soft message and every context of the policies that match."""
+
+from __future__ import annotations
+
+from cupcake.pipeline.order import Stage
+from cupcake.pipeline.system import BaseSystem
+from cupcake.policy.conditions import all_hold, candidates
+from cupcake.policy.event_view import EventView
+from cupcake.systems._guards import can_evaluate
+
+
+class FeedbackCollection(BaseSystem):
+    name = "feedback_collection"
+    order = Stage.FEEDBACK_COLLECTION
+
+    def should_process(self, ctx) -> bool:
+        return can_evaluate(ctx)
+
+    def process(self, ctx) -> None:
+        policies = ctx.policies["policies"]
+        view = EventView(ctx.payload, ctx.root)
+        for i in candidates(ctx.policies["index"], ctx.event, view.tool_name):
+            _name, _event, _tools, conditions, action, _file, _line = policies[i]
+            if not all_hold(conditions, view):
+                continue
+            ctx.matched.append(i)
+            if action[0] == "soft":
+                ctx.soft.append(action[1])
+            elif action[0] == "context":
+                ctx.contexts.append(action[1])

@@ -1,0 +1,49 @@
+"""700 · Every run ends with exactly one well-formed answer (seed 002, adapted).
+
+If a system that decides failed, the answer names what failed, and ``fail_mode`` says whether it
+blocks ("closed") or only tells the user ("open": never an allow, the agent's own permission flow
+still applies). A block already prepared is never loosened. Then the answer is sealed."""
+
+from __future__ import annotations
+
+from cupcake.pipeline.order import Stage
+from cupcake.pipeline.system import BaseSystem
+from cupcake.response import BLOCK, ERROR, NONE, Response
+
+
+class FeedbackGuarantee(BaseSystem):
+    name = "feedback_guarantee"
+    order = Stage.FEEDBACK_GUARANTEE
+
+    def process(self, ctx) -> None:
+        ensure_response(ctx)
+
+
+def failure_text(ctx, failures) -> str:
+    what = "\n".join(f.message for f in failures)
+    if ctx.fail_mode == "closed":
+        return f'Cupcake: could not evaluate policies, so this is blocked (fail_mode "closed"): {what}'
+    return f'Cupcake: could not evaluate policies, so none was enforced for this event (fail_mode "open"): {what}'
+
+
+def ensure_response(ctx) -> None:
+    """Idempotent: also called by the runner's ``finally`` when the pipeline itself broke."""
+    if ctx.sealed:
+        return
+    failures = ctx.decision_failures()
+    if failures and ctx.configured is not False:
+        text = failure_text(ctx, failures)
+        if ctx.response is not None and ctx.response.decision == BLOCK:
+            ctx.warnings.append(text)  # the block stands: a failure never loosens it
+        else:
+            ctx.response = Response(ERROR, text=text, fail_closed=ctx.fail_mode == "closed")
+    elif ctx.response is None:
+        if ctx.configured is False:
+            ctx.response = Response(NONE)  # no policy file: Cupcake does nothing
+        else:
+            ctx.response = Response(
+                ERROR,
+                text="Cupcake: no answer was prepared for this event (a pipeline system was disabled or skipped)",
+                fail_closed=ctx.fail_mode == "closed",
+            )
+    ctx.sealed = True

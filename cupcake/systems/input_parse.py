@@ -1,0 +1,30 @@
+"""100 · Read the hook event: JSON object on stdin; ``--event`` wins over ``hook_event_name``.
+Unknown fields and values are kept: newer clients send more than older docs list."""
+
+from __future__ import annotations
+
+from cupcake import fastjson
+
+from cupcake.errors import CupcakeError
+from cupcake.pipeline.order import Stage
+from cupcake.pipeline.system import BaseSystem
+
+
+class InputParse(BaseSystem):
+    name = "input_parse"
+    order = Stage.INPUT_PARSE
+
+    def process(self, ctx) -> None:
+        raw = ctx.raw
+        try:
+            payload = fastjson.loads(raw)
+        except ValueError as exc:
+            shown = raw[:80].decode("utf-8", "replace") if raw.strip() else "(empty input)"
+            raise CupcakeError(f"the hook event on stdin is not valid JSON ({exc}): {shown!r}") from None
+        if not isinstance(payload, dict):
+            raise CupcakeError(f"the hook event on stdin must be a JSON object, got {type(payload).__name__}")
+        ctx.payload = payload
+        named = payload.get("hook_event_name")
+        ctx.event = ctx.event_arg or (named if isinstance(named, str) else None)
+        if not ctx.event:
+            raise CupcakeError("no event: pass --event <Event> or send hook_event_name")

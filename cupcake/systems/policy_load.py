@@ -1,0 +1,36 @@
+"""200 · Find the project root and load the policies (compiled set from the cache when valid).
+
+No policy file at all: ``ctx.policies`` stays None and every later system stays silent."""
+
+from __future__ import annotations
+
+import time
+
+from cupcake.errors import CupcakeError
+from cupcake.pipeline.order import Stage
+from cupcake.pipeline.system import BaseSystem
+from cupcake.policy.loader import load
+from cupcake.policy.paths import find_root
+from cupcake.policy.settings import fail_mode_of, run_seconds
+
+
+class PolicyLoad(BaseSystem):
+    name = "policy_load"
+    order = Stage.POLICY_LOAD
+
+    def process(self, ctx) -> None:
+        payload = ctx.payload if isinstance(ctx.payload, dict) else {}
+        ctx.root = find_root(ctx.env, payload.get("cwd"))
+        loaded = load(ctx.root, ctx.env)
+        ctx.configured = loaded is not None
+        if loaded is None:
+            return
+        compiled = loaded.compiled
+        ctx.settings = compiled["settings"]
+        ctx.fail_mode = fail_mode_of(ctx.settings)
+        ctx.deadline = ctx.options.get("started", time.monotonic()) + run_seconds(ctx.settings)
+        if loaded.cache_problem:
+            ctx.warnings.append(f"Cupcake: {loaded.cache_problem}")
+        ctx.policies = compiled
+        if compiled["error"]:
+            raise CupcakeError(compiled["error"])

@@ -1,0 +1,33 @@
+"""800 · Render the sealed answer for the agent (the CLI writes it when the pipeline ends).
+
+Warnings added later (a state or audit write that failed) are rendered again at the end."""
+
+from __future__ import annotations
+
+from cupcake.agents import claude_code
+from cupcake.pipeline.order import Stage
+from cupcake.pipeline.system import BaseSystem
+
+
+class ResponseRouting(BaseSystem):
+    name = "response_routing"
+    order = Stage.RESPONSE_ROUTING
+
+    def process(self, ctx) -> None:
+        ensure_envelope(ctx)
+
+
+def all_warnings(ctx) -> list:
+    notes = list(ctx.warnings)
+    notes.extend(f"Cupcake: {f.message}" for f in ctx.failures if not f.decides)
+    return notes
+
+
+def ensure_envelope(ctx) -> None:
+    warnings = all_warnings(ctx)
+    if ctx.envelope is not None and ctx.rendered_warnings == len(warnings):
+        return
+    if ctx.configured is False:
+        warnings = []  # no policy file: say nothing at all
+    ctx.envelope = claude_code.render(ctx.event or "", ctx.payload, ctx.response, warnings)
+    ctx.rendered_warnings = len(warnings)

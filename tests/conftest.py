@@ -1,0 +1,133 @@
+"""Fixtures shared by every test: an isolated project and home, and ways to send Cupcake an event."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PAYLOADS = FIXTURES / "payloads"
+
+
+def cupcake_executable() -> str:
+    """The installed console script (as Claude Code runs it)."""
+    found = shutil.which("cupcake", path=str(Path(sys.executable).parent)) or shutil.which("cupcake")
+    if not found:
+        raise RuntimeError("the `cupcake` console script is not installed in this environment")
+    return found
+
+
+class Project:
+    """A throwaway project directory and home, and the events an agent sends from there."""
+
+    def __init__(self, root: Path, home: Path):
+        self.root = root
+        self.home = home
+        self.cwd = root
+        self.use_project_dir_env = True
+        self.session_id = "8f14e45f-ceea-467e-9e2e-2a1b3c4d5e6f"
+
+    # files
+    def write_policy(self, text: str) -> Path:
+        path = self.root / "cupcake.toml"
+        path.write_text(text)
+        return path
+
+    def write_user_policy(self, text: str) -> Path:
+        path = self.home / ".claude" / "cupcake.toml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return path
+
+    def env(self) -> dict:
+        env = {"HOME": str(self.home), "PATH": os.environ.get("PATH", "")}
+        if self.use_project_dir_env:
+            env["CLAUDE_PROJECT_DIR"] = str(self.root)
+        return env
+
+    # events
+    def payload(self, event: str, **fields) -> dict:
+        base = {
+            "session_id": self.session_id,
+            "transcript_path": str(self.home / ".claude" / "projects" / "p" / f"{self.session_id}.jsonl"),
+            "cwd": str(self.cwd),
+            "permission_mode": "default",
+            "hook_event_name": event,
+        }
+        base.update(fields)
+        return base
+
+    def tool_call(self, tool: str, tool_input: dict, event: str = "PreToolUse") -> dict:
+        return self.payload(event, tool_name=tool, tool_input=tool_input, tool_use_id="toolu_01")
+
+    def path(self, relative: str) -> str:
+        return str(self.root / relative)
+
+    def send(self, payload, event=None) -> "Answer":
+        """In process, through the same entry the console script uses (fast)."""
+        from cupcake.run import execute
+
+        raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        event = event or (payload.get("hook_event_name") if isinstance(payload, dict) else None)
+        args = ["--event", event] if event else []
+        ctx = execute(raw, args, self.env())
+        return Answer(*ctx.envelope)
+
+    def send_process(self, payload, event=None, args=None, timeout=30) -> "Answer":
+        """As Claude Code does it: the installed executable, stdin, exact bytes and exit code."""
+        raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        event = event or (payload.get("hook_event_name") if isinstance(payload, dict) else None)
+        argv = [cupcake_executable(), "run"] + (args if args is not None else ["--event", event])
+        done = subprocess.run(argv, input=raw, capture_output=True, cwd=self.cwd, env=self.env(), timeout=timeout)
+        return Answer(done.stdout, done.stderr, done.returncode)
+
+
+class Answer:
+    """What Cupcake printed: stdout, stderr, exit code, and the JSON (or None when nothing)."""
+
+    def __init__(self, stdout: bytes, stderr: bytes, code: int):
+        self.stdout = stdout
+        self.stderr = stderr
+        self.code = code
+        self.json = json.loads(stdout) if stdout.strip() else None
+
+    def __repr__(self) -> str:
+        return f"Answer(code={self.code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+
+    @property
+    def specific(self) -> dict:
+        return (self.json or {}).get("hookSpecificOutput", {})
+
+    def model_text(self) -> str:
+        """The text the model is shown for this answer (what Claude Code passes on)."""
+        j = self.json or {}
+        spec = self.specific
+        if spec.get("permissionDecision") == "deny":
+            return spec["permissionDecisionReason"]
+        if j.get("decision") == "block":
+            return j["reason"]
+        if "additionalContext" in spec:
+            return spec["additionalContext"]
+        raise AssertionError(f"the model is shown nothing by {self!r}")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    root = tmp_path / "project"
+    home = tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    return Project(root, home)
+
+
+def captured_payload(name: str, project: Project) -> dict:
+    """A payload Claude Code really sent, moved into the test project."""
+    text = (PAYLOADS / f"{name}.json").read_text()
+    text = text.replace("/home/dev/project", str(project.root)).replace("/home/dev", str(project.home))
+    return json.loads(text)
