@@ -1,0 +1,230 @@
+Feature: Cupcake inside the real Claude Code client
+    These scenarios run the pinned Claude Code CLI (2.1.328) headless against a scripted model,
+    with Cupcake as the project's hook on every event, and check two things: what happened on disk,
+    and what the model was shown afterwards (the tool_result of the scripted call, word for word).
+
+    Each scenario gets a throwaway project ($PROJECT), HOME, and a directory beside the project
+    ($OUTSIDE) that the agent's working directories do not include. In headless mode the client
+    refuses a tool that needs permission and gets none; "the user lets the agent use Bash without
+    asking" allows the tool, so that only Cupcake stands between the agent and the action.
+
+    Rule: A command that deletes outside the project is blocked
+
+        Background:
+            Given the project policy:
+                """
+                policy_schema_version = "1.0"
+
+                [[policy]]
+                name = "No rm outside"
+                hook_event = "PreToolUse"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "rm\\s+-rf\\s+/" }]
+                action = { type = "block_with_feedback", feedback_message = "Do not delete outside the project" }
+                """
+            And the user lets the agent use Bash without asking
+            And the directory "$OUTSIDE/scratch" holds a file
+
+        @real_client
+        Scenario: rm -rf outside the project is blocked and the model is told why
+            When the agent runs the Bash command "rm -rf $OUTSIDE/scratch"
+            Then the directory "$OUTSIDE/scratch" still exists
+            And the model was shown:
+                """
+                PreToolUse:Bash hook error: Operation blocked: Do not delete outside the project
+                """
+
+        @real_client
+        Scenario: The suite can fail: a hook that exits 1 instead of answering lets the deletion through
+            Given Cupcake is called through a wrapper that exits 1 instead of answering
+            When the agent runs the Bash command "rm -rf $OUTSIDE/scratch"
+            Then checking that the directory "$OUTSIDE/scratch" still exists fails
+            And checking that the model was shown this fails:
+                """
+                PreToolUse:Bash hook error: Operation blocked: Do not delete outside the project
+                """
+
+    @real_client
+    Scenario: A hard block and two soft messages on one Write arrive together, in policy-file order
+        Given the project policy:
+            """
+            policy_schema_version = "1.0"
+
+            [[policy]]
+            name = "No console.log"
+            hook_event = "PreToolUse"
+            matcher = "Write"
+            conditions = [{ type = "file_content_regex", value = "console\\.log" }]
+            action = { type = "provide_feedback", message = "Use the project logger instead of console.log" }
+
+            [[policy]]
+            name = "No live keys"
+            hook_event = "PreToolUse"
+            matcher = "Write"
+            conditions = [{ type = "file_content_regex", value = "sk_live_[0-9a-z]+" }]
+            action = { type = "block_with_feedback", feedback_message = "Never write live API keys into files" }
+
+            [[policy]]
+            name = "TODOs need an issue"
+            hook_event = "PreToolUse"
+            matcher = "Write"
+            conditions = [{ type = "file_content_regex", value = "TODO(?!\\(#\\d+\\))" }]
+            action = { type = "provide_feedback", message = "Link every TODO to an issue, like TODO(#12)" }
+            """
+        And the user lets the agent use Write without asking
+        When the agent writes the file "$PROJECT/pay.js" with:
+            """
+            const key = "sk_live_4242abc"; // TODO rotate
+            console.log(key);
+            """
+        Then the file "$PROJECT/pay.js" does not exist
+        And the model was shown:
+            """
+            PreToolUse:Write hook error: Operation blocked: Never write live API keys into files
+
+            Additional policy feedback:
+            • Use the project logger instead of console.log
+            • Link every TODO to an issue, like TODO(#12)
+            """
+
+    @real_client
+    Scenario: Soft feedback alone stops the call and lists every message
+        Given the project policy:
+            """
+            policy_schema_version = "1.0"
+
+            [[policy]]
+            name = "Release notes"
+            hook_event = "PreToolUse"
+            matcher = "Bash"
+            conditions = [{ type = "command_regex", value = "release" }]
+            action = { type = "provide_feedback", message = "Add a line to CHANGELOG.md for every release" }
+
+            [[policy]]
+            name = "Tag format"
+            hook_event = "PreToolUse"
+            matcher = "Bash"
+            conditions = [{ type = "command_regex", value = "v\\d+\\.\\d+(?!\\.\\d)" }]
+            action = { type = "provide_feedback", message = "Release tags have three numbers: vMAJOR.MINOR.PATCH" }
+            """
+        And the user lets the agent use Bash without asking
+        When the agent runs the Bash command "touch $PROJECT/release-v1.2"
+        Then the file "$PROJECT/release-v1.2" does not exist
+        And the model was shown:
+            """
+            PreToolUse:Bash hook error: Policy feedback found:
+            • Add a line to CHANGELOG.md for every release
+            • Release tags have three numbers: vMAJOR.MINOR.PATCH
+
+            Please address these issues before proceeding.
+            """
+
+    @real_client
+    Scenario: Soft feedback on the prompt reaches the model as context, and the session goes on
+        Given the project policy:
+            """
+            policy_schema_version = "1.0"
+
+            [[policy]]
+            name = "Style guide"
+            hook_event = "UserPromptSubmit"
+            action = { type = "provide_feedback", message = "Follow the style guide in STYLE.md" }
+
+            [[policy]]
+            name = "Tests first"
+            hook_event = "UserPromptSubmit"
+            action = { type = "provide_feedback", message = "Run the tests before you finish" }
+            """
+        When the agent runs the Bash command "echo hello"
+        Then the model's context included:
+            """
+            UserPromptSubmit hook additional context: Policy feedback found:
+            • Follow the style guide in STYLE.md
+            • Run the tests before you finish
+
+            Please address these issues before proceeding.
+            """
+        And the model was shown:
+            """
+            hello
+            """
+
+    Rule: approve lets a command run that headless mode would refuse
+
+        Background:
+            Given the project policy:
+                """
+                policy_schema_version = "1.0"
+
+                [[policy]]
+                name = "Markers may go anywhere"
+                hook_event = "PreToolUse"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "^touch \\S+/ready\\.marker$" }]
+                action = { type = "approve", reason = "Ready markers are harmless" }
+                """
+
+        @real_client
+        Scenario: A matching approve policy lets the command run
+            When the agent runs the Bash command "touch $OUTSIDE/ready.marker"
+            Then the file "$OUTSIDE/ready.marker" exists
+            And no tool call was refused for lack of permission
+            And the model was shown:
+                """
+                (Bash completed with no output)
+                """
+
+        @real_client
+        Scenario: With no policy matching, the same kind of command is refused
+            When the agent runs the Bash command "touch $OUTSIDE/other.marker"
+            Then the file "$OUTSIDE/other.marker" does not exist
+            And the Bash call was refused for lack of permission
+
+    Rule: A broken cupcake.toml blocks with fail_mode "closed" and stands aside with "open"
+
+        @real_client
+        Scenario: fail_mode "closed" blocks the prompt before any tool runs, and names the broken policy
+            UserPromptSubmit is the first event that can block, so a broken file stops the session there:
+            the model never sees the prompt, and the client's result carries the reason.
+            Given the project policy:
+                """
+                policy_schema_version = "1.0"
+
+                [settings]
+                fail_mode = "closed"
+
+                [[policy]]
+                name = "Teleport home"
+                hook_event = "PreToolUse"
+                matcher = "Bash"
+                action = { type = "teleport", destination = "home" }
+                """
+            And the user lets the agent use Bash without asking
+            When the agent runs the Bash command "touch $PROJECT/made-by-agent.txt"
+            Then the file "$PROJECT/made-by-agent.txt" does not exist
+            And the prompt never reached the model
+            And the client reported the prompt blocked by a hook, mentioning "cupcake.toml"
+            And the client reported the prompt blocked by a hook, mentioning "Teleport home"
+
+        @real_client
+        Scenario: fail_mode "open" lets the tool run
+            Given the project policy:
+                """
+                policy_schema_version = "1.0"
+
+                [settings]
+                fail_mode = "open"
+
+                [[policy]]
+                name = "Teleport home"
+                hook_event = "PreToolUse"
+                matcher = "Bash"
+                action = { type = "teleport", destination = "home" }
+                """
+            And the user lets the agent use Bash without asking
+            When the agent runs the Bash command "touch $PROJECT/made-by-agent.txt"
+            Then the file "$PROJECT/made-by-agent.txt" exists
+            And the model was shown:
+                """
+                (Bash completed with no output)
+                """

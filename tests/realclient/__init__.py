@@ -1,0 +1,1 @@
+"""End-to-end scenarios inside the real Claude Code client (features/real_client.feature)."""
