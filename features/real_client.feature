@@ -228,3 +228,32 @@ Feature: Cupcake inside the real Claude Code client
                 """
                 (Bash completed with no output)
                 """
+
+    @real_client
+    Scenario: A check that fails after a Write shows the model the captured stderr
+        Given the project policy:
+            """
+            policy_schema_version = "1.0"
+
+            [[policy]]
+            name = "Run tests after code changes"
+            hook_event = "PostToolUse"
+            matcher = "Write|Edit"
+            conditions = [{ type = "filepath_regex", value = "\\.py$" }]
+            action = {
+              type = "run_command",
+              command = "python3 -c \"import sys; sys.stderr.write('FAILED test_cart.py::test_total - assert 3 == 4')\nsys.exit(1)\"",
+              on_failure_feedback = "Tests failed after your edit:\n{{stderr}}"
+            }
+            """
+        And the user lets the agent use Write without asking
+        When the agent writes the file "$PROJECT/cart.py" with:
+            """
+            def total(items): return len(items)
+            """
+        Then the file "$PROJECT/cart.py" exists
+        And the model's context included:
+            """
+            Operation blocked: Tests failed after your edit:
+            FAILED test_cart.py::test_total - assert 3 == 4
+            """

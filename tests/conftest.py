@@ -45,8 +45,15 @@ class Project:
         path.write_text(text)
         return path
 
+    @property
+    def bin(self) -> Path:
+        """A directory first on the PATH Cupcake sees: stand-ins for test runners live here."""
+        path = self.home / "bin"
+        path.mkdir(exist_ok=True)
+        return path
+
     def env(self) -> dict:
-        env = {"HOME": str(self.home), "PATH": os.environ.get("PATH", "")}
+        env = {"HOME": str(self.home), "PATH": f"{self.home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
         if self.use_project_dir_env:
             env["CLAUDE_PROJECT_DIR"] = str(self.root)
         return env

@@ -27,10 +27,11 @@ KILL_GRACE = 0.5  # between SIGTERM and SIGKILL to the group
 FINAL_DRAIN = 0.25  # reading what is left in the pipes once the group is stopped
 
 
-def run_command(spec: dict, values: dict, *, root: str, deadline: float) -> CommandResult:
+def run_command(spec: dict, values: dict, *, root: str, deadline: float, env=None) -> CommandResult:
     """Run the action's command for one event and say what happened.
 
-    ``deadline`` is a ``time.monotonic()`` value the command may not outlive. Raises
+    ``deadline`` is a ``time.monotonic()`` value the command may not outlive; ``env`` is the
+    environment to start from (default: this process's). Raises
     ``CommandSpecError`` only when the action is written wrongly (unknown placeholder, bad key,
     working_dir outside ``root``); a command that fails, hangs or cannot start is a ``CommandResult``.
     """
@@ -41,7 +42,7 @@ def run_command(spec: dict, values: dict, *, root: str, deadline: float) -> Comm
     end = min(started + checked.timeout, deadline)
     result = CommandResult(checked.command, argv, cwd=cwd, timeout=max(0.0, end - started))
     try:
-        _execute(result, checked.shell, checked.env, checked.max_output, root, end)
+        _execute(result, checked.shell, checked.env, checked.max_output, root, end, env)
     except Exception as exc:  # noqa: BLE001 - the guarantee: a result, never a traceback
         if result.pid is None:
             result.not_started = True
@@ -55,7 +56,8 @@ def _not_started(result: CommandResult, reason: str) -> None:
     result.error = reason
 
 
-def _execute(result: CommandResult, shell: bool, extra_env: dict, max_output: int, root: str, end: float) -> None:
+def _execute(result: CommandResult, shell: bool, extra_env: dict, max_output: int, root: str, end: float,
+             base_env=None) -> None:
     if end <= time.monotonic():
         result.timed_out = True
         result.error = "no time was left before the hook's deadline"
@@ -64,7 +66,7 @@ def _execute(result: CommandResult, shell: bool, extra_env: dict, max_output: in
     place = place_name(root, cwd)
     if not os.path.isdir(cwd):
         return _not_started(result, f"the working directory {place} does not exist")
-    env = dict(os.environ)
+    env = dict(os.environ if base_env is None else base_env)
     env["PWD"] = cwd
     env.update(extra_env)
     if shell:

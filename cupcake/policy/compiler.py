@@ -264,6 +264,8 @@ def _action(action, event, report):
             report("`action` must be a table such as { type = \"block_with_feedback\", … }", "action")
         return None
     kind = action.get("type")
+    if kind == "run_command":
+        return _run_command(action, report)
     if kind in schema.ACTIONS_NOT_YET:
         report(f'action type "{kind}" is not supported yet by this version of Cupcake', "action")
         return None
@@ -283,6 +285,29 @@ def _action(action, event, report):
         return None
     text = {"soft": "message", "block": "feedback_message"}.get(compiled, "reason")
     return (compiled, action.get(text) or "")
+
+
+def _run_command(action: dict, report):
+    """("check", spec, on_failure, feedback template): a command whose failure blocks, becomes
+    soft feedback, or is ignored (a side effect)."""
+    from cupcake.commands import check_command_template
+
+    ok = True
+    for key in action:
+        if key not in schema.RUN_COMMAND_KEYS:
+            report(f"action run_command: unknown key `{key}`{suggestion(key, schema.RUN_COMMAND_KEYS)}", "action")
+            ok = False
+    on_failure = action.get("on_failure", "block")
+    if on_failure not in schema.ON_FAILURE:
+        report(f'action run_command: `on_failure` must be "block", "feedback" or "ignore", got {on_failure!r}', "action")
+        ok = False
+    for problem in check_command_template(action):
+        report(f"action run_command: {problem}", "action")
+        ok = False
+    if not ok:
+        return None
+    spec = {k: v for k, v in action.items() if k not in ("type", "on_failure", "on_failure_feedback")}
+    return ("check", spec, on_failure, action.get("on_failure_feedback"))
 
 
 def _index(policies) -> dict:

@@ -82,6 +82,11 @@ ACTION_MODELS = {
     "ask": AskAction,
 }
 # Named by the language, built by later work: loading one is a clear error, never a silent no-op.
-ACTIONS_NOT_YET = ("run_command", "update_state", "inject_context")
-ACTION_TYPES = tuple(ACTION_MODELS) + ACTIONS_NOT_YET
+ACTIONS_NOT_YET = ("update_state", "inject_context")
+# run_command is checked by cupcake.commands (its keys, placeholders and argv), not by a model.
+RUN_COMMAND_KEYS = (
+    "type", "command", "on_failure", "on_failure_feedback", "timeout", "working_dir", "env", "shell", "max_output",
+)  # fmt: skip
+ON_FAILURE = ("block", "feedback", "ignore")
+ACTION_TYPES = tuple(ACTION_MODELS) + ("run_command",) + ACTIONS_NOT_YET
 CONDITIONS_NOT_YET = ("state_exists", "state_missing")

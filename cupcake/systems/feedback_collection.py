@@ -1,5 +1,6 @@
 """400 · Pass 1: evaluate each candidate policy's conditions once, and collect, in list order,
-every soft message and every context of the policies that match."""
+every soft message and every context of the policies that match. A ``run_command`` with
+``on_failure = "feedback"`` runs here: its failure is one more soft message, at its place."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.conditions import all_hold, candidates
 from cupcake.policy.event_view import EventView
 from cupcake.systems._guards import can_evaluate
+from cupcake.systems.checks import run_check
 
 
 class FeedbackCollection(BaseSystem):
@@ -29,3 +31,7 @@ class FeedbackCollection(BaseSystem):
                 ctx.soft.append(action[1])
             elif action[0] == "context":
                 ctx.contexts.append(action[1])
+            elif action[0] == "check" and action[2] == "feedback":
+                ok, text = run_check(ctx, policies[i][0], action)
+                if not ok:
+                    ctx.soft.append(text)

@@ -17,11 +17,13 @@ class ResponsePreparation(BaseSystem):
         return can_evaluate(ctx)
 
     def process(self, ctx) -> None:
-        ctx.response = prepare(ctx.hard, ctx.soft, ctx.contexts, ctx.checks)
+        outputs = [c.get(k) for c in ctx.checks for k in ("stdout", "stderr")]
+        ctx.response = prepare(ctx.hard, ctx.soft, ctx.contexts, outputs)
 
 
-def prepare(hard, soft, contexts, checks=()) -> Response:
-    pieces = [c for c in checks if c] + list(soft)
+def prepare(hard, soft, contexts, outputs=()) -> Response:
+    """The Response; a text over the client's cap is cut in the middle of the longest command output."""
+    pieces = [o for o in outputs if o] + list(soft)
     context = feedback.cap("\n\n".join(contexts), contexts) if contexts else ""
     if hard is not None:
         kind, text, _policy = hard

@@ -1,12 +1,15 @@
-"""900 · Record the session's tool use and custom events (runs after the answer is sealed).
+"""900 · After the decision: the side effects of matching policies, when the operation goes ahead
+(``run_command`` with ``on_failure = "ignore"``). Runs after the answer is sealed, so nothing here
+can change it; a failure becomes a warning in the answer.
 
-Session state is its own piece of work: until it lands, nothing is recorded, and this system
-never runs; it holds its place in the order table."""
+Recording the session's tool use is its own piece of work (session state): until it lands,
+nothing is recorded here."""
 
 from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.systems.side_effects import operation_goes_ahead, run_ignored_commands, side_effect_policies
 
 
 class StateWrite(BaseSystem):
@@ -15,4 +18,7 @@ class StateWrite(BaseSystem):
     decides = False
 
     def should_process(self, ctx) -> bool:
-        return False
+        return bool(side_effect_policies(ctx)) and operation_goes_ahead(ctx)
+
+    def process(self, ctx) -> None:
+        run_ignored_commands(ctx)
