@@ -159,13 +159,14 @@ def agent_uses_tool(project, run, tool, docstring):
 
 @when(parsers.re(r'Claude Code sends the captured "(?P<name>[^"]+)" event(?P<rest>.*)'))
 def sends_captured(project, run, name, rest):
+    """A payload the real client sent, through the installed `cupcake run` process (exact bytes)."""
     payload = captured_payload(name, project)
-    event = None
+    event = payload.get("hook_event_name")
     if "stop_hook_active true" in rest:
         payload["stop_hook_active"] = True
     if rest.startswith(' as "'):
         event = rest.split('"')[1]
-    _send(project, run, payload, event)
+    run.answer = project.send_process(payload, event)
 
 
 @when(parsers.parse('Claude Code sends the "{event}" event:'))
@@ -233,7 +234,9 @@ def prints_nothing(run):
 
 @then(parsers.parse("Cupcake answers {expected}"))
 def answers_exactly(run, expected):
+    """Exact stdout, and nothing on stderr, exit code 0."""
     answer = _answer(run)
+    assert answer.stderr == b"", answer
     if expected == "nothing":
         assert answer.stdout == b"", answer
     else:
