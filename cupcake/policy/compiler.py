@@ -73,7 +73,7 @@ def compile_files(paths, root: str, env) -> dict:
     if errors:
         result.update(error=_summary(errors), policies=[], index={})
     else:
-        result.update(error=None, policies=policies, index=_index(policies))
+        result.update(error=None, policies=policies, index=_index(policies), sre=_sre_forms(policies))
     return result
 
 
@@ -308,6 +308,37 @@ def _run_command(action: dict, report):
         return None
     spec = {k: v for k, v in action.items() if k not in ("type", "on_failure", "on_failure_feedback")}
     return ("check", spec, on_failure, action.get("on_failure_feedback"))
+
+
+def _patterns(conditions):
+    for cond in conditions:
+        if cond is None:
+            continue
+        if cond[0] in ("command_regex", "filepath_regex", "file_content_regex") and cond[1]:
+            yield cond[1]
+        elif cond[0] == "field" and cond[2] == "regex" and cond[3]:
+            yield cond[3]
+        elif cond[0] == "not":
+            yield from _patterns((cond[1],))
+        elif cond[0] == "any":
+            yield from _patterns(cond[1])
+
+
+def _sre_forms(policies) -> dict:
+    """Every pattern's compiled SRE program, so warm runs need no ``re`` import."""
+    from cupcake.policy.sre_forms import sre_form
+
+    forms = {}
+    for _name, _event, tools, conditions, _action, _file, _line in policies:
+        patterns = list(_patterns(conditions))
+        if tools is not None and tools[0] == "regex":
+            patterns.append(tools[1])
+        for pattern in patterns:
+            if pattern not in forms:
+                form = sre_form(pattern)
+                if form is not None:
+                    forms[pattern] = form
+    return forms
 
 
 def _index(policies) -> dict:

@@ -6,15 +6,22 @@ from __future__ import annotations
 
 from cupcake import fastjson
 
+from cupcake.policy.sre_forms import compile_pattern
+
 _compiled: dict = {}
+_forms: dict = {}  # pattern -> its cached SRE program (see sre_forms)
+
+
+def use_forms(forms: dict) -> None:
+    """The compiled policy set's SRE programs, so that patterns need no ``re`` import."""
+    global _forms
+    _forms = forms or {}
 
 
 def _rx(pattern: str):
     rx = _compiled.get(pattern)
     if rx is None:
-        import re
-
-        rx = _compiled[pattern] = re.compile(pattern)
+        rx = _compiled[pattern] = compile_pattern(pattern, _forms)
     return rx
 
 

@@ -39,8 +39,9 @@ def load(root: str, env, use_cache: bool = True):
     if use_cache:
         try:
             cache.write(path, key, compiled)
-        except OSError as exc:
-            problem = f"could not write the policy cache {WORK_DIR}/{cache.CACHE_NAME}: {exc.strerror or exc}"
+        except Exception as exc:  # the policies are valid all the same: enforce them, and say so
+            reason = getattr(exc, "strerror", None) or exc
+            problem = f"could not write the policy cache {WORK_DIR}/{cache.CACHE_NAME}: {reason}"
     return Loaded(compiled, files, False, problem)
 
 

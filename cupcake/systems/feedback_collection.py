@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.policy.conditions import all_hold, candidates
+from cupcake.policy.conditions import all_hold, candidates, use_forms
 from cupcake.policy.event_view import EventView
 from cupcake.systems._guards import can_evaluate
 from cupcake.systems.checks import run_check
@@ -21,6 +21,7 @@ class FeedbackCollection(BaseSystem):
 
     def process(self, ctx) -> None:
         policies = ctx.policies["policies"]
+        use_forms(ctx.policies.get("sre"))
         view = EventView(ctx.payload, ctx.root)
         for i in candidates(ctx.policies["index"], ctx.event, view.tool_name):
             _name, _event, _tools, conditions, action, _file, _line = policies[i]
