@@ -82,12 +82,13 @@ def sync(
         ),
     ] = "project",
     command: Annotated[
-        Optional[str], typer.Option("--command", help="The executable the hooks call (overrides the scope's choice).")
+        Optional[str],
+        typer.Option("--command", metavar="PATH", help="The executable the hooks call (overrides the scope's choice)."),
     ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the changes as a diff; write nothing.")] = False,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove Cupcake's hook entries (only those).")] = False,
 ) -> None:
-    """Write Cupcake's hook entries into Claude Code's settings (one per event).
+    """Write Cupcake's hooks into Claude Code's settings, one entry per event.
 
     Every other key, hook and matcher group stays exactly as it was; running it twice changes
     nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
@@ -104,7 +105,7 @@ def sync(
 def doctor(
     json_out: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
 ) -> None:
-    """Check the installation: "why didn't it block?".
+    """Check the installation: why didn't it block?
 
     Looks for Cupcake's hooks in every settings scope and runs the executable they name, validates
     the policy files, checks that .cupcake/ is writable, and sends a sample event through the hook

@@ -113,6 +113,10 @@ def _check_settings(report: Report, root: str, env) -> list[Installed]:
         else:
             report.add("hooks", OK, f"{label}: Cupcake's hook on all {len(entries.EVENTS)} events")
         for f in found:
+            named = entries.split_command(f.value["command"])[0][3]
+            if named != f.event:
+                report.add("hooks", PROBLEM, f"{label}: the hook listed under {f.event} runs `--event {named}`, "
+                           f"so {f.event} policies are never evaluated", f"run `cupcake sync{fix_scope}`")  # fmt: skip
             if not f.matches_all:
                 report.add("hooks", WARNING, f"{label}: Cupcake's {f.event} hook runs only for matcher {f.matcher!r}",
                            f"run `cupcake sync{fix_scope}` (it writes matcher \"\": every call)")  # fmt: skip

@@ -97,15 +97,16 @@ def chosen_executable(scope: str, command):
     return found
 
 
-def path_warnings(executable: str, env) -> list[str]:
+def path_warnings(executable: str, env, closed: bool) -> list[str]:
     """Whether Claude Code, started from this shell, will run this installation."""
     mine = entries.installation_executable()
+    fails = "every hook would fail, and " + ("block every call (fail_mode \"closed\")" if closed else "Claude Code then lets every call through")
     if "$" in executable:
         return []
     if "/" in executable:
         expanded = os.path.expanduser(executable)
         if not (os.path.isfile(expanded) and os.access(expanded, os.X_OK)):
-            return [f"{executable} is not an executable file: every hook fails until it is (Claude Code then lets every call through)."]
+            return [f"{executable} is not an executable file: {fails}."]
         return []
     found = shutil.which(executable, path=env.get("PATH", os.defpath))
     fix = (
@@ -114,7 +115,7 @@ def path_warnings(executable: str, env) -> list[str]:
         else "Install Cupcake on PATH, or pass --command with its absolute path."
     )
     if found is None:
-        return [f"`{executable}` is not on this PATH, so Claude Code started from here will not find it: every hook would fail. {fix}"]
+        return [f"`{executable}` is not on this PATH, so Claude Code started from here will not find it: {fails}. {fix}"]
     if mine and os.path.realpath(found) != os.path.realpath(mine):
         return [f"`{executable}` on this PATH is {found}, not this installation ({mine}): the hooks will run that one. {fix}"]
     return []
@@ -195,7 +196,7 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err) -> int:
         except OSError as exc:
             raise Refused(f".gitignore: cannot write it: {exc.strerror or exc} (the hooks were written)") from None
         out("Added .cupcake/ to .gitignore.")
-    for warning in path_warnings(executable, env):
+    for warning in path_warnings(executable, env, closed):
         err(f"warning: {warning}")
     if policy_errors:
         err(f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed `cupcake run` "

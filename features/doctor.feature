@@ -45,6 +45,14 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         And the doctor reports the problem ".claude/settings.local.json: no Cupcake hook for PostToolUse, Notification, Stop"
         And its fix says "run `cupcake sync --scope local`"
 
+    Scenario: A hook listed under one event that runs another
+        `--event` wins over the event Claude Code names, so PreToolUse policies would never run.
+        Given the user runs "cupcake sync"
+        And in ".claude/settings.json" the PreToolUse hook is changed to "cupcake run --event PostToolUse"
+        When the user runs "cupcake doctor"
+        Then the exit code is 1
+        And the doctor reports the problem ".claude/settings.json: the hook listed under PreToolUse runs `--event PostToolUse`, so PreToolUse policies are never evaluated"
+
     Scenario: The hooks name an executable that does not exist
         Given the user runs "cupcake sync --command /opt/nowhere/cupcake"
         When the user runs "cupcake doctor"

@@ -663,6 +663,12 @@ def policy_fail_mode(project, mode):
     path.write_text(text)
 
 
+@given(parsers.parse('in "{name}" the {event} hook is changed to "{command}"'))
+def hook_changed(terminal, name, event, command):
+    path = terminal.file(name)
+    path.write_text(path.read_text().replace(f'"cupcake run --event {event}"', json.dumps(command)))
+
+
 # When
 
 
