@@ -70,14 +70,32 @@ def check_json(text: str, label: str) -> None:
             label, "the file is empty (a truncated write?), so it is not valid JSON",
             "Cupcake never overwrites it: write {} into it, or delete it, then run this again",
         )  # fmt: skip
+    constants = []
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=constants.append)
     except json.JSONDecodeError as exc:
         raise SettingsFileError(label, f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", _NEVER) from None
     except RecursionError:
         raise SettingsFileError(label, "nested too deeply to read", _KEEP) from None
+    if constants:  # NaN, Infinity: Python reads them, JSON (and Claude Code) does not
+        line, column = _position_of_constant(text)
+        raise SettingsFileError(label, f"not valid JSON at line {line}, column {column}: {constants[0]} is not a JSON value", _NEVER)
     if not isinstance(value, dict):
         raise SettingsFileError(label, f"the top level is a JSON {_kind(value)}, not an object", _KEEP)
+
+
+def _position_of_constant(text: str):
+    from cupcake.claude_settings.jsonedit import Document
+
+    doc = Document(text)
+    stack = [doc.root]
+    while stack:
+        node = stack.pop()
+        if node.kind == "scalar" and text[node.start] in "NI-" and text[node.start : node.end].lstrip("-") in ("NaN", "Infinity"):
+            return doc.line_of(node.start), node.start - text.rfind("\n", 0, node.start)
+        children = node.children() if node.kind != "scalar" else []
+        stack.extend(reversed([getattr(c, "value", c) for c in children]))
+    return 1, 1
 
 
 def _kind(value) -> str:

@@ -24,6 +24,8 @@ def test_a_missing_file_reads_as_absent(tmp_path):
         (b"[1, 2]", "the top level is a JSON array, not an object"),
         (b'{"a": "\xff"}', "not UTF-8 text (byte 8)"),
         (b"\xef\xbb\xbf{}", "not valid JSON at line 1, column 1: Unexpected UTF-8 BOM"),
+        (b'{"a": "NaN",\n "b": [1, NaN]}', "not valid JSON at line 2, column 11: NaN is not a JSON value"),
+        (b'{"a": -Infinity}', "not valid JSON at line 1, column 7: -Infinity is not a JSON value"),
     ],
 )
 def test_unusable_files_are_refused_with_what_and_where(tmp_path, raw, message):
