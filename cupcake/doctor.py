@@ -102,31 +102,35 @@ def _check_settings(report: Report, root: str, env) -> list[Installed]:
         if _disables_hooks(doc):
             report.add("settings", PROBLEM, f'{label} sets "disableAllHooks": true: Claude Code runs no hooks at all',
                        f'remove "disableAllHooks" from {label}')  # fmt: skip
-        if not found:
-            continue
-        installed.append(Installed(scope, label, found))
-        covered = {f.event for f in found if f.matches_all}
-        missing = [e for e in entries.EVENTS if e not in covered]
-        if missing:
-            report.add("hooks", PROBLEM, f"{label}: no Cupcake hook for {', '.join(missing)}: those events are never checked",
-                       f"run `cupcake sync{fix_scope}`")  # fmt: skip
-        else:
-            report.add("hooks", OK, f"{label}: Cupcake's hook on all {len(entries.EVENTS)} events")
-        for f in found:
-            named = entries.split_command(f.value["command"])[0][3]
-            if named != f.event:
-                report.add("hooks", PROBLEM, f"{label}: the hook listed under {f.event} runs `--event {named}`, "
-                           f"so {f.event} policies are never evaluated", f"run `cupcake sync{fix_scope}`")  # fmt: skip
-            if not f.matches_all:
-                report.add("hooks", WARNING, f"{label}: Cupcake's {f.event} hook runs only for matcher {f.matcher!r}",
-                           f"run `cupcake sync{fix_scope}` (it writes matcher \"\": every call)")  # fmt: skip
-            if f.value.get("async") is True:
-                report.add("hooks", PROBLEM, f"{label}: Cupcake's {f.event} hook is async, and an async hook cannot block",
-                           f"run `cupcake sync{fix_scope}`")  # fmt: skip
-            if "if" in f.value:
-                report.add("hooks", WARNING, f"{label}: Cupcake's {f.event} hook has an \"if\" filter ({f.value['if']!r})",
-                           f"run `cupcake sync{fix_scope}`")  # fmt: skip
+        if found:
+            installed.append(Installed(scope, label, found))
+            _check_handlers(report, label, fix_scope, found)
     return installed
+
+
+def _check_handlers(report: Report, label: str, fix_scope: str, found) -> None:
+    """One finding for the events covered; more for each handler that would not see or stop every call."""
+    covered = {f.event for f in found if f.matches_all}
+    missing = [e for e in entries.EVENTS if e not in covered]
+    if missing:
+        report.add("hooks", PROBLEM, f"{label}: no Cupcake hook for {', '.join(missing)}: those events are never checked",
+                   f"run `cupcake sync{fix_scope}`")  # fmt: skip
+    else:
+        report.add("hooks", OK, f"{label}: Cupcake's hook on all {len(entries.EVENTS)} events")
+    for f in found:
+        named = entries.split_command(f.value["command"])[0][3]
+        if named != f.event:
+            report.add("hooks", PROBLEM, f"{label}: the hook listed under {f.event} runs `--event {named}`, "
+                       f"so {f.event} policies are never evaluated", f"run `cupcake sync{fix_scope}`")  # fmt: skip
+        if not f.matches_all:
+            report.add("hooks", WARNING, f"{label}: Cupcake's {f.event} hook runs only for matcher {f.matcher!r}",
+                       f"run `cupcake sync{fix_scope}` (it writes matcher \"\": every call)")  # fmt: skip
+        if f.value.get("async") is True:
+            report.add("hooks", PROBLEM, f"{label}: Cupcake's {f.event} hook is async, and an async hook cannot block",
+                       f"run `cupcake sync{fix_scope}`")  # fmt: skip
+        if "if" in f.value:
+            report.add("hooks", WARNING, f"{label}: Cupcake's {f.event} hook has an \"if\" filter ({f.value['if']!r})",
+                       f"run `cupcake sync{fix_scope}`")  # fmt: skip
 
 
 def _disables_hooks(doc: Document) -> bool:

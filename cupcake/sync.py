@@ -150,46 +150,63 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err) -> int:
         doc = Document(loaded.text if loaded.exists else EMPTY_SETTINGS)
     except RecursionError:
         raise Refused(f"{label}: nested too deeply to edit safely; Cupcake leaves it as it is") from None
-    executable = chosen_executable(scope, command) if (command or not uninstall) else None
-    also = (entries.executable_of(entries.command_word(executable)),) if executable else ()
-
     if uninstall:
-        removed = len(find_cupcake(doc, also))
-        apply_uninstall(doc, also)
-        ignore = None
-    else:
-        fail_mode, timeout, policy_errors, present = policy_settings(scope, root, env)
-        word = entries.command_word(executable)
-        closed = fail_mode == "closed"
-        apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in entries.EVENTS}, also)
-        ignore = gitignore.plan(root) if scope != "user" else None
+        also = (entries.executable_of(entries.command_word(command)),) if command else ()
+        return _uninstall(doc, loaded, also, dry_run, out)
+    return _install(scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err)
+
+
+def _edited(doc: Document, loaded):
+    """The new text, or None when the edits leave the file as it is."""
     new_text = doc.render() if doc.changed else loaded.text
-    changed = doc.changed and new_text != loaded.text
+    return new_text if new_text != loaded.text else None
 
+
+def _show_dry_run(loaded, new_text, ignore, out) -> int:
+    shown = diff(loaded.label, loaded.text, new_text) if new_text is not None else ""
+    if ignore is not None and ignore.new is not None:
+        shown += diff(".gitignore", ignore.old, ignore.new)
+    out(shown.rstrip("\n") if shown else f"{loaded.label}: nothing to change.")
+    out("(dry run: nothing was written)")
+    return 0
+
+
+def _backup_note(loaded) -> str:
+    return f" (the previous version is in {loaded.label}.bak)." if loaded.exists else "."
+
+
+def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
+    removed = len(find_cupcake(doc, also))
+    apply_uninstall(doc, also)
+    new_text = _edited(doc, loaded)
     if dry_run:
-        shown = diff(label, loaded.text, new_text) if changed else ""
-        if ignore is not None and ignore.new is not None:
-            shown += diff(".gitignore", ignore.old, ignore.new)
-        out(shown.rstrip("\n") if shown else f"{label}: nothing to change.")
-        out("(dry run: nothing was written)")
+        return _show_dry_run(loaded, new_text, None, out)
+    if new_text is None:
+        out(f"{loaded.label}: no Cupcake hooks; nothing to remove.")
         return 0
+    settings_file.write(loaded, new_text)
+    out(f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {loaded.label}" + _backup_note(loaded))
+    return 0
 
-    if changed:
-        settings_file.write(loaded, new_text)
-    if uninstall:
-        if changed:
-            out(f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {label}"
-                + (f" (the previous version is in {label}.bak)." if loaded.exists else "."))  # fmt: skip
-        else:
-            out(f"{label}: no Cupcake hooks; nothing to remove.")
-        return 0
+
+def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err) -> int:
+    fail_mode, timeout, policy_errors, present = policy_settings(scope, root, env)
+    word = entries.command_word(executable)
+    closed = fail_mode == "closed"
+    also = (entries.executable_of(word),)
+    apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in entries.EVENTS}, also)
+    new_text = _edited(doc, loaded)
+    ignore = gitignore.plan(root) if scope != "user" else None
+    if dry_run:
+        return _show_dry_run(loaded, new_text, ignore, out)
 
     shown_command = entries.hook_command(word, "<Event>", closed)
-    if changed:
-        out(f"Wrote Cupcake's hooks to {label}: {len(entries.EVENTS)} events, `{shown_command}`, timeout {timeout} s"
-            + (f" (the previous version is in {label}.bak)." if loaded.exists else "."))  # fmt: skip
+    if new_text is not None:
+        settings_file.write(loaded, new_text)
+        out(f"Wrote Cupcake's hooks to {loaded.label}: {len(entries.EVENTS)} events, `{shown_command}`, "
+            f"timeout {timeout} s" + _backup_note(loaded))  # fmt: skip
     else:
-        out(f"{label}: Cupcake's hooks are already up to date (`{shown_command}`, timeout {timeout} s).")
+        out(f"{loaded.label}: Cupcake's hooks are already up to date (`{shown_command}`, timeout {timeout} s).")
     if ignore is not None and ignore.new is not None:
         try:
             settings_file.replace_atomically(ignore.path, gitignore.encode(ignore.new))

@@ -125,8 +125,10 @@ def write(loaded: Loaded, text: str, backup: bool = True) -> None:
 
 
 def replace_atomically(path: str, data: bytes, mode=None) -> None:
-    """Write ``data`` to a temporary file beside ``path``, fsync it, and rename it over ``path``."""
-    directory = os.path.dirname(path) or "."
+    """Write ``data`` to a temporary file beside ``path``, fsync it, and rename it over ``path``
+    (over the file a symlink points at, so the symlink stays)."""
+    path = os.path.realpath(path)
+    directory = os.path.dirname(path)
     if mode is None:
         mode = _mode_of(path)
     fd, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
