@@ -53,6 +53,14 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         Then the exit code is 1
         And the doctor reports the problem ".claude/settings.json: the hook listed under PreToolUse runs `--event PostToolUse`, so PreToolUse policies are never evaluated"
 
+    Scenario: Hooks in two scopes with different commands run Cupcake twice per event
+        Claude Code runs identical hook commands once, but `cupcake` and an absolute path differ.
+        Given the user runs "cupcake sync"
+        And the user runs "cupcake sync --scope local"
+        When the user runs "cupcake doctor"
+        Then the exit code is 0
+        And the doctor warns "Cupcake runs more than once per event: different hook commands in .claude/settings.json, .claude/settings.local.json"
+
     Scenario: The hooks name an executable that does not exist
         Given the user runs "cupcake sync --command /opt/nowhere/cupcake"
         When the user runs "cupcake doctor"

@@ -812,6 +812,11 @@ def doctor_ok(run, text):
     assert any(line.startswith("ok ") and _expand(text) in line for line in _doctor_lines(run)), run.answer
 
 
+@then(parsers.parse('the doctor warns "{text}"'))
+def doctor_warns(run, text):
+    assert any(line.startswith("warning ") and _expand(text) in line for line in _doctor_lines(run)), run.answer
+
+
 @then(parsers.parse('the doctor reports the problem "{text}"'))
 def doctor_problem(run, text):
     lines = _doctor_lines(run)
