@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 import typer
 
@@ -69,6 +69,55 @@ def validate(
 
     code = validate_files(files or [], os.environ, json_out=json_out, strict=strict, out=typer.echo)
     raise typer.Exit(code)
+
+
+@app.command()
+def sync(
+    scope: Annotated[
+        Literal["project", "local", "user"],
+        typer.Option(
+            "--scope",
+            help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
+            "user: ~/.claude/settings.json (both with this installation's absolute path).",
+        ),
+    ] = "project",
+    command: Annotated[
+        Optional[str],
+        typer.Option("--command", metavar="PATH", help="The executable the hooks call (overrides the scope's choice)."),
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the changes as a diff; write nothing.")] = False,
+    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove Cupcake's hook entries (only those).")] = False,
+) -> None:
+    """Write Cupcake's hooks into Claude Code's settings, one entry per event.
+
+    Every other key, hook and matcher group stays exactly as it was; running it twice changes
+    nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
+    never overwritten. The previous file is kept as <name>.bak. Also adds .cupcake/ to .gitignore.
+    """
+    from cupcake.sync import sync as run_sync
+
+    code = run_sync(scope, os.environ, os.getcwd(), command=command, dry_run=dry_run, uninstall=uninstall,
+                    out=typer.echo, err=_echo_err)  # fmt: skip
+    raise typer.Exit(code)
+
+
+@app.command()
+def doctor(
+    json_out: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+) -> None:
+    """Check the installation: why didn't it block?
+
+    Looks for Cupcake's hooks in every settings scope and runs the executable they name, validates
+    the policy files, checks that .cupcake/ is writable, and sends a sample event through the hook
+    command, timed. Each problem says how to fix it. Exit code 1 when there is a problem.
+    """
+    from cupcake.doctor import doctor as run_doctor
+
+    raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
+
+
+def _echo_err(message: str) -> None:
+    typer.echo(message, err=True)
 
 
 def main(args=None) -> int:

@@ -1,6 +1,7 @@
 Feature: Cupcake inside the real Claude Code client
     These scenarios run the pinned Claude Code CLI (2.1.328) headless against a scripted model,
-    with Cupcake as the project's hook on every event, and check two things: what happened on disk,
+    with Cupcake hooked into the project by `cupcake sync` (so they also prove that the client honours
+    what sync writes), and check two things: what happened on disk,
     and what the model was shown afterwards (the tool_result of the scripted call, word for word).
 
     Each scenario gets a throwaway project ($PROJECT), HOME, and a directory beside the project
@@ -228,6 +229,24 @@ Feature: Cupcake inside the real Claude Code client
                 """
                 (Bash completed with no output)
                 """
+
+    @real_client
+    Scenario: With fail_mode "closed", a Cupcake that crashes still blocks, through the `|| exit 2` sync wrote
+        Every hook fails here (the wrapper exits 1, as a crash would). Claude Code treats a failing
+        hook as no objection; `|| exit 2` turns the failure into a block, from the prompt on.
+        Given the project policy:
+            """
+            policy_schema_version = "1.0"
+
+            [settings]
+            fail_mode = "closed"
+            """
+        And the user lets the agent use Bash without asking
+        And the directory "$OUTSIDE/scratch" holds a file
+        And Cupcake is called through a wrapper that exits 1 instead of answering
+        When the agent runs the Bash command "rm -rf $OUTSIDE/scratch"
+        Then the directory "$OUTSIDE/scratch" still exists
+        And the prompt never reached the model
 
     @real_client
     Scenario: A check that fails after a Write shows the model the captured stderr

@@ -9,6 +9,7 @@ import json
 import os
 import shlex
 import subprocess
+import sys
 import time
 
 import pytest
@@ -30,6 +31,7 @@ class Run:
     answer: Answer | None = None
     seconds: float = 0.0
     cache_stat = None
+    fix = ""
 
 
 @pytest.fixture
@@ -462,3 +464,391 @@ def no_process_left(marker):
         if marker in cmdline and not zombie:
             found.append(cmdline)
     assert not found, found
+
+
+# ## Installation (cupcake sync, cupcake doctor) ####################################################
+
+
+class Terminal:
+    """The user's shell: which `cupcake` its PATH finds, the files as they were before, their stats."""
+
+    def __init__(self, project):
+        self.project = project
+        self.path_mode = "without cupcake"
+        self.originals: dict[str, bytes] = {}
+        self.stats_before: dict[str, tuple] = {}
+
+    def file(self, name: str):
+        from pathlib import Path
+
+        if name.startswith("~/"):
+            return self.project.home / name[2:]
+        return Path(self.project.root) / name
+
+    def env(self) -> dict:
+        env = self.project.env()
+        venv_bin = os.path.dirname(os.path.abspath(sys.executable))
+        rest = [d for d in os.environ.get("PATH", "").split(os.pathsep)
+                if d and not os.access(os.path.join(d, "cupcake"), os.X_OK)]  # fmt: skip
+        first = [str(self.project.bin)]
+        if self.path_mode == "with cupcake":
+            first.append(venv_bin)
+        env["PATH"] = os.pathsep.join(first + rest)
+        return env
+
+
+@pytest.fixture
+def terminal(project) -> Terminal:
+    return Terminal(project)
+
+
+def installation() -> str:
+    """This installation's `cupcake` launcher (what local and user scope write)."""
+    from cupcake.claude_settings.entries import installation_executable
+
+    found = installation_executable()
+    assert found, "the cupcake launcher is not installed beside this Python"
+    return found
+
+
+def _expand(text: str) -> str:
+    return text.replace("$CUPCAKE", installation())
+
+
+class CliOutput:
+    """What a cupcake command printed, and its exit code (shaped like Answer for the shared steps)."""
+
+    def __init__(self, stdout: str, stderr: str, code: int):
+        self.stdout = stdout.encode()
+        self.stderr = stderr.encode()
+        self.code = code
+        self.text = stdout + stderr
+
+    def __repr__(self) -> str:
+        return f"CliOutput(code={self.code}, stdout={self.stdout.decode()!r}, stderr={self.stderr.decode()!r})"
+
+
+def _stat(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_ino, st.st_size)
+
+
+def _cupcake_cli(terminal, run, monkeypatch, arguments: str) -> CliOutput:
+    """The command line, in process (fast): the user's environment, in the project directory."""
+    import contextlib
+    import io
+
+    from cupcake.cli import main
+
+    for name in (".claude/settings.json", ".claude/settings.local.json", "~/.claude/settings.json", ".gitignore"):
+        terminal.stats_before[name] = _stat(terminal.file(name))
+    out, err = io.StringIO(), io.StringIO()
+    with monkeypatch.context() as m:
+        for key in ("CLAUDE_PROJECT_DIR", "CUPCAKE_TIMINGS"):
+            m.delenv(key, raising=False)
+        for key, value in terminal.env().items():
+            m.setenv(key, value)
+        m.chdir(terminal.project.cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(shlex.split(arguments))
+    run.answer = CliOutput(out.getvalue(), err.getvalue(), code)
+    return run.answer
+
+
+def _settings_json(terminal, name: str) -> dict:
+    return json.loads(terminal.file(name).read_text())
+
+
+def _cupcake_handlers(settings: dict) -> list[tuple]:
+    """(event, matcher or None, handler) for every Cupcake hook in a settings object."""
+    from cupcake.claude_settings.entries import is_cupcake
+
+    found = []
+    for event, groups in settings.get("hooks", {}).items():
+        for group in groups:
+            for handler in group.get("hooks", []):
+                if is_cupcake(handler.get("command"), also=("/opt/tools/cupcake",)):
+                    found.append((event, group.get("matcher"), handler))
+    return found
+
+
+def _without_cupcake(settings: dict) -> dict:
+    """The settings with Cupcake's handlers taken out, and the groups and lists left empty by that."""
+    from cupcake.claude_settings.entries import is_cupcake
+
+    settings = json.loads(json.dumps(settings))
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return settings
+    for event in list(hooks):
+        groups = []
+        for group in hooks[event]:
+            handlers = [h for h in group.get("hooks", []) if not is_cupcake(h.get("command"))]
+            if handlers or not group.get("hooks"):
+                groups.append(dict(group, hooks=handlers))
+        if groups:
+            hooks[event] = groups
+        else:
+            del hooks[event]
+    if not hooks:
+        del settings["hooks"]
+    return settings
+
+
+# Given
+
+
+@given(parsers.parse('the file "{name}":'))
+def given_file(terminal, name, docstring):
+    path = terminal.file(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(docstring + "\n")
+    terminal.originals[name] = path.read_bytes()
+
+
+@given(parsers.parse('the file "{name}" with no newline at the end:'))
+def given_file_no_newline(terminal, name, docstring):
+    path = terminal.file(name)
+    path.write_text(docstring)
+    terminal.originals[name] = path.read_bytes()
+
+
+@given(parsers.parse('the file "{name}" is empty'))
+def given_empty_file(terminal, name):
+    path = terminal.file(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"")
+    terminal.originals[name] = b""
+
+
+@given(parsers.parse('"{link}" is a symlink to "{target}" holding:'))
+def given_symlink(terminal, link, target, docstring):
+    target_path = terminal.file(target)
+    target_path.parent.mkdir(parents=True, exist_ok=True)
+    target_path.write_text(docstring + "\n")
+    link_path = terminal.file(link)
+    link_path.parent.mkdir(parents=True, exist_ok=True)
+    link_path.symlink_to(target_path)
+
+
+@given("cupcake is on the PATH")
+def cupcake_on_path(terminal):
+    terminal.path_mode = "with cupcake"
+
+
+@given("cupcake is not on the PATH")
+def cupcake_not_on_path(terminal):
+    terminal.path_mode = "without cupcake"
+
+
+@given("another program named cupcake comes first on the PATH")
+def other_cupcake_first(terminal):
+    script = terminal.project.bin / "cupcake"
+    script.write_text("#!/bin/sh\necho 'other-tool 1.0'\n")
+    script.chmod(0o755)
+
+
+@given(parsers.parse('the project policy file is changed to say fail_mode "{mode}"'))
+@when(parsers.parse('the project policy file is changed to say fail_mode "{mode}"'))
+def policy_fail_mode(project, mode):
+    path = project.root / "cupcake.toml"
+    text = path.read_text() if path.exists() else ""
+    if 'fail_mode = "' in text:
+        text = text.replace('fail_mode = "closed"', f'fail_mode = "{mode}"').replace('fail_mode = "open"', f'fail_mode = "{mode}"')
+    else:
+        text = f'[settings]\nfail_mode = "{mode}"\n\n' + text
+    path.write_text(text)
+
+
+@given(parsers.parse('in "{name}" the {event} hook is changed to "{command}"'))
+def hook_changed(terminal, name, event, command):
+    path = terminal.file(name)
+    path.write_text(path.read_text().replace(f'"cupcake run --event {event}"', json.dumps(command)))
+
+
+# When
+
+
+@given(parsers.re(r'the user runs "cupcake (?P<arguments>.*)"( again)?'))
+@when(parsers.re(r'the user runs "cupcake (?P<arguments>.*)"( again)?'))
+def user_runs(terminal, run, monkeypatch, arguments):
+    _cupcake_cli(terminal, run, monkeypatch, arguments)
+
+
+# Then
+
+
+@then(parsers.parse('the output says "{text}"'))
+def output_says(run, text):
+    assert _expand(text) in run.answer.text, run.answer
+
+
+@then(parsers.parse('the user is warned "{text}"'))
+def user_warned(run, text):
+    warnings = [line for line in run.answer.stderr.decode().splitlines() if line.startswith("warning: ")]
+    assert any(_expand(text) in line for line in warnings), run.answer
+
+
+@then("the user is not warned")
+def user_not_warned(run):
+    assert b"warning:" not in run.answer.stderr, run.answer
+
+
+@then(parsers.parse('"{name}" has Cupcake\'s hooks:'))
+def has_hooks_table(terminal, name, datatable):
+    header, *rows = datatable
+    found = _cupcake_handlers(_settings_json(terminal, name))
+    expected = []
+    for row in rows:
+        cells = dict(zip(header, row))
+        matcher = None if cells["matcher"] == "none" else json.loads(cells["matcher"])
+        handler = {"type": "command", "command": _expand(cells["command"]), "timeout": int(cells["timeout"])}
+        expected.append((cells["event"], matcher, handler))
+    assert found == expected
+
+
+@then(parsers.parse('"{name}" calls "{command}" on every event, with timeout {timeout:d}'))
+def calls_on_every_event(terminal, name, command, timeout):
+    from cupcake.claude_settings.entries import EVENTS, NO_MATCHER
+
+    found = _cupcake_handlers(_settings_json(terminal, name))
+    assert sorted(event for event, _, _ in found) == sorted(EVENTS), found
+    for event, matcher, handler in found:
+        assert handler == {"type": "command", "command": _expand(command).replace("<Event>", event), "timeout": timeout}
+        assert matcher in ("", None) and (matcher == "" or event in NO_MATCHER), (event, matcher)  # every call
+
+
+@then(parsers.parse('"{name}" has the user\'s hook "{command}" on "{event}"'))
+def has_user_hook(terminal, name, command, event):
+    groups = _settings_json(terminal, name)["hooks"][event]
+    assert any(h.get("command") == command for g in groups for h in g.get("hooks", [])), groups
+
+
+@then(parsers.parse('"{name}" keeps the original text, only added to'))
+def only_added_to(terminal, name):
+    """Every byte of the original is still there and in place: the edit inserted text, nothing else."""
+    import difflib
+
+    new = terminal.file(name).read_text()
+    old = terminal.originals[name].decode()
+    changes = [op for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
+    assert changes and all(op[0] == "insert" for op in changes), [(op, old[op[1]:op[2]]) for op in changes if op[0] != "insert"]
+
+
+@then(parsers.parse('"{name}" without Cupcake\'s hooks holds the same settings as before'))
+def same_settings_without_cupcake(terminal, name):
+    before = json.loads(terminal.originals[name])
+    assert _without_cupcake(_settings_json(terminal, name)) == _without_cupcake(before)
+
+
+@then(parsers.parse('"{name}" is indented with {width:d} spaces'))
+def indented_with_spaces(terminal, name, width):
+    lines = terminal.file(name).read_text().splitlines()
+    indents = [len(line) - len(line.lstrip(" ")) for line in lines]
+    assert all(indent % width == 0 for indent in indents) and "\t" not in "".join(lines), lines
+    assert max(indents) >= 5 * width, "Cupcake's entries are nested five levels deep"
+
+
+@then(parsers.parse('"{name}" is indented with tabs'))
+def indented_with_tabs(terminal, name):
+    lines = terminal.file(name).read_text().splitlines()
+    assert all(not line.startswith(" ") for line in lines), lines
+    assert any(line.startswith("\t\t\t\t\t") for line in lines), lines
+
+
+@then(parsers.parse('"{name}" is written on one line'))
+def one_line(terminal, name):
+    assert terminal.file(name).read_text().count("\n") == 1
+
+
+@then(parsers.parse('"{name}" is the original'))
+def is_original(terminal, name):
+    original = terminal.originals.get(name.removesuffix(".bak"))
+    assert terminal.file(name).read_bytes() == original
+
+
+@then(parsers.parse('"{name}" is:'))
+def file_is(terminal, name, docstring):
+    assert terminal.file(name).read_text() == docstring + "\n"
+
+
+@then(parsers.parse('"{name}" was not rewritten'))
+def not_rewritten(terminal, name):
+    assert terminal.stats_before[name] is not None, f"{name} did not exist before the last command"
+    assert _stat(terminal.file(name)) == terminal.stats_before[name]
+
+
+@then(parsers.parse('"{name}" does not exist'))
+def does_not_exist(terminal, name):
+    assert not os.path.lexists(terminal.file(name))
+
+
+@then(parsers.parse('no temporary file is left in "{directory}"'))
+def no_temporary_files(terminal, directory):
+    names = sorted(os.listdir(terminal.file(directory)))
+    assert all(not name.endswith(".tmp") for name in names), names
+
+
+@then(parsers.parse('"{name}" is still a symlink'))
+def still_symlink(terminal, name):
+    assert terminal.file(name).is_symlink()
+
+
+def _doctor_lines(run):
+    return run.answer.stdout.decode().splitlines()
+
+
+@then("the doctor finds no problem and no warning")
+def doctor_all_ok(run):
+    findings = [line for line in _doctor_lines(run)[1:-1] if not line.startswith(" ")]
+    assert findings and all(line.startswith("ok ") for line in findings), run.answer
+
+
+@then(parsers.parse('the doctor reports as ok "{text}"'))
+def doctor_ok(run, text):
+    assert any(line.startswith("ok ") and _expand(text) in line for line in _doctor_lines(run)), run.answer
+
+
+@then(parsers.parse('the doctor warns "{text}"'))
+def doctor_warns(run, text):
+    assert any(line.startswith("warning ") and _expand(text) in line for line in _doctor_lines(run)), run.answer
+
+
+@then(parsers.parse('the doctor reports the problem "{text}"'))
+def doctor_problem(run, text):
+    lines = _doctor_lines(run)
+    matching = [i for i, line in enumerate(lines) if line.startswith("problem ") and _expand(text) in line]
+    assert matching, run.answer
+    run.fix = lines[matching[0] + 1] if matching[0] + 1 < len(lines) else ""
+
+
+@then(parsers.parse('its fix says "{text}"'))
+def fix_says(run, text):
+    assert run.fix.lstrip().startswith("fix: ") and text in run.fix, run.fix
+
+
+@then("the doctor reports the round trip's time in milliseconds")
+def round_trip_time(run):
+    import re
+
+    line = next(line for line in _doctor_lines(run) if " round trip: " in line)
+    assert re.search(r"\((\d+) ms, then (\d+) ms warm\)$", line), line
+
+
+@then(parsers.parse("the JSON output says ok is {value}"))
+def json_ok(run, value):
+    assert json.loads(run.answer.stdout)["ok"] is (value == "true")
+
+
+@then(parsers.parse('the JSON output has a "{status}" finding from the "{check}" check'))
+def json_finding(run, status, check):
+    findings = json.loads(run.answer.stdout)["findings"]
+    assert any(f["status"] == status and f["check"] == check and f["fix"] for f in findings), findings
+
+
+@then(parsers.parse("the JSON output has the round trip's exit code {code:d}"))
+def json_round_trip(run, code):
+    assert json.loads(run.answer.stdout)["round_trip"]["runs"][0]["exit_code"] == code

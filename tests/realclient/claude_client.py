@@ -17,23 +17,6 @@ from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 CLAUDE_CODE_VERSION = "2.1.328"
 CLAUDE_CODE_PACKAGE = f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}"
 
-# Every event Cupcake answers; one hook entry each, as `cupcake sync` will write them.
-HOOK_EVENTS = (
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "UserPromptSubmit",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "SubagentStop",
-    "Notification",
-    "PreCompact",
-)
-HOOK_TIMEOUT_SECONDS = 60
-
-
 class ClientUnavailable(Exception):
     """The client cannot be had on this machine (no node/npm, or the install failed)."""
 
@@ -84,29 +67,16 @@ def find_cupcake() -> Path | None:
     return Path(found).resolve() if found else None
 
 
-def cupcake_hook_command(cupcake: Path) -> str:
-    """The hook command line for every event: `<cupcake> run --event <Event>`."""
-    return f"{shlex.quote(str(cupcake))} run --event"
+def write_hook_settings(project: Path, home: Path, cupcake: Path, hook_executable: str) -> Path:
+    """Hook Cupcake into the project the way users do: `cupcake sync`, calling ``hook_executable``.
 
-
-def write_hook_settings(project: Path, hook_command: str) -> Path:
-    """Write the project's `.claude/settings.json` with one hook per event: `<hook_command> <Event>`.
-
-    This is what `cupcake sync` will do; swap this function for a call to it once it exists.
-    """
-    hooks = {
-        event: [
-            {
-                "matcher": "",
-                "hooks": [{"type": "command", "command": f"{hook_command} {event}", "timeout": HOOK_TIMEOUT_SECONDS}],
-            }
-        ]
-        for event in HOOK_EVENTS
-    }
-    settings = project / ".claude" / "settings.json"
-    settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(json.dumps({"hooks": hooks}, indent=2) + "\n")
-    return settings
+    The end-to-end scenarios thereby prove that what sync writes is what the client honours."""
+    command = [str(cupcake), "sync", "--scope", "project", "--command", hook_executable]
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "CLAUDE_PROJECT_DIR": str(project)}
+    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        raise AssertionError(f"`{shlex.join(command)}` exited {done.returncode}\n{done.stdout}{done.stderr}")
+    return project / ".claude" / "settings.json"
 
 
 @dataclass
@@ -164,7 +134,8 @@ class Sandbox:
     project: Path
     home: Path
     outside: Path
-    hook_command: str
+    cupcake: Path  # the installed `cupcake`, which runs `sync`
+    hook_executable: str  # what the hooks call (the same, or a wrapper around it)
     allowed_tools: list[str] = field(default_factory=list)
 
     def expand(self, text: str) -> str:
@@ -196,7 +167,7 @@ class Session:
 
 def run_session(sandbox: Sandbox, tool: str, tool_input: dict) -> Session:
     """One scripted session: the model calls `tool` once, then ends with a text."""
-    write_hook_settings(sandbox.project, sandbox.hook_command)
+    write_hook_settings(sandbox.project, sandbox.home, sandbox.cupcake, sandbox.hook_executable)
     script = [ToolUse(tool, tool_input), Text("Done.")]
     with ScriptedMessagesAPI(script, max_lifetime=SESSION_TIMEOUT_SECONDS + 30) as api:
         run = run_claude(

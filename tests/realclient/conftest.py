@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .claude_client import ClientUnavailable, Sandbox, cupcake_hook_command, ensure_claude_client, find_cupcake
+from .claude_client import ClientUnavailable, Sandbox, ensure_claude_client, find_cupcake
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -43,4 +43,4 @@ def sandbox(tmp_path: Path, claude_client: Path, cupcake_executable: Path) -> Sa
     dirs = {name: root / name for name in ("project", "home", "outside")}
     for directory in dirs.values():
         directory.mkdir()
-    return Sandbox(claude_client, **dirs, hook_command=cupcake_hook_command(cupcake_executable))
+    return Sandbox(claude_client, **dirs, cupcake=cupcake_executable, hook_executable=str(cupcake_executable))

@@ -54,12 +54,12 @@ def _(sandbox: Sandbox, tmp_path: Path) -> None:
     wrapper.write_text(
         textwrap.dedent(f"""\
             #!/bin/sh
-            {sandbox.hook_command} "$@" >/dev/null
+            {shlex.quote(sandbox.hook_executable)} "$@" >/dev/null
             exit 1
             """)
     )
     wrapper.chmod(0o755)
-    sandbox.hook_command = f"{shlex.quote(str(wrapper))} run --event"
+    sandbox.hook_executable = str(wrapper)
 
 
 # -- When ---------------------------------------------------------------------------------
