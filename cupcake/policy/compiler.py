@@ -163,16 +163,17 @@ def _check_eval_feedback(source, table, problems) -> None:
             key = str(err["loc"][0]) if err["loc"] else None
             err = dict(err, loc=("eval_feedback",) + tuple(err["loc"]))
             report(_message(err, schema.EvalFeedbackModel.model_fields), key)
-        return
     events = table.get("events", ())
-    for event in events:
+    for event in events if isinstance(events, list) else ():
+        if not isinstance(event, str):
+            continue  # reported by the model
         if event not in EVENTS:
             report(f'`eval_feedback.events`: unknown hook_event "{event}"{suggestion(event, EVENTS)}', "events")
         elif event not in CONTEXT_EVENTS:
             report(f'`eval_feedback.events`: Claude Code passes no context to the model on {event}'
                    f" (it can on {context_events()})", "events")  # fmt: skip
     folder = table.get("dir", "logs/evals")
-    if not folder.strip() or "\x00" in folder:
+    if isinstance(folder, str) and (not folder.strip() or "\x00" in folder):
         report("`eval_feedback.dir` must name a directory (relative to the project root)", "dir")
 
 
