@@ -11,6 +11,8 @@ Nothing here is imported unless ``[settings.eval_feedback]`` is on and the event
 """
 
 # Where a run keeps what eval feedback did, for the audit trail: ``ctx.ext[EXT_KEY]`` is a dict with
-# "eval" (the file used, shown relative to the root, or None), "notes" (skipped files, problems),
-# "added" (mistakes added to the cumulative list) and "gate" ("blocked" or "open", PreToolUse only).
+# "eval" (the file used, shown relative to the root, or None), "findings" (its JSON object, or None),
+# "notes" (files skipped and why, other problems: for the audit log, never shown to the agent),
+# "added" (mistakes added to the cumulative list) and "gate" (None, "open" or "blocked"). The key is
+# absent when eval feedback did not run for the event; "read" says whether the eval directory was read.
 EXT_KEY = "cupcake.eval_feedback"

@@ -22,13 +22,14 @@ def record_of(ctx) -> dict:
     """What eval feedback did in this run, kept for the audit trail (see ``EXT_KEY``)."""
     record = ctx.ext.get(EXT_KEY)
     if record is None:
-        record = ctx.ext[EXT_KEY] = {"eval": None, "findings": None, "notes": [], "added": [], "gate": None}
+        record = ctx.ext[EXT_KEY] = {"eval": None, "findings": None, "notes": [], "added": [], "gate": None,
+                                     "read": False}  # fmt: skip
     return record
 
 
 def newest(ctx, settings: dict, record: dict):
     """The newest well-formed eval's findings (or None), read once per run."""
-    if "read" not in record:
+    if not record["read"]:
         folder = settings["dir"]
         shown_dir = folder if os.path.isabs(folder) else os.path.normpath(folder)
         record["eval"], record["findings"] = newest_eval(eval_dir(ctx.root, folder), shown_dir, record["notes"])
