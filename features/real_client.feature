@@ -276,3 +276,72 @@ Feature: Cupcake inside the real Claude Code client
             Operation blocked: Tests failed after your edit:
             FAILED test_cart.py::test_total - assert 3 == 4
             """
+
+    @real_client
+    Scenario: Injected context and the evaluator's findings reach the model with the prompt
+        Given the project policy:
+            """
+            policy_schema_version = "1.0"
+
+            [settings.eval_feedback]
+            enabled = true
+
+            [[policy]]
+            name = "Conventions"
+            hook_event = "UserPromptSubmit"
+            action = { type = "inject_context", text = "This repo uses pnpm, never npm." }
+            """
+        And the file "$PROJECT/logs/evals/eval-03-approval-queue.json" holds:
+            """
+            {"framework_compliance": "warn", "repeated_mistakes": "isApproved filter omitted", "eval_notes": "ApprovalList has an onClick handler."}
+            """
+        When the agent runs the Bash command "echo hello"
+        Then the model's context included:
+            """
+            UserPromptSubmit hook additional context: This repo uses pnpm, never npm.
+
+            ## Quality Gate Feedback (from automated eval of prior features)
+            ⚠ FRAMEWORK COMPLIANCE: warn. Update roadmap to ✅ after completion. Add Agents.md round entry. Match spec frontmatter exactly.
+            🔴 REPEATED MISTAKE: isApproved filter omitted — This pattern has occurred in prior features. Check your implementation specifically for this issue before committing.
+            📋 EVAL NOTES: ApprovalList has an onClick handler.
+            ## KNOWN REPEATED MISTAKES (from prior features in this campaign — do NOT repeat these):
+            - isApproved filter omitted
+            """
+        And the model's context included:
+            """
+            SessionStart hook additional context: ## Quality Gate Feedback (from automated eval of prior features)
+            """
+        And the model was shown:
+            """
+            hello
+            """
+
+    Rule: Context on PreToolUse carries no permission decision: the client's own permission flow still applies
+
+        Background:
+            Given the project policy:
+                """
+                policy_schema_version = "1.0"
+
+                [[policy]]
+                name = "Markers"
+                hook_event = "PreToolUse"
+                matcher = "Bash"
+                action = { type = "inject_context", text = "Ready markers are harmless." }
+                """
+
+        @real_client
+        Scenario: With Bash allowed by the user, the tool runs and the model gets the context
+            Given the user lets the agent use Bash without asking
+            When the agent runs the Bash command "touch $OUTSIDE/ready.marker"
+            Then the file "$OUTSIDE/ready.marker" exists
+            And the model's context included:
+                """
+                PreToolUse:Bash hook additional context: Ready markers are harmless.
+                """
+
+        @real_client
+        Scenario: Without it, the call is refused as it would be without Cupcake
+            When the agent runs the Bash command "touch $OUTSIDE/other.marker"
+            Then the file "$OUTSIDE/other.marker" does not exist
+            And the Bash call was refused for lack of permission

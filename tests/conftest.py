@@ -84,7 +84,9 @@ class Project:
         event = event or (payload.get("hook_event_name") if isinstance(payload, dict) else None)
         args = ["--event", event] if event else []
         ctx = execute(raw, args, self.env())
-        return Answer(*ctx.envelope)
+        answer = Answer(*ctx.envelope)
+        answer.ctx = ctx  # what the run recorded beyond its answer (e.g. notes for the audit trail)
+        return answer
 
     def send_process(self, payload, event=None, args=None, timeout=30) -> "Answer":
         """As Claude Code does it: the installed executable, stdin, exact bytes and exit code."""
@@ -99,6 +101,7 @@ class Answer:
     """What Cupcake printed: stdout, stderr, exit code, and the JSON (or None when nothing)."""
 
     def __init__(self, stdout: bytes, stderr: bytes, code: int):
+        self.ctx = None  # the run's context, when it ran in process
         self.stdout = stdout
         self.stderr = stderr
         self.code = code

@@ -6,7 +6,7 @@ JSON on stdout and exit code 0 for every decision, no output when there is nothi
 
 from __future__ import annotations
 
-from cupcake import fastjson
+from cupcake import fastjson, feedback
 
 from cupcake.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
@@ -48,6 +48,11 @@ def _join(*parts: str) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
+def _with_context(context: str, text: str) -> str:
+    """Context and soft text on one answer: context first, and the two together within the client's cap."""
+    return feedback.cap(_join(context, text), (context, text))
+
+
 def _specific(event: str, **fields) -> dict:
     out = {"hookEventName": event}
     out.update((k, v) for k, v in fields.items() if v)
@@ -69,10 +74,10 @@ def answer(event: str, payload, response, warnings=()) -> dict:
             fields = {"permissionDecision": "deny", "permissionDecisionReason": text}
         elif d == APPROVE:
             fields = {"permissionDecision": "allow", "permissionDecisionReason": response.reason}
-            context = _join(context, response.soft_text)
+            context = _with_context(context, response.soft_text)
         elif d == ASK:
             fields = {"permissionDecision": "ask", "permissionDecisionReason": response.reason}
-            context = _join(context, response.soft_text)
+            context = _with_context(context, response.soft_text)
         else:
             fields = {}
         if fields or context:
@@ -91,7 +96,7 @@ def answer(event: str, payload, response, warnings=()) -> dict:
         if d == BLOCK:
             out = {"decision": "block", "reason": text}
         elif d == SOFT:
-            context = _join(context, text)
+            context = _with_context(context, text)
         if context:
             out["hookSpecificOutput"] = _specific(event, additionalContext=context)
     elif event in ("Stop", "SubagentStop"):
@@ -101,7 +106,7 @@ def answer(event: str, payload, response, warnings=()) -> dict:
             out = {"systemMessage": text}  # already continuing because of a stop hook: no loops
     elif event == "SessionStart":
         if d in (BLOCK, SOFT):
-            context = _join(context, text)
+            context = _with_context(context, text)
         if context:
             out["hookSpecificOutput"] = _specific(event, additionalContext=context)
         if d == BLOCK:

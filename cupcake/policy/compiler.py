@@ -10,7 +10,8 @@ import re
 import tomli
 from pydantic import ValidationError
 
-from cupcake.agents.claude_code import EVENTS, TOOL_EVENTS, action_supported
+from cupcake.agents.claude_code import CONTEXT_EVENTS, EVENTS, TOOL_EVENTS, action_supported
+from cupcake.evalfeedback.settings import eval_feedback_settings
 from cupcake.policy import schema
 from cupcake.policy.lines import FileLines
 from cupcake.policy.literals import required_literals
@@ -21,7 +22,10 @@ from cupcake.policy.settings import merge, raw_settings
 _NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(\|[A-Za-z0-9_-]+)*")
 
 # The action kinds the evaluation knows: soft messages, hard decisions, context, side effects.
-ACTION_KIND = {"provide_feedback": "soft", "block_with_feedback": "block", "approve": "approve", "ask": "ask"}
+ACTION_KIND = {
+    "provide_feedback": "soft", "block_with_feedback": "block", "approve": "approve", "ask": "ask",
+    "inject_context": "context",
+}  # fmt: skip
 
 
 class _Source:
@@ -45,6 +49,7 @@ def compile_files(paths, root: str, env) -> dict:
     project = raw_settings(sources[0].table) if sources and sources[0].path == paths[0] else {}
     user = raw_settings(sources[-1].table) if sources and sources[-1].path == paths[-1] else {}
     settings = merge(project, user)
+    settings["eval_feedback"] = eval_feedback_settings(settings.get("eval_feedback"))
 
     policies = []
     seen: dict[str, str] = {}
@@ -128,6 +133,9 @@ def _check_file(source, problems) -> None:
         problems.append(Problem(ERROR, source.name, source.lines.top_key("audit_logging"), None,
                                 "settings: `audit_logging` is not supported yet by this version of Cupcake"))  # fmt: skip
     if isinstance(settings, dict):
+        if "eval_feedback" in settings:
+            _check_eval_feedback(source, settings["eval_feedback"], problems)
+            settings = {k: v for k, v in settings.items() if k != "eval_feedback"}
         try:
             schema.SettingsModel.model_validate(settings)
         except ValidationError as exc:
@@ -135,6 +143,38 @@ def _check_file(source, problems) -> None:
                 key = str(err["loc"][0]) if err["loc"] else "settings"
                 problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None,
                                         "settings: " + _message(err, schema.SettingsModel.model_fields)))  # fmt: skip
+
+
+def _check_eval_feedback(source, table, problems) -> None:
+    """``[settings.eval_feedback]``: the keys, and events on which context reaches the model."""
+    name = "settings.eval_feedback"
+
+    def report(message: str, key: str | None = None) -> None:
+        line = source.lines.table_key(name, key)
+        problems.append(Problem(ERROR, source.name, line, None, f"settings: {message}"))
+
+    if not isinstance(table, dict):
+        report("`eval_feedback` must be a table, such as [settings.eval_feedback] with enabled = true")
+        return
+    try:
+        schema.EvalFeedbackModel.model_validate(table)
+    except ValidationError as exc:
+        for err in exc.errors():
+            key = str(err["loc"][0]) if err["loc"] else None
+            err = dict(err, loc=("eval_feedback",) + tuple(err["loc"]))
+            report(_message(err, schema.EvalFeedbackModel.model_fields), key)
+    events = table.get("events", ())
+    for event in events if isinstance(events, list) else ():
+        if not isinstance(event, str):
+            continue  # reported by the model
+        if event not in EVENTS:
+            report(f'`eval_feedback.events`: unknown hook_event "{event}"{suggestion(event, EVENTS)}', "events")
+        elif event not in CONTEXT_EVENTS:
+            report(f'`eval_feedback.events`: Claude Code passes no context to the model on {event}'
+                   f" (it can on {context_events()})", "events")  # fmt: skip
+    folder = table.get("dir", "logs/evals")
+    if isinstance(folder, str) and (not folder.strip() or "\x00" in folder):
+        report("`eval_feedback.dir` must name a directory (relative to the project root)", "dir")
 
 
 def _message(err, known=()) -> str:
@@ -281,10 +321,23 @@ def _action(action, event, report):
         return None
     compiled = ACTION_KIND[kind]
     if isinstance(event, str) and event in EVENTS and not action_supported(compiled, event):
-        report(f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event', "action")
+        if compiled == "context":
+            report(f'"{kind}" cannot be honoured on {event}: Claude Code passes no context to the model there'
+                   f" (it can on {context_events()})", "action")  # fmt: skip
+        else:
+            report(f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event', "action")
         return None
+    if compiled == "context":
+        from cupcake.context.compile import compile_context
+
+        return compile_context(action, report)
     text = {"soft": "message", "block": "feedback_message"}.get(compiled, "reason")
     return (compiled, action.get(text) or "")
+
+
+def context_events() -> str:
+    """The events that carry context, in the order of the event list: "PreToolUse, …"."""
+    return ", ".join(e for e in EVENTS if e in CONTEXT_EVENTS)
 
 
 def _run_command(action: dict, report):

@@ -39,3 +39,22 @@ class FileLines:
             if pattern.match(line):
                 return number
         return None
+
+    def table_key(self, table: str, key: str | None = None):
+        """Line of ``key = …`` inside the ``[table]`` header's table (or of the header itself);
+        for a table written inline (``eval_feedback = { … }``), the line of that key."""
+        header = re.compile(rf"^\s*\[\s*{re.escape(table)}\s*\]")
+        for number, line in enumerate(self.lines, 1):
+            if not header.match(line):
+                continue
+            if key is None:
+                return number
+            pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+            for inner in range(number + 1, len(self.lines) + 1):
+                text = self.lines[inner - 1]
+                if _TABLE.match(text):
+                    break
+                if pattern.match(text):
+                    return inner
+            return number
+        return self.top_key(table.rsplit(".", 1)[-1])

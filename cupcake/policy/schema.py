@@ -20,6 +20,15 @@ class PolicyModel(_Table):
     action: dict
 
 
+class EvalFeedbackModel(_Table):
+    """``[settings.eval_feedback]``: read an evaluator's findings back into the agent's context (seed 004)."""
+
+    enabled: StrictBool = True
+    dir: StrictStr = "logs/evals"
+    events: list[StrictStr] = ["UserPromptSubmit", "SessionStart"]
+    blocking: StrictBool = False
+
+
 class SettingsModel(_Table):
     fail_mode: Literal["open", "closed"] = "open"
     hook_timeout_seconds: Union[StrictInt, StrictFloat] = 600
@@ -27,6 +36,7 @@ class SettingsModel(_Table):
     audit_allows: StrictBool = False
     self_protection: StrictBool = True
     state_ttl_days: Union[StrictInt, StrictFloat] = 7
+    eval_feedback: Optional[EvalFeedbackModel] = None
 
 
 class FileModel(BaseModel):
@@ -75,14 +85,33 @@ class AskAction(_Table):
     reason: StrictStr
 
 
+class InjectContextAction(_Table):
+    """Context for the model: exactly one of ``text``, ``file`` (relative to the project root) or
+    ``command`` (its stdout; the command keys of run_command shape how it runs)."""
+
+    type: Literal["inject_context"]
+    text: Optional[StrictStr] = None
+    file: Optional[StrictStr] = None
+    command: Optional[StrictStr] = None
+    timeout: Union[StrictInt, StrictFloat, None] = None
+    working_dir: Optional[StrictStr] = None
+    env: Optional[dict] = None
+    shell: Optional[StrictBool] = None
+    max_output: Optional[StrictInt] = None
+
+
 ACTION_MODELS = {
     "block_with_feedback": BlockAction,
     "provide_feedback": FeedbackAction,
     "approve": ApproveAction,
     "ask": AskAction,
+    "inject_context": InjectContextAction,
 }
+# The keys of inject_context that only make sense with ``command``.
+CONTEXT_COMMAND_KEYS = ("timeout", "working_dir", "env", "shell", "max_output")
+CONTEXT_SOURCES = ("text", "file", "command")
 # Named by the language, built by later work: loading one is a clear error, never a silent no-op.
-ACTIONS_NOT_YET = ("update_state", "inject_context")
+ACTIONS_NOT_YET = ("update_state",)
 # run_command is checked by cupcake.commands (its keys, placeholders and argv), not by a model.
 RUN_COMMAND_KEYS = (
     "type", "command", "on_failure", "on_failure_feedback", "timeout", "working_dir", "env", "shell", "max_output",

@@ -1,6 +1,9 @@
 """400 · Pass 1: evaluate each candidate policy's conditions once, and collect, in list order,
 every soft message and every context of the policies that match. A ``run_command`` with
-``on_failure = "feedback"`` runs here: its failure is one more soft message, at its place."""
+``on_failure = "feedback"`` runs here: its failure is one more soft message, at its place.
+An ``inject_context`` from a file or a command is read here too (a failure: a warning, no context).
+Then, when ``[settings.eval_feedback]`` serves this event, the evaluator's findings follow the
+policies' contexts."""
 
 from __future__ import annotations
 
@@ -24,15 +27,27 @@ class FeedbackCollection(BaseSystem):
         use_forms(ctx.policies.get("sre"))
         view = EventView(ctx.payload, ctx.root)
         for i in candidates(ctx.policies["index"], ctx.event, view.tool_name):
-            _name, _event, _tools, conditions, action, _file, _line = policies[i]
+            name, _event, _tools, conditions, action, _file, _line = policies[i]
             if not all_hold(conditions, view):
                 continue
             ctx.matched.append(i)
             if action[0] == "soft":
                 ctx.soft.append(action[1])
             elif action[0] == "context":
-                ctx.contexts.append(action[1])
+                if action[1] == "text":
+                    ctx.contexts.append(action[2])
+                else:
+                    from cupcake.context.sources import context_text
+
+                    text = context_text(ctx, name, action)
+                    if text:
+                        ctx.contexts.append(text)
             elif action[0] == "check" and action[2] == "feedback":
-                ok, text = run_check(ctx, policies[i][0], action)
+                ok, text = run_check(ctx, name, action)
                 if not ok:
                     ctx.soft.append(text)
+        evals = ctx.settings.get("eval_feedback")
+        if evals is not None and ctx.event in evals["events"]:
+            from cupcake.evalfeedback.inject import inject_eval_feedback
+
+            inject_eval_feedback(ctx, evals)

@@ -2,7 +2,10 @@
 
 A ``run_command`` in block mode (the default) runs here: a failure (non-zero exit, timeout, an
 executable that cannot start) is a final block with its feedback; success means that check is
-satisfied and the scan goes on, so a passing test suite never shadows a later block."""
+satisfied and the scan goes on, so a passing test suite never shadows a later block.
+
+Before any policy, the evaluator's gate (``[settings.eval_feedback] blocking = true``): while the
+newest eval reports major integration issues, a PreToolUse of a file-writing tool is blocked."""
 
 from __future__ import annotations
 
@@ -12,6 +15,16 @@ from cupcake.systems._guards import can_evaluate
 from cupcake.systems.checks import run_check
 
 HARD = ("block", "approve", "ask")
+# The tools the evaluator's gate stops: Write and Edit, and the other tools that write files.
+GATED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+
+
+def gate_settings(ctx):
+    """``[settings.eval_feedback]`` when its blocking gate applies to this event, else None."""
+    evals = ctx.settings.get("eval_feedback")
+    if evals is None or not evals["blocking"] or ctx.event != "PreToolUse" or not isinstance(ctx.payload, dict):
+        return None
+    return evals if ctx.payload.get("tool_name") in GATED_TOOLS else None
 
 
 class HardActionScan(BaseSystem):
@@ -19,9 +32,17 @@ class HardActionScan(BaseSystem):
     order = Stage.HARD_ACTION_SCAN
 
     def should_process(self, ctx) -> bool:
-        return bool(ctx.matched) and can_evaluate(ctx)
+        return (bool(ctx.matched) or gate_settings(ctx) is not None) and can_evaluate(ctx)
 
     def process(self, ctx) -> None:
+        evals = gate_settings(ctx)
+        if evals is not None:
+            from cupcake.evalfeedback.gate import GATE_NAME, gate_reason
+
+            reason = gate_reason(ctx, evals)
+            if reason is not None:
+                ctx.hard = ("block", reason, GATE_NAME)
+                return
         policies = ctx.policies["policies"]
         for i in ctx.matched:
             name, _event, _tools, _conditions, action, _file, _line = policies[i]

@@ -96,6 +96,81 @@ def unwritable_workdir(project):
     (project.root / ".cupcake").write_text("a file where the directory should be")
 
 
+@given(parsers.parse('the project file "{path}" holds:'))
+def project_file(project, path, docstring):
+    target = project.root / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(docstring + "\n")
+
+
+@given(parsers.parse('the project file "{path}" holds a {size:d}-character text'))
+def long_project_file(project, path, size):
+    """Numbered lines of about ``size`` characters, ending with the line "THE LAST LINE"."""
+    target = project.root / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join(f"line {i:05d} " + "x" * 60 for i in range(size // 71)) + "\nTHE LAST LINE\n")
+
+
+@given(parsers.parse('"{path}" is a symlink to a file outside the project holding "{text}"'))
+def symlink_outside(project, path, text):
+    outside = project.root.parent / "outside.txt"
+    outside.write_text(text + "\n")
+    link = project.root / path
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside)
+
+
+def _program(project, name: str, text: str, code: int) -> None:
+    """A stand-in program on the PATH Cupcake sees, printing ``text`` (on stderr when it fails)."""
+    stream = "stdout" if code == 0 else "stderr"
+    script = project.bin / name
+    script.write_text(f"#!/usr/bin/env python3\nimport sys\nprint({text!r}, file=sys.{stream})\nsys.exit({code})\n")
+    script.chmod(0o755)
+
+
+@given(parsers.parse('the program "{name}" prints:'))
+def program_prints(project, name, docstring):
+    _program(project, name, docstring, 0)
+
+
+@given(parsers.parse('the program "{name}" fails with:'))
+def program_fails(project, name, docstring):
+    _program(project, name, docstring, 1)
+
+
+EVAL_DIR = "logs/evals"
+MISTAKES = ".cupcake/repeated-mistakes.txt"
+
+
+@given(parsers.parse('the evaluator wrote "{name}":'))
+def evaluator_wrote(project, name, docstring):
+    """An eval file in logs/evals/, modified after every eval written before it in the scenario."""
+    _write_eval(project, name, docstring)
+
+
+@given(parsers.parse("the evaluator wrote an eval whose notes are {size:d} characters long"))
+def evaluator_wrote_long(project, size):
+    notes = "\n".join(f"note {i:05d} " + "y" * 60 for i in range(size // 71))
+    _write_eval(project, "eval-long.json", json.dumps({"eval_notes": notes}))
+
+
+def _write_eval(project, name: str, text: str) -> None:
+    target = project.root / EVAL_DIR / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text + "\n")
+    written = getattr(project, "evals_written", 0) + 1
+    project.evals_written = written
+    stamp = time.time() - 3600 + written * 10  # whole seconds apart: no file system ties
+    os.utime(target, (stamp, stamp))
+
+
+@given(parsers.parse("the cumulative list of repeated mistakes holds:"))
+def mistakes_given(project, docstring):
+    target = project.root / MISTAKES
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(docstring + "\n")
+
+
 def _replace_process(monkeypatch, cls_path: str, behaviour):
     module_name, cls_name = cls_path.rsplit(".", 1)
     module = __import__(module_name, fromlist=[cls_name])
@@ -219,6 +294,16 @@ def spoil_cache(project, tmp_path, spoiled):
         raise AssertionError(f"unknown way to spoil the cache: {spoiled}")
 
 
+@when(parsers.parse('the user submits the prompt "{prompt}"'))
+def user_submits(project, run, prompt):
+    _send(project, run, project.payload("UserPromptSubmit", prompt=prompt))
+
+
+@when("a session starts")
+def session_starts(project, run):
+    _send(project, run, project.payload("SessionStart", source="startup"))
+
+
 # ## Then ###########################################################################################
 
 
@@ -281,6 +366,16 @@ def given_context(run, docstring):
     assert _answer(run).specific.get("additionalContext") == docstring, run.answer
 
 
+@then("the model is given no context")
+def given_no_context(run):
+    assert "additionalContext" not in _answer(run).specific, run.answer
+
+
+@then(parsers.parse('nothing shown contains "{text}"'))
+def nothing_contains(run, text):
+    assert text.encode() not in run.answer.stdout + run.answer.stderr, run.answer
+
+
 @then(parsers.parse("the model is shown at most {limit:d} characters"))
 def shown_at_most(run, limit):
     assert len(_answer(run).model_text()) <= limit
@@ -294,6 +389,11 @@ def shown_note(run, text):
 @then("the model is shown the last line of the message")
 def shown_last_line(run):
     assert _answer(run).model_text().endswith("\nTHE LAST LINE")
+
+
+@then(parsers.parse('the model is shown the last line of the message, then "{text}"'))
+def shown_last_line_then(run, text):
+    assert _answer(run).model_text().endswith(f"\nTHE LAST LINE\n\n{text}"), run.answer
 
 
 @then(parsers.re(r'the answer is (?P<kind>only a note to the user|a denial) saying "(?P<text>.*)"'))
@@ -324,7 +424,14 @@ def answered_within(run, seconds):
 
 @then(parsers.parse('the user is told "{text}"'))
 def user_told(run, text):
+    """``\\"`` and ``\\n`` in the quoted text stand for a quote and a newline."""
+    text = text.replace('\\"', '"').replace("\\n", "\n")
     assert text in (_answer(run).json or {}).get("systemMessage", ""), run.answer
+
+
+@then("the user is told nothing")
+def user_told_nothing(run):
+    assert "systemMessage" not in (_answer(run).json or {}), run.answer
 
 
 @then(parsers.parse("the exit code is {code:d}"))
@@ -852,3 +959,35 @@ def json_finding(run, status, check):
 @then(parsers.parse("the JSON output has the round trip's exit code {code:d}"))
 def json_round_trip(run, code):
     assert json.loads(run.answer.stdout)["round_trip"]["runs"][0]["exit_code"] == code
+
+
+# ## Evaluator feedback ##############################################################################
+
+
+@then(parsers.parse("the cumulative list of repeated mistakes holds:"))
+def mistakes_then(project, docstring):
+    assert (project.root / MISTAKES).read_text() == docstring + "\n"
+
+
+@then("there is no cumulative list of repeated mistakes")
+def no_mistakes_list(project):
+    assert not (project.root / MISTAKES).exists()
+
+
+def _eval_record(run):
+    from cupcake.evalfeedback import EXT_KEY
+
+    ctx = _answer(run).ctx
+    assert ctx is not None, "the event was not sent in process"
+    return ctx.ext.get(EXT_KEY)
+
+
+@then(parsers.parse('Cupcake noted for the audit trail "{text}"'))
+def noted_for_audit(run, text):
+    record = _eval_record(run)
+    assert record is not None and any(text in note for note in record["notes"]), record
+
+
+@then("Cupcake did not read the evals")
+def evals_not_read(run):
+    assert _eval_record(run) is None

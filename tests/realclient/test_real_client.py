@@ -47,6 +47,13 @@ def _(sandbox: Sandbox, path: str) -> None:
     (directory / "keep.txt").write_text("precious\n")
 
 
+@given(parsers.parse('the file "{path}" holds:'))
+def _(sandbox: Sandbox, path: str, docstring: str) -> None:
+    target = Path(sandbox.expand(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(docstring + "\n")
+
+
 @given("Cupcake is called through a wrapper that exits 1 instead of answering")
 def _(sandbox: Sandbox, tmp_path: Path) -> None:
     """A hook that runs Cupcake, throws its answer away and exits 1: Claude Code treats that as no objection."""
