@@ -12,6 +12,9 @@ from cupcake import __version__
 
 MAGIC = b"CUPCAKE\x01"
 CACHE_NAME = "policy.cache"
+# The compiler's own file: an install of other code (even under the same version number, as when
+# installing from a branch) rewrites it, so a cache compiled by other code is never trusted.
+_COMPILER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compiler.py")
 
 
 def file_identity(path: str):
@@ -26,7 +29,7 @@ def file_identity(path: str):
 
 
 def cache_key(identities) -> tuple:
-    return (__version__, sys.version, tuple(identities))
+    return (__version__, sys.version, file_identity(_COMPILER), tuple(identities))
 
 
 def read(path: str, key):
