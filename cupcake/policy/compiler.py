@@ -124,9 +124,6 @@ def _check_file(source, problems) -> None:
             problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None,
                                     _message(err, ("policy_schema_version", "settings", "policy"))))  # fmt: skip
     settings = table.get("settings")
-    if isinstance(settings, dict) and settings.get("audit_logging") is True:
-        problems.append(Problem(ERROR, source.name, source.lines.top_key("audit_logging"), None,
-                                "settings: `audit_logging` is not supported yet by this version of Cupcake"))  # fmt: skip
     if isinstance(settings, dict):
         try:
             schema.SettingsModel.model_validate(settings)
