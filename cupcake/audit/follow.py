@@ -2,15 +2,16 @@
 
 The current file is read through one open handle from where the history stopped, polled at a
 fixed interval, at most ``CHUNK`` bytes per read. After a rotation the old handle (now
-``audit.log.1``) is drained first, then the new ``audit.log`` is read from its start, so no line
-is lost or shown twice."""
+``audit.log.1``, or older if the log rotated more than once between two polls) is drained first,
+then the files rotated after it, then the new ``audit.log`` from its start; lines are also
+de-duplicated by ``seq``, so no line is lost or shown twice."""
 
 from __future__ import annotations
 
 import os
 import time
 
-from cupcake.audit.reader import Entry, split_lines
+from cupcake.audit.reader import Entry, file_entries, split_lines, trail_files
 
 INTERVAL = 0.25  # seconds between polls
 CHUNK = 1 << 20
@@ -22,6 +23,7 @@ class Tail:
         self.fh = None
         self.ino = None
         self.rest = b""
+        self.last_seq = 0
         self._open()
 
     def _open(self) -> None:
@@ -45,11 +47,20 @@ class Tail:
             if self.fh is None:
                 self._open()
                 if self.fh is None:
-                    return found
+                    break
             if self._drain(found):
                 continue  # a whole chunk: there may be more
             if not self._moved(found):
-                return found
+                break
+        fresh = []
+        for entry in found:
+            seq = entry.record.get("seq") if entry.record else None
+            if isinstance(seq, int):
+                if seq <= self.last_seq:
+                    continue
+                self.last_seq = seq
+            fresh.append(entry)
+        return fresh
 
     def _drain(self, found: list) -> bool:
         data = self.fh.read(CHUNK)
@@ -57,6 +68,23 @@ class Tail:
             lines, self.rest = split_lines(self.rest + data)
             found.extend(Entry(self.path, 0, raw) for raw in lines if raw)
         return len(data) == CHUNK
+
+    def _rotated_since(self) -> list[Entry]:
+        """The whole files rotated after the one this handle read (all of them when it is gone: ``seq``
+        then drops what was shown)."""
+        later: list[Entry] = []
+        for file in trail_files(self.path):  # oldest first
+            if file == self.path:
+                continue
+            try:
+                with open(file, "rb") as f:
+                    if os.fstat(f.fileno()).st_ino == self.ino:
+                        later = []  # this one and everything older was read already
+                        continue
+                    later.extend(file_entries(file, f.read()))
+            except OSError:
+                continue
+        return later
 
     def _moved(self, found: list) -> bool:
         """True when the path now names another file (rotated) or was truncated, and we switched."""
@@ -67,6 +95,7 @@ class Tail:
         if st.st_ino != self.ino:
             while self._drain(found):  # lines written to the old file before it was renamed
                 pass
+            found.extend(self._rotated_since())
             self.close()
             self._open()
             return True

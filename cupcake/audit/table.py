@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-# (header, width, how a record fills the cell); INPUT takes the rest of the line.
 _INPUT_KEYS = ("command", "file_path", "path", "url", "pattern", "query", "prompt", "description", "subagent_type")
 
 
@@ -32,31 +31,31 @@ def when(record: dict) -> str:
     return stamp[:19].replace("T", " ") if len(stamp) >= 19 else stamp
 
 
+# (header, width, how a record fills the cell); INPUT takes the rest of the line.
 COLUMNS = (
     ("TIME (UTC)", 19, when),
-    ("SESSION", 8, lambda r: r.get("session") or ""),
-    ("EVENT", 17, lambda r: r.get("event") or ""),
+    ("SESSION", 8, lambda r: str(r.get("session") or "")[:8]),  # a prefix, like a short git hash
+    ("EVENT", 16, lambda r: r.get("event") or ""),
     ("TOOL", 10, lambda r: r.get("tool") or ""),
     ("DECISION", 8, lambda r: r.get("decision") or ""),
-    ("POLICY", 26, policy_cell),
+    ("POLICY", 24, policy_cell),
 )
 MIN_INPUT = 20
 
 
-def _line(cells, width: int) -> str:
-    return "  ".join(cells).rstrip()[:width] if width else "  ".join(cells).rstrip()
-
-
 def header(width: int) -> str:
-    cells = [name.ljust(size) for name, size, _fill in COLUMNS] + ["INPUT"]
-    return _line(cells, width)
+    line = "  ".join([name.ljust(size) for name, size, _fill in COLUMNS] + ["INPUT"])
+    return line[:width] if width else line
 
 
 def row(record: dict, width: int) -> str:
+    """One record; ``width`` 0 (not a terminal) cuts nothing, so a pipe gets every character."""
+    if not width:
+        cells = [" ".join(str(fill(record)).split()).ljust(size) for _name, size, fill in COLUMNS]
+        return "  ".join(cells + [" ".join(input_summary(record).split())]).rstrip()
     cells = [cut(fill(record), size).ljust(size) for _name, size, fill in COLUMNS]
     used = sum(size + 2 for _name, size, _fill in COLUMNS)
-    room = max(MIN_INPUT, width - used) if width else 10_000
-    cells.append(cut(input_summary(record), room))
+    cells.append(cut(input_summary(record), max(MIN_INPUT, width - used)))
     return "  ".join(cells).rstrip()
 
 

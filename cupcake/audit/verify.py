@@ -1,15 +1,16 @@
 """``cupcake audit verify``: walk the hash chain over every file, oldest line first, and report
 the first broken link: which line, and what is wrong with it.
 
-The chain shows that lines were changed, removed, inserted or reordered after they were written.
-The newest line is sealed only when the next one is written, and cutting lines off the end
-leaves no trace in the chain itself."""
+Each line's own ``hash`` shows that it was changed; ``prev`` and ``seq`` show lines removed,
+inserted or reordered. The chain has no secret key: it catches edits made by hand or by a tool
+that does not know the format, not a forger who recomputes every hash after their edit, and
+lines cut off the end leave no trace in it (ship the lines elsewhere for that)."""
 
 from __future__ import annotations
 
 import os
 
-from cupcake.audit.chain import GENESIS, SCHEMA_VERSION, line_hash
+from cupcake.audit.chain import GENESIS, SCHEMA_VERSION, line_hash, seal_holds
 from cupcake.audit.reader import file_entries, split_lines, trail_files
 
 _HEX = frozenset("0123456789abcdef")
@@ -66,6 +67,9 @@ def _fields(entry):
         return None, f"`seq` is {seq!r}, not a line number"
     if not isinstance(prev, str) or len(prev) != 64 or not set(prev) <= _HEX:
         return None, f"`prev` is {prev!r}, not a SHA-256 hash"
+    problem = seal_holds(entry.raw)
+    if problem:
+        return None, problem
     return (seq, prev), None
 
 

@@ -14,14 +14,14 @@ import time
 
 import fcntl
 
-from cupcake.audit.chain import GENESIS, SCHEMA_VERSION, line_hash, seq_of
+from cupcake.audit.chain import GENESIS, SCHEMA_VERSION, line_hash, seal, seq_of
 from cupcake.errors import CupcakeError
 
 LOG_NAME = "audit.log"
 LOCK_NAME = "audit.lock"
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 DEFAULT_KEEP = 5
-LOCK_WAIT = 3.0  # seconds a run waits for the lock before giving up (with a warning)
+LOCK_WAIT = 10.0  # seconds a run waits for the lock before giving up (with a warning); it is held for microseconds
 
 _FLAGS = os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
 _TAIL = 8192
@@ -49,7 +49,7 @@ def _lock(fd: int, wait: float) -> None:
                     f"{wait:g} s, so this event is missing from the trail"
                 ) from None
             time.sleep(pause)
-            pause = min(pause * 2, 0.02)
+            pause = min(pause * 2, 0.005)
 
 
 def last_line(fd: int, size: int):
@@ -96,10 +96,10 @@ def _open_log(path: str) -> int:
     return os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | _FLAGS, 0o600)
 
 
-def _describe(exc: OSError, path: str) -> str:
+def _describe(exc: OSError) -> str:
     if getattr(exc, "errno", None) == errno.ELOOP:  # O_NOFOLLOW met a symbolic link
-        return f"{path} is a symbolic link; Cupcake does not write through one"
-    return f"{path}: {exc.strerror or exc}"
+        return "it is a symbolic link, and Cupcake does not write through one"
+    return str(exc.strerror or exc)
 
 
 def append(workdir: str, body: str, max_bytes: int = DEFAULT_MAX_BYTES, keep: int = DEFAULT_KEEP,
@@ -111,7 +111,7 @@ def append(workdir: str, body: str, max_bytes: int = DEFAULT_MAX_BYTES, keep: in
         os.makedirs(workdir, exist_ok=True)
         lock_fd = os.open(os.path.join(workdir, LOCK_NAME), os.O_RDWR | os.O_CREAT | _FLAGS, 0o600)
     except OSError as exc:
-        raise AuditWriteError(f"could not write the audit log {_describe(exc, shown)}") from None
+        raise AuditWriteError(f"could not write the audit log {shown}: {_describe(exc)}") from None
     try:
         _lock(lock_fd, wait)
         return _append_locked(path, shown, body, max_bytes, keep)
@@ -129,7 +129,8 @@ def _append_locked(path: str, shown: str, body: str, max_bytes: int, keep: int) 
             previous = _previous_file_tail(path)
         seq = (seq_of(previous) or 0) + 1 if previous is not None else 1
         prev = line_hash(previous) if previous is not None else GENESIS
-        line = f'{{"v":{SCHEMA_VERSION},"seq":{seq},"prev":"{prev}",{body[1:]}\n'.encode("utf-8", "replace")
+        unsealed = f'{{"v":{SCHEMA_VERSION},"seq":{seq},"prev":"{prev}",{body[1:-1]}'.encode("utf-8", "replace")
+        line = seal(unsealed) + b"\n"
         raw = line if complete else b"\n" + line
         if max_bytes and size and size + len(raw) > max_bytes:
             os.close(fd)
@@ -150,7 +151,7 @@ def _append_locked(path: str, shown: str, body: str, max_bytes: int, keep: int) 
         return seq
     except OSError as exc:
         raise AuditWriteError(
-            f"could not write the audit log {_describe(exc, shown)}; this event is missing from the trail"
+            f"could not write the audit log {shown}: {_describe(exc)}; this event is missing from the trail"
         ) from None
     finally:
         if fd >= 0:
