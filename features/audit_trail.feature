@@ -367,3 +367,15 @@ Feature: The audit trail
         When the user runs "cupcake audit"
         Then the exit code is 1
         And the error says "No audit log at .cupcake/audit.log. Turn it on with `audit_logging = true` under [settings] in cupcake.toml."
+
+    Scenario: Rotation settings out of range are refused with file and line
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+            audit_max_bytes = 100
+            audit_keep = 0
+            """
+        When the agent asks to run "ls"
+        Then the answer is only a note to the user saying "cupcake.toml:3: settings: `audit_max_bytes`: Input should be greater than or equal to 1024"
+        And the answer is only a note to the user saying "cupcake.toml:4: settings: `audit_keep`: Input should be greater than or equal to 1"
