@@ -15,44 +15,73 @@ _TRIGGERS = (
     "eyj", "npm_", "-----begin", "-u", "--user",
 )  # fmt: skip
 
-_rules = None
+_NAME = (
+    r"[A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passwd|pwd|access[_-]?key"
+    r"|private[_-]?key|credentials?|auth[_-]?key|_key)[A-Za-z0-9_.-]*"
+)
+_VALUE = r"[^\s\"'`&;,|<>)]+"
+_PEM = "-----BEGIN PRIVATE KEY-----" + MASK
+
+# (pattern, what replaces a match: None = group 1 and the mask; a str = that text). Flags are written
+# inline, so that the policy cache can hold each pattern's compiled program (see ``sre_forms``).
+RULES = (
+    # PEM private keys, to their end (or the end of the text)
+    (r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", _PEM),
+    # credentials in URLs: scheme://user:password@host
+    (r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)[^@\s/]+(?=@)", None),
+    # Authorization headers and bare bearer tokens
+    (r"(?i)(\bauthorization\s*[:=]\s*(?:(?:bearer|basic|token|bot)\s+)?)" + _VALUE, None),
+    (r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{6,}", None),
+    # tokens recognisable by their prefix
+    (r"\b(sk-(?:ant-|proj-|live-|test-)?)[A-Za-z0-9_-]{12,}", None),
+    (r"\b([sr]k_(?:live|test)_)[A-Za-z0-9]{8,}", None),
+    (r"\b(gh[pousr]_)[A-Za-z0-9]{16,}", None),
+    (r"\b(github_pat_)[A-Za-z0-9_]{16,}", None),
+    (r"\b(glpat-)[A-Za-z0-9_-]{16,}", None),
+    (r"\b(xox[abposr]-)[A-Za-z0-9-]{8,}", None),
+    (r"\b(npm_)[A-Za-z0-9]{20,}", None),
+    (r"\b(AIza)[0-9A-Za-z_-]{30,}", None),
+    (r"\b(AKIA|ASIA|AROA|AIDA)[0-9A-Z]{16}\b", None),
+    (r"\b(eyJ)[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}", None),
+    # user:password after curl's -u / --user
+    (r"((?:^|\s)(?:-u|--user)(?:\s+|=)[\"']?[^\s:\"']+:)" + _VALUE, None),
+    # NAME=value, NAME: value, "name": "value", --name value, for names that say secret
+    (r"(?i)((?<![A-Za-z0-9])" + _NAME + r"[\"']?\s*[:=]\s*[\"']?)" + _VALUE, None),
+    (r"(?i)((?:^|\s)--?" + _NAME + r"\s+[\"']?)" + _VALUE, None),
+)
+
+_compiled = None
+_forms: dict = {}
 
 
-def _compile():
-    import re
+def use_forms(forms) -> None:
+    """The compiled programs the policy cache holds for ``RULES`` (then masking needs no ``re``)."""
+    global _forms
+    _forms = forms or {}
 
-    name = (
-        r"[A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passwd|pwd|access[_-]?key"
-        r"|private[_-]?key|credentials?|auth[_-]?key|_key)[A-Za-z0-9_.-]*"
-    )
-    value = r"[^\s\"'`&;,|<>)]+"
-    return (
-        # PEM private keys, to their end (or the end of the text)
-        (re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
-         "-----BEGIN PRIVATE KEY-----" + MASK),
-        # credentials in URLs: scheme://user:password@host
-        (re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)[^@\s/]+@"), r"\1" + MASK + "@"),
-        # Authorization headers and bare bearer tokens
-        (re.compile(r"(?i)(\bauthorization\s*[:=]\s*(?:(?:bearer|basic|token|bot)\s+)?)" + value),
-         r"\1" + MASK),
-        (re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{6,}"), r"\1" + MASK),
-        # tokens recognisable by their prefix
-        (re.compile(r"\b(sk-(?:ant-|proj-|live-|test-)?)[A-Za-z0-9_-]{12,}"), r"\1" + MASK),
-        (re.compile(r"\b([sr]k_(?:live|test)_)[A-Za-z0-9]{8,}"), r"\1" + MASK),
-        (re.compile(r"\b(gh[pousr]_)[A-Za-z0-9]{16,}"), r"\1" + MASK),
-        (re.compile(r"\b(github_pat_)[A-Za-z0-9_]{16,}"), r"\1" + MASK),
-        (re.compile(r"\b(glpat-)[A-Za-z0-9_-]{16,}"), r"\1" + MASK),
-        (re.compile(r"\b(xox[abposr]-)[A-Za-z0-9-]{8,}"), r"\1" + MASK),
-        (re.compile(r"\b(npm_)[A-Za-z0-9]{20,}"), r"\1" + MASK),
-        (re.compile(r"\b(AIza)[0-9A-Za-z_-]{30,}"), r"\1" + MASK),
-        (re.compile(r"\b(AKIA|ASIA|AROA|AIDA)[0-9A-Z]{16}\b"), r"\1" + MASK),
-        (re.compile(r"\b(eyJ)[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}"), r"\1" + MASK),
-        # user:password after curl's -u / --user
-        (re.compile(r"((?:^|\s)(?:-u|--user)(?:\s+|=)[\"']?[^\s:\"']+:)" + value), r"\1" + MASK),
-        # NAME=value, NAME: value, "name": "value", --name value for names that say secret
-        (re.compile(r"(?i)((?<![A-Za-z0-9])" + name + r"[\"']?\s*[:=]\s*[\"']?)" + value), r"\1" + MASK),
-        (re.compile(r"(?i)((?:^|\s)--?" + name + r"\s+[\"']?)" + value), r"\1" + MASK),
-    )
+
+def sre_forms() -> dict:
+    """Each rule's compiled program, for the policy cache (cold path)."""
+    from cupcake.policy.sre_forms import sre_form
+
+    return {pattern: form for pattern, _r in RULES if (form := sre_form(pattern)) is not None}
+
+
+def _keep_first(match) -> str:
+    return match.group(1) + MASK
+
+
+def _rules():
+    global _compiled
+    if _compiled is None:
+        from cupcake.policy.sre_forms import compile_pattern
+
+        # Callables, not "\\1" templates: a template makes ``sub`` import ``re``.
+        _compiled = tuple(
+            (compile_pattern(pattern, _forms), _keep_first if text is None else (lambda _m, t=text: t))
+            for pattern, text in RULES
+        )
+    return _compiled
 
 
 def mask(text):
@@ -66,11 +95,8 @@ def mask(text):
     else:
         if "://" not in low or "@" not in low:
             return text
-    global _rules
-    if _rules is None:
-        _rules = _compile()
-    for pattern, replacement in _rules:
-        text = pattern.sub(replacement, text)
+    for pattern, replace in _rules():
+        text = pattern.sub(replace, text)
     return text
 
 

@@ -74,6 +74,10 @@ def compile_files(paths, root: str, env) -> dict:
         result.update(error=_summary(errors), policies=[], index={})
     else:
         result.update(error=None, policies=policies, index=_index(policies), sre=_sre_forms(policies))
+    if settings.get("audit_logging") is True:  # the audit trail masks secrets with these patterns
+        from cupcake.audit.mask import sre_forms as mask_forms
+
+        result.setdefault("sre", {}).update(mask_forms())
     return result
 
 

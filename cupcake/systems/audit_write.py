@@ -34,9 +34,11 @@ class AuditWrite(BaseSystem):
 
     def process(self, ctx) -> None:
         from cupcake import fastjson
+        from cupcake.audit import mask
         from cupcake.audit.record import build
         from cupcake.audit.writer import DEFAULT_KEEP, DEFAULT_MAX_BYTES, append
 
+        mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
         settings = ctx.settings
         append(
             os.path.join(ctx.root, WORK_DIR),

@@ -1,4 +1,5 @@
-"""With the audit trail on, a warm `cupcake run` still imports none of the slow modules."""
+"""With the audit trail on, a warm `cupcake run` still imports none of the slow modules, even when it
+masks a secret."""
 
 from __future__ import annotations
 
@@ -29,11 +30,13 @@ def test_a_warm_run_that_writes_an_audit_line_imports_nothing_slow(tmp_path):
     )
     assert load(str(tmp_path), {"HOME": str(tmp_path)}).compiled["error"] is None  # the cache, built cold
     payload = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(tmp_path),
-               "tool_input": {"command": "ls -la"}}  # fmt: skip
+               "tool_input": {"command": "curl -H 'Authorization: Bearer abcdefgh' https://deploy:pw@x"}}  # fmt: skip
     repo = os.path.dirname(os.path.dirname(cupcake.__file__))
     done = subprocess.run([sys.executable, "-S", "-c", WARM_RUN, str(tmp_path)], input=json.dumps(payload).encode(),
                           capture_output=True, env={"PYTHONPATH": repo}, check=True)  # fmt: skip
     answer, slow = done.stdout.decode().splitlines()
     assert "no shell here" in answer
     assert slow == ""
-    assert json.loads((tmp_path / ".cupcake" / "audit.log").read_text())["decision"] == "block"
+    record = json.loads((tmp_path / ".cupcake" / "audit.log").read_text())
+    assert record["decision"] == "block"
+    assert record["input"]["command"] == "curl -H 'Authorization: Bearer ***' https://deploy:***@x"

@@ -68,3 +68,20 @@ def test_text_without_a_trigger_does_not_import_re():
     done = subprocess.run([sys.executable, "-S", "-c", code.replace("ls -la", "token=x")], capture_output=True,
                           text=True, check=True, env={"PYTHONPATH": repo})  # fmt: skip
     assert done.stdout.strip() == "True"  # the check above can fail
+
+
+def test_with_the_cached_programs_masking_needs_no_re(tmp_path):
+    import marshal
+
+    from cupcake.audit.mask import sre_forms
+
+    (tmp_path / "forms").write_bytes(marshal.dumps(sre_forms()))
+    code = (
+        "import marshal, sys; from cupcake.audit import mask; "
+        f"mask.use_forms(marshal.loads(open({str(tmp_path / 'forms')!r}, 'rb').read())); "
+        "print(mask.mask('curl -H \\'Authorization: Bearer abcdefgh\\' https://u:pw@x ghp_0123456789abcdefghij')); "
+        "print('re' in sys.modules)"
+    )
+    repo = os.path.dirname(os.path.dirname(cupcake.__file__))
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env={"PYTHONPATH": repo})
+    assert done.stdout.splitlines() == ["curl -H 'Authorization: Bearer ***' https://u:***@x ghp_***", "False"], done
