@@ -279,16 +279,22 @@ Feature: The audit trail
             """
         And the user is told "Cupcake: could not write the audit log .cupcake/audit.log: Is a directory; this event is missing from the trail"
 
-    Scenario: An unwritable audit log leaves an allowed call allowed
+    Scenario Outline: An unwritable audit log leaves an allowed call allowed, whatever the fail_mode
         Given the project policy:
             """
             [settings]
+            fail_mode = "<fail_mode>"
             audit_logging = true
             audit_allows = true
             """
         And the audit log cannot be written
         When the agent asks to run "ls -la"
         Then the answer is only a note to the user saying "could not write the audit log"
+
+        Examples:
+            | fail_mode |
+            | open      |
+            | closed    |
 
     Scenario: Cupcake does not write through a symbolic link planted at the log's place
         Given the audit log is a symbolic link to "elsewhere.log"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from cupcake import __version__
-from cupcake.audit.mask import mask, mask_cut
+from cupcake.audit.mask import mask_cut
 
 # Response.decision → the decision a reader of the log sees.
 DECISIONS = {"none": "allow", "soft": "feedback", "block": "block", "approve": "approve", "ask": "ask", "error": "error"}
@@ -114,8 +114,9 @@ def build(ctx, now: float | None = None) -> dict:
         "message": mask_cut(message_of(response), TEXT_CHARS),
         "context": mask_cut(response.context, TEXT_CHARS) if response is not None and response.context else "",
         "commands": [_command(c) for c in ctx.checks if isinstance(c, dict)],
-        "failures": [{"system": f.system, "message": mask(f.message), "decides": f.decides} for f in ctx.failures],
-        "warnings": [mask(w) for w in ctx.warnings],
+        "failures": [{"system": f.system, "message": mask_cut(f.message, TEXT_CHARS), "decides": f.decides}
+                     for f in ctx.failures],  # fmt: skip
+        "warnings": [mask_cut(w, TEXT_CHARS) for w in ctx.warnings],
         "version": __version__,
         "ms": round((time.monotonic() - started) * 1000, 3) if isinstance(started, float) else None,
     }
