@@ -5,9 +5,11 @@ Feature: The audit trail
     contents), the policies that matched, the decision, the text the agent was sent, the commands
     that ran, what failed, the Cupcake version and how long the run took. audit_allows = true also
     logs the runs in which nothing matched. Values that look like keys, tokens or passwords are
-    masked. Each line carries the hash of the line before it, so `cupcake audit verify` finds lines
-    that were edited, removed or inserted. The log is written after the answer is decided and never
-    changes it: if it cannot be written, the answer says so in a warning.
+    masked. Each line ends with the hash of its own bytes and carries the hash of the line before
+    it, so `cupcake audit verify` finds lines that were edited, removed or inserted. The log is
+    written after the answer is decided and never changes it: if it cannot be written, the answer
+    says so in a warning. `cupcake audit` shows the log as a table, filtered, followed, as JSON
+    Lines, or counted (`stats`).
 
     Background:
         Given the project policy:

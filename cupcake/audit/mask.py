@@ -2,7 +2,8 @@
 
 Keys and tokens are replaced by ``***`` (a recognisable prefix such as ``sk-`` or ``ghp_`` is kept,
 so a reader still sees what kind of secret it was). A cheap scan for trigger words runs first: a
-text without any of them is returned as is, and ``re`` is imported only when a pattern must run."""
+text without any of them is returned as is. The patterns are built from the compiled programs the
+policy cache holds (``use_forms``), so masking imports ``re`` only when the cache has none."""
 
 from __future__ import annotations
 
