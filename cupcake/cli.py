@@ -40,7 +40,7 @@ def _root(
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run(
-    event: Annotated[str, typer.Option("--event", help="The hook event (wins over the payload's hook_event_name).")],
+    event: Annotated[str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the payload's hook_event_name).")],
     timings: Annotated[bool, typer.Option("--timings", help="Print each system's time to stderr.")] = False,
 ) -> None:
     """Evaluate one hook event read from stdin and answer Claude Code (what the hooks call).
@@ -118,6 +118,110 @@ def doctor(
 
 def _echo_err(message: str) -> None:
     typer.echo(message, err=True)
+
+
+# ## cupcake audit #################################################################################
+
+audit_app = typer.Typer(
+    help="The audit trail: what Cupcake decided, for whom, and why ([settings] audit_logging = true).\n\n"
+    "Without a subcommand: the most recent decisions as a table (times in UTC). Filters combine;\n"
+    "a filter given twice matches either value. Reads the rotated files too.",
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.add_typer(audit_app, name="audit")
+
+_Session = Annotated[Optional[list[str]], typer.Option("--session", metavar="ID", help="Only this session (a prefix is enough).")]
+_Event = Annotated[Optional[list[str]], typer.Option("--event", metavar="EVENT", help="Only this hook event, e.g. PreToolUse.")]
+_Decision = Annotated[
+    Optional[list[str]],
+    typer.Option("--decision", metavar="DECISION", help="Only this decision: allow, block, approve, ask, feedback, context, error."),
+]
+_Policy = Annotated[Optional[list[str]], typer.Option("--policy", metavar="NAME", help="Only runs in which this policy matched.")]
+_Since = Annotated[
+    Optional[str], typer.Option("--since", metavar="AGE|TIME", help="Only records this recent (30m, 2h, 7d, 1w) or since a UTC time.")
+]
+_Json = Annotated[bool, typer.Option("--json", help="JSON Lines out, one stored record per line (for jq).")]
+_Log = Annotated[
+    Optional[str], typer.Option("--log", metavar="PATH", help="The audit log to read (default: .cupcake/audit.log of this project).")
+]
+
+
+def _audit_filters(session, event, decision, policy, since):
+    from cupcake.audit.query import Filters, QueryError, parse_since
+
+    try:
+        return Filters(session, event, decision, policy, parse_since(since) if since else None)
+    except QueryError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def _audit_log(log) -> str:
+    from cupcake.audit.reader import default_log
+
+    return os.path.abspath(log) if log else default_log(os.environ)
+
+
+@audit_app.callback(invoke_without_command=True)
+def audit(
+    ctx: typer.Context,
+    session: _Session = None,
+    event: _Event = None,
+    decision: _Decision = None,
+    policy: _Policy = None,
+    since: _Since = None,
+    limit: Annotated[
+        Optional[int], typer.Option("--limit", "-n", min=0, metavar="N", help="Show the last N (default 20 in the table; 0: all).")
+    ] = None,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new records (Ctrl-C ends).")] = False,
+    json_out: _Json = False,
+    log: _Log = None,
+) -> None:
+    """Recent decisions as a table; `stats` and `verify` below."""
+    filters = _audit_filters(session, event, decision, policy, since)
+    ctx.obj = {"filters": filters, "log": log}
+    if ctx.invoked_subcommand:
+        return
+    import shutil
+
+    from cupcake.audit.commands import show
+
+    width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 0
+    code = show(_audit_log(log), filters, limit=limit, follow=follow, json_out=json_out, width=width,
+                out=typer.echo, err=_echo_err)  # fmt: skip
+    raise typer.Exit(code)
+
+
+@audit_app.command("stats")
+def audit_stats(
+    ctx: typer.Context,
+    session: _Session = None,
+    event: _Event = None,
+    decision: _Decision = None,
+    policy: _Policy = None,
+    since: _Since = None,
+    json_out: _Json = False,
+    log: _Log = None,
+) -> None:
+    """Decisions per policy and per event, and the slowest runs."""
+    from cupcake.audit.commands import stats
+
+    given = ctx.obj or {}
+    filters = _audit_filters(session, event, decision, policy, since)
+    if not filters:
+        filters = given.get("filters") or filters
+    code = stats(_audit_log(log or given.get("log")), filters, json_out=json_out, out=typer.echo, err=_echo_err)
+    raise typer.Exit(code)
+
+
+@audit_app.command("verify")
+def audit_verify(ctx: typer.Context, json_out: _Json = False, log: _Log = None) -> None:
+    """Check the hash chain over every file; report the first broken link (exit 1)."""
+    from cupcake.audit.commands import verify
+
+    given = ctx.obj or {}
+    code = verify(_audit_log(log or given.get("log")), json_out=json_out, out=typer.echo, err=_echo_err)
+    raise typer.Exit(code)
 
 
 def main(args=None) -> int:

@@ -79,6 +79,10 @@ def compile_files(paths, root: str, env) -> dict:
         result.update(error=_summary(errors), policies=[], index={})
     else:
         result.update(error=None, policies=policies, index=_index(policies), sre=_sre_forms(policies))
+    if settings.get("audit_logging") is True:  # the audit trail masks secrets with these patterns
+        from cupcake.audit.mask import sre_forms as mask_forms
+
+        result.setdefault("sre", {}).update(mask_forms())
     return result
 
 
@@ -129,9 +133,6 @@ def _check_file(source, problems) -> None:
             problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None,
                                     _message(err, ("policy_schema_version", "settings", "policy"))))  # fmt: skip
     settings = table.get("settings")
-    if isinstance(settings, dict) and settings.get("audit_logging") is True:
-        problems.append(Problem(ERROR, source.name, source.lines.top_key("audit_logging"), None,
-                                "settings: `audit_logging` is not supported yet by this version of Cupcake"))  # fmt: skip
     if isinstance(settings, dict):
         if "eval_feedback" in settings:
             _check_eval_feedback(source, settings["eval_feedback"], problems)

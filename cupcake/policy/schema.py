@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 
 class _Table(BaseModel):
@@ -34,6 +34,8 @@ class SettingsModel(_Table):
     hook_timeout_seconds: Union[StrictInt, StrictFloat] = 600
     audit_logging: StrictBool = False
     audit_allows: StrictBool = False
+    audit_max_bytes: Annotated[StrictInt, Field(ge=1024)] = 10 * 1024 * 1024
+    audit_keep: Annotated[StrictInt, Field(ge=1)] = 5
     self_protection: StrictBool = True
     state_ttl_days: Union[StrictInt, StrictFloat] = 7
     eval_feedback: Optional[EvalFeedbackModel] = None

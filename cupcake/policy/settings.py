@@ -7,6 +7,8 @@ DEFAULTS = {
     "hook_timeout_seconds": 600,
     "audit_logging": False,
     "audit_allows": False,
+    "audit_max_bytes": 10 * 1024 * 1024,
+    "audit_keep": 5,
     "self_protection": True,
     "state_ttl_days": 7,
 }

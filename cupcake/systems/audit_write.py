@@ -1,12 +1,22 @@
-"""1000 · Append the run's decision to the audit trail (runs after the answer is sealed).
+"""1000 · Append the run's decision to the audit trail (``[settings] audit_logging = true``).
 
-The audit trail is its own piece of work: until it lands, this system never runs (and
-``audit_logging = true`` is refused by the loader as not supported yet)."""
+Runs after the answer is sealed, so it never changes the decision: a failure (an unwritable log,
+a full disk, a lock held too long) becomes a warning in the answer. A run is logged when a policy
+matched, a command ran or something failed; with ``audit_allows = true``, every run is."""
 
 from __future__ import annotations
 
+import os
+
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.policy.paths import WORK_DIR
+
+
+def _whole(value, default: int, least: int) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= least:
+        return value
+    return default
 
 
 class AuditWrite(BaseSystem):
@@ -15,4 +25,24 @@ class AuditWrite(BaseSystem):
     decides = False
 
     def should_process(self, ctx) -> bool:
-        return False
+        settings = ctx.settings
+        if not ctx.configured or not ctx.root or settings.get("audit_logging") is not True:
+            return False
+        return bool(
+            settings.get("audit_allows") is True or ctx.matched or ctx.checks or ctx.failures or ctx.warnings
+        )
+
+    def process(self, ctx) -> None:
+        from cupcake import fastjson
+        from cupcake.audit import mask
+        from cupcake.audit.record import build
+        from cupcake.audit.writer import DEFAULT_KEEP, DEFAULT_MAX_BYTES, append
+
+        mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
+        settings = ctx.settings
+        append(
+            os.path.join(ctx.root, WORK_DIR),
+            fastjson.dumps(build(ctx)),
+            max_bytes=_whole(settings.get("audit_max_bytes"), DEFAULT_MAX_BYTES, 1),
+            keep=_whole(settings.get("audit_keep"), DEFAULT_KEEP, 1),
+        )
