@@ -317,3 +317,20 @@ Feature: Evaluator feedback: what an evaluator found reaches the agent before it
             | enabeld = true          | unknown key `eval_feedback.enabeld` (did you mean \"enabled\"?) |
             | blocking = "yes"        | `eval_feedback.blocking`: Input should be a valid boolean |
             | dir = ""                | `eval_feedback.dir` must name a directory |
+
+    Scenario: With the audit trail on, a skipped eval is written down there
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+
+            [settings.eval_feedback]
+            dir = "logs/evals"
+            """
+        And the evaluator wrote "eval-02-profile.json":
+            """
+            {"framework_compliance": "fail",
+            """
+        When the user submits the prompt "Build the next feature"
+        Then the user is told nothing
+        And the last audit record notes "skipped logs/evals/eval-02-profile.json: not valid JSON"

@@ -93,6 +93,16 @@ def _command(check: dict) -> dict:
     }
 
 
+def ext_notes(ctx) -> dict:
+    """Notes that a part of Cupcake (or an integrator) keeps for the audit trail only, never shown to
+    the agent: ``ctx.ext[<namespace>]["notes"]`` (e.g. ``cupcake.eval_feedback``: a malformed eval skipped)."""
+    return {
+        key: value["notes"]
+        for key, value in ctx.ext.items()
+        if isinstance(value, dict) and isinstance(value.get("notes"), list) and value["notes"]
+    }
+
+
 def build(ctx, now: float | None = None) -> dict:
     """The record of one run (everything but ``v``, ``seq`` and ``prev``)."""
     now = time.time() if now is None else now
@@ -117,6 +127,7 @@ def build(ctx, now: float | None = None) -> dict:
         "failures": [{"system": f.system, "message": mask_cut(f.message, TEXT_CHARS), "decides": f.decides}
                      for f in ctx.failures],  # fmt: skip
         "warnings": [mask_cut(w, TEXT_CHARS) for w in ctx.warnings],
+        "notes": {key: [mask_cut(str(n), TEXT_CHARS) for n in notes] for key, notes in ext_notes(ctx).items()},
         "version": __version__,
         "ms": round((time.monotonic() - started) * 1000, 3) if isinstance(started, float) else None,
     }

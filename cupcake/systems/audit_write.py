@@ -28,8 +28,15 @@ class AuditWrite(BaseSystem):
         settings = ctx.settings
         if not ctx.configured or not ctx.root or settings.get("audit_logging") is not True:
             return False
+        from cupcake.audit.record import ext_notes
+
         return bool(
-            settings.get("audit_allows") is True or ctx.matched or ctx.checks or ctx.failures or ctx.warnings
+            settings.get("audit_allows") is True
+            or ctx.matched
+            or ctx.checks
+            or ctx.failures
+            or ctx.warnings
+            or ext_notes(ctx)
         )
 
     def process(self, ctx) -> None:

@@ -1285,3 +1285,10 @@ def output_columns(run, header):
 @then(parsers.parse('the output has a row with "{text}"'))
 def output_row(run, text):
     assert any(text in _columns(line) for line in _stdout_lines(run)), run.answer.text
+
+
+@then(parsers.parse('the last audit record notes "{text}"'))
+def last_record_notes(project, text):
+    """Notes kept for the audit trail only (``notes`` by namespace), never shown to the agent."""
+    record = _last_record(project)
+    assert any(text in note for notes in record["notes"].values() for note in notes), record
