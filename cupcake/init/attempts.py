@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tenacity import Retrying, retry_if_result, stop_after_attempt
 
+from cupcake.init.problem_text import problem_line
 from cupcake.init.prompt import correction_prompt
 from cupcake.init.targets import files_run_loads
 
@@ -25,12 +26,6 @@ class Outcome:
         self.contents = contents or {}  # target.tmp -> the exact bytes that were checked
         self.counts = counts or {}  # target.tmp -> number of policies
         self.reply = reply
-
-
-def problem_line(problem: dict) -> str:
-    where = f"{problem['file']}:{problem['line']}" if problem["line"] else problem["file"]
-    who = f' policy "{problem["policy"]}":' if problem["policy"] else ""
-    return f"{where}:{who} {problem['message']}"
 
 
 def check(targets, root: str, env) -> Outcome:

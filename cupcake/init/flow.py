@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 
-from cupcake.init.attempts import FAILED, VALID, problem_line, translate
 from cupcake.init.discovery import discover
 from cupcake.init.listing import listing_json, listing_lines
 from cupcake.init.next_step import sync_next
+from cupcake.init.problem_text import problem_line
 from cupcake.init.review import diff_lines, summary_lines
 from cupcake.init.save import SaveError, remove_quietly, save
 from cupcake.init.targets import targets_for
@@ -77,6 +77,8 @@ def init(env, cwd: str, options: Options, io: Io) -> int:
         if os.path.lexists(target.tmp):
             io.out(f"Removed {target.tmp_name} left over from an earlier run.")
             remove_quietly(target.tmp)
+    from cupcake.init.attempts import VALID, translate
+
     outcome = translate(agent, task, targets, root, env, options.attempts, io.out)
     if outcome.kind != VALID:
         return _not_loaded(outcome, targets, options, io)
@@ -118,6 +120,8 @@ def _no_agent(reason: str, root: str, env, options, io) -> int:
 
 
 def _not_loaded(outcome, targets, options, io) -> int:
+    from cupcake.init.attempts import FAILED
+
     if outcome.kind == FAILED:
         for target in targets:
             remove_quietly(target.tmp)

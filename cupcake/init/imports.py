@@ -55,11 +55,10 @@ def follow_imports(start: Memory, included: set[str], found, home: str) -> list[
         for line, written in import_references(memory.text):
             where = f"{found.shown(memory.path)}:{line}"
             path = _resolve(written, memory.path, home)
-            if not os.path.exists(path):
-                stripped = written.rstrip(_TRAILING)
-                if stripped and stripped != written and os.path.exists(_resolve(stripped, memory.path, home)):
-                    written, path = stripped, _resolve(stripped, memory.path, home)
-                else:
+            if not os.path.exists(path):  # "See @docs/style.md." ends a sentence, not the path
+                written = written.rstrip(_TRAILING) or written
+                path = _resolve(written, memory.path, home)
+                if not os.path.exists(path):
                     found.findings.append(Finding(where, f"@{written}: no such file (not imported)"))
                     continue
             if path in chain:

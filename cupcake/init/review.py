@@ -37,7 +37,9 @@ def describe_condition(cond) -> str:
         return f"{_CHECKS[kind]} ~ /{_short(cond.get('value', ''), 40)}/"
     if kind == "field":
         if "equals" in cond:
-            return f"{cond.get('path')} = {_short(repr(cond['equals']), 40)}"
+            value = cond["equals"]
+            shown = f'"{value}"' if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else value
+            return f"{cond.get('path')} = {_short(shown, 40)}"
         return f"{cond.get('path')} ~ /{_short(cond.get('regex', ''), 40)}/"
     details = ", ".join(f"{k}={_short(v, 30)}" for k, v in cond.items() if k != "type")
     return f"{kind}({details})"
@@ -71,8 +73,8 @@ def summary_lines(text: str) -> list[str]:
         matcher = policy.get("matcher")
         on = f"{event} {matcher}" if matcher not in (None, "", "*") else f"{event} (every tool)" if event in TOOL_EVENTS else event
         conditions = policy.get("conditions") or []
-        checks = " and ".join(describe_condition(c) for c in conditions) if conditions else "always"
-        lines.append(f"{number:>3}. {policy.get('name')}: {on}; if {checks}; {describe_action(policy.get('action'))}")
+        checks = "if " + " and ".join(describe_condition(c) for c in conditions) if conditions else "always"
+        lines.append(f"{number:>3}. {policy.get('name')}: {on}; {checks}; {describe_action(policy.get('action'))}")
     return lines
 
 

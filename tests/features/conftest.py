@@ -1292,3 +1292,200 @@ def last_record_notes(project, text):
     """Notes kept for the audit trail only (``notes`` by namespace), never shown to the agent."""
     record = _last_record(project)
     assert any(text in note for notes in record["notes"].values() for note in notes), record
+# ## cupcake init ###################################################################################
+
+STANDIN_AGENT = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "standin_agent.py")
+
+
+class CliOutput:
+    """What a `cupcake` command (other than run) printed, and its exit code."""
+
+    def __init__(self, stdout: bytes, stderr: bytes, code: int):
+        self.stdout = stdout
+        self.stderr = stderr
+        self.code = code
+        self.text = stdout.decode(errors="replace") + "\n" + stderr.decode(errors="replace")
+
+    def __repr__(self) -> str:
+        return f"CliOutput(code={self.code})\n--- stdout\n{self.stdout.decode()}\n--- stderr\n{self.stderr.decode()}"
+
+
+@pytest.fixture
+def standin(tmp_path):
+    """The stand-in agent's script directory: what it writes at each attempt, and the prompts it got."""
+    directory = tmp_path / "standin"
+    directory.mkdir()
+    return directory
+
+
+def _place(project, path: str):
+    """A path as the scenario writes it: relative to the project root, or ~/… under HOME."""
+    if path.startswith("~/"):
+        return project.home / path[2:]
+    return project.root / path
+
+
+@given(parsers.parse('the file "{path}" with:'))
+def file_with(project, path, docstring):
+    target = _place(project, path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(docstring + "\n")
+
+
+@given(parsers.parse('the project is a git repository that ignores "{pattern}"'))
+def git_repository(project, pattern):
+    subprocess.run(["git", "init", "-q", str(project.root)], check=True, timeout=30)
+    (project.root / ".gitignore").write_text(pattern + "\n")
+
+
+@given(parsers.parse('a virtualenv in "{path}" holding a CLAUDE.md'))
+def virtualenv_with_memory(project, path):
+    venv = project.root / path
+    venv.mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv / "CLAUDE.md").write_text("A virtualenv's file.\n")
+
+
+@given(parsers.re(r"a chain of imports (?P<chain>.+)"))
+def chain_of_imports(project, chain):
+    """Each file imports the next one, by a path relative to itself."""
+    names = [part.strip().strip('"') for part in chain.split("→")]
+    for index, name in enumerate(names):
+        following = names[index + 1] if index + 1 < len(names) else None
+        target = project.root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = f"Level {index + 1}" + (f": @{os.path.relpath(project.root / following, target.parent)}" if following else "")
+        target.write_text(text + "\n")
+
+
+@given(parsers.re(r"the stand-in agent writes (?P<user>into the user file )?at attempt (?P<attempt>\d+):"))
+def standin_writes(standin, user, attempt, docstring):
+    (standin / f"{'user' if user else 'project'}-{attempt}.toml").write_text(docstring + "\n")
+
+
+@given(parsers.parse('the stand-in agent fails with "{message}"'))
+def standin_fails(standin, message):
+    (standin / "fail-1").write_text(message)
+
+
+@given("no agent is installed")
+def no_agent(project):
+    """PATH holds only an empty directory: no `claude` there."""
+    project.path_override = str(project.bin)
+
+
+@when(parsers.re(r'the person runs "(?P<command>[^"]*)"(?: and answers "(?P<answer>[^"]*)")?'))
+def person_runs(project, run, standin, monkeypatch, capsys, command, answer):
+    """`cupcake …` in the project root, in process (as the console script calls it), with the answer
+    on stdin; $STANDIN is the stand-in agent's command line."""
+    import io
+
+    from cupcake.entry import main
+
+    words = shlex.split(command)
+    assert words[0] == "cupcake"
+    standin_command = shlex.join([os.path.realpath(os.sys.executable), STANDIN_AGENT, str(standin)])
+    args = [standin_command if w == "$STANDIN" else w for w in words[1:]]
+    env = project.env()
+    if getattr(project, "path_override", None):
+        env["PATH"] = project.path_override
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(project.cwd)
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer + "\n" if answer is not None else ""))
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    run.answer = CliOutput(out.encode(), err.encode(), code)
+
+
+@then(parsers.parse("the files found are:"))
+def files_found(project, run, datatable):
+    """The rows of `cupcake init --list` (files above the test's own directory are left out)."""
+    lines = run.answer.stdout.decode().splitlines()
+    start = lines.index("Rules found, in the order the agent reads them:") + 1
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("  "):
+            break
+        scope, rest = line.split(None, 1)
+        shown, found = [part.strip() for part in rest.split("  ", 1)]
+        if shown.startswith("/") or shown.startswith("../../"):
+            continue
+        rows.append([scope, shown, found])
+    assert rows == datatable[1:], run.answer
+
+
+@then(parsers.parse('init says "{text}"'))
+def init_says(run, text):
+    assert text in run.answer.text, run.answer
+
+
+@then(parsers.parse("init says:"))
+def init_says_block(run, docstring):
+    assert docstring in run.answer.text, run.answer
+
+
+@then(parsers.re(r"the stand-in agent ran (?P<count>\d+) times?"))
+def standin_ran(standin, count):
+    assert len(list(standin.glob("prompt-*.md"))) == int(count)
+
+
+def _prompt(standin, number: int) -> str:
+    return (standin / f"prompt-{number}.md").read_text()
+
+
+@then(parsers.parse("the stand-in agent's prompt {number:d} included:"))
+def standin_prompt_block(standin, number, docstring):
+    assert docstring in _prompt(standin, number), _prompt(standin, number)[-3000:]
+
+
+@then(parsers.parse('the stand-in agent\'s prompt {number:d} included "{text}"'))
+def standin_prompt_included(standin, number, text):
+    assert text in _prompt(standin, number), _prompt(standin, number)[-3000:]
+
+
+@then(parsers.re(r'the file "(?P<path>[^"]+)" holds what the stand-in agent wrote (?P<user>into the user file )?at attempt (?P<attempt>\d+)'))
+def holds_what_standin_wrote(project, standin, path, user, attempt):
+    wrote = (standin / f"{'user' if user else 'project'}-{attempt}.toml").read_text()
+    assert _place(project, path).read_text() == wrote
+
+
+@then(parsers.parse('the file "{path}" holds:'))
+def file_holds(project, path, docstring):
+    assert _place(project, path).read_text() == docstring
+
+
+@then(parsers.parse('the file "{path}" is the commented starter'))
+def is_starter(project, path):
+    from cupcake.init.prompt import template
+
+    assert _place(project, path).read_text() == template("starter.cupcake.toml")
+
+
+def _load(project, path: str, text: str | None = None):
+    from cupcake.policy.compiler import compile_files
+
+    target = _place(project, path)
+    if text is not None:
+        target.write_text(text)
+    return compile_files([str(target)], str(project.root), project.env())
+
+
+@then(parsers.re(r'the policy file "(?P<path>[^"]+)" loads with (?P<count>\d+) polic(y|ies)'))
+def policy_file_loads(project, path, count):
+    compiled = _load(project, path)
+    assert compiled["problems"] == [] and len(compiled["policies"]) == int(count), compiled
+
+
+@then(parsers.re(r'with every example uncommented, "(?P<path>[^"]+)" loads with (?P<count>\d+) policies'))
+def uncommented_loads(project, path, count):
+    text = _place(project, path).read_text()
+    uncommented = "\n".join(line[2:] if line.startswith("# ") else line for line in text.splitlines())
+    compiled = _load(project, path, uncommented)
+    assert compiled["problems"] == [] and len(compiled["policies"]) == int(count), compiled
+
+
+@then(parsers.parse('no file "{name}" is left'))
+def no_file_left(project, name):
+    assert not _place(project, name).exists()
