@@ -49,7 +49,7 @@ def read_memory(memory: Memory, found) -> None:
         while data and data[-1] & 0xC0 == 0x80:  # no half character at the cut
             data = data[:-1]
         data = data[:-1] if data and data[-1] >= 0xC0 else data
-        found.findings.append(Finding(where, f"longer than {MAX_FILE_BYTES // 1024} KiB: only the start is used"))
+        found.findings.append(Finding(where, f"longer than {MAX_FILE_BYTES:,} bytes: only the start is used"))
     try:
         memory.text = data.decode("utf-8")
     except UnicodeDecodeError:
