@@ -267,9 +267,8 @@ def _ask(question: str) -> bool:
     """A yes or no on stdin; the end of input is a no."""
     typer.echo(f"{question} [y/N] ", nl=False)
     line = sys.stdin.readline()
-    if not line:
-        typer.echo("")
-        return False
+    if not line or not sys.stdin.isatty():  # a typed answer ends its own line; a piped one does not
+        typer.echo(line.strip())
     return line.strip().lower() in ("y", "yes")
 
 

@@ -146,6 +146,11 @@ def _review_and_save(outcome, targets, existing: dict, root: str, env, options, 
     if outcome.warnings:
         io.out("\nWarnings (the policies load, but look at these):")
         io.out("\n".join(f"  {w}" for w in outcome.warnings))
+    if all(existing.get(t.final) == new_texts[t.tmp] for t in targets):
+        for target in targets:
+            remove_quietly(target.tmp)
+        io.out("\nThe policies are the same as the files already in place: nothing to save.")
+        return sync_next(root, env, io)
     names = " and ".join(t.final_label for t in targets)
     if not (options.yes or io.ask(f"\nSave {names}?")):
         for target in targets:
