@@ -271,9 +271,45 @@ Feature: cupcake init turns the rules in CLAUDE.md into policies that load
                 name = "Hand-written"
                 action = { type = "provide_feedback", message = "keep it" }
                 """
-            When the person runs "cupcake init --agent-command $STANDIN --yes"
+            When the person edits "cupcake.toml" to hold:
+                """
+                [[policy]]
+                name = "Edited by hand"
+                action = { type = "provide_feedback", message = "edited" }
+                """
+            And the person runs "cupcake init --agent-command $STANDIN --yes"
             Then init says "Saved cupcake.toml (the previous one is kept as cupcake.toml.bak.1)."
-            And the file "cupcake.toml.bak.1" holds what the stand-in agent wrote at attempt 1
+            And the file "cupcake.toml.bak.1" holds:
+                """
+                [[policy]]
+                name = "Edited by hand"
+                action = { type = "provide_feedback", message = "edited" }
+                """
+            And the file "cupcake.toml.bak" holds:
+                """
+                [[policy]]
+                name = "Hand-written"
+                action = { type = "provide_feedback", message = "keep it" }
+                """
+
+    Scenario: When the agent writes what is already there, nothing is saved and no backup is made
+        Given the file "CLAUDE.md" with:
+            """
+            Be kind.
+            """
+        And the file "cupcake.toml" with:
+            """
+            policy_schema_version = "1.0"
+            """
+        And the stand-in agent writes at attempt 1:
+            """
+            policy_schema_version = "1.0"
+            """
+        When the person runs "cupcake init --agent-command $STANDIN --yes"
+        Then the exit code is 0
+        And init says "The policies are the same as the files already in place: nothing to save."
+        And no file "cupcake.toml.bak" was created
+        And no file "cupcake.toml.tmp" is left
 
     Scenario: The user's own rules become the user's policies, the project's rules the project's
         Given the file "CLAUDE.md" with:

@@ -44,6 +44,9 @@ class Io:
 
 
 def init(env, cwd: str, options: Options, io: Io) -> int:
+    if options.json_out and not options.list_only:
+        io.err("--json goes with --list: `cupcake init --list --json`.")
+        return 2
     root = find_root(env, cwd)
     if options.template:
         return starter(root, env, options, io)

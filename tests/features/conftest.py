@@ -1399,6 +1399,11 @@ def person_runs(project, run, standin, monkeypatch, capsys, command, answer):
     run.answer = CliOutput(out.encode(), err.encode(), code)
 
 
+@when(parsers.parse('the person edits "{path}" to hold:'))
+def person_edits(project, path, docstring):
+    _place(project, path).write_text(docstring)
+
+
 @then(parsers.parse("the files found are:"))
 def files_found(project, run, datatable):
     """The rows of `cupcake init --list` (files above the test's own directory are left out)."""
