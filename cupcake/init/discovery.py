@@ -65,8 +65,10 @@ def discover(cwd: str, root: str, env) -> Discovery:
     starts: list[Memory] = []
 
     def add(path: str, scope: str, origin: str) -> None:
+        if not os.path.isfile(path):
+            return
         real = os.path.realpath(path)
-        if real not in seen and os.path.isfile(real):
+        if real not in seen:
             seen.add(real)
             starts.append(Memory(real, scope, origin))
 
