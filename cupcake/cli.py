@@ -141,6 +141,9 @@ def init(
     show_prompt: Annotated[
         bool, typer.Option("--show-prompt", help="Print the prompt the agent would get; run nothing, write nothing.")
     ] = False,
+    sync: Annotated[
+        bool, typer.Option("--sync/--no-sync", help="Register the hooks (`cupcake sync`) once the policies are saved.")
+    ] = True,
 ) -> None:
     """Turn the rules in your CLAUDE.md files into policies, checked before you approve them.
 
@@ -148,12 +151,12 @@ def init(
     headless Claude Code to translate them into cupcake.toml (project rules) and ~/.claude/cupcake.toml
     (your own rules), checks them with the loader `run` uses and sends every problem back until they
     load, then shows one line per policy and the diff. Nothing is saved without your yes (or --yes);
-    a file replaced is kept as <name>.bak.
+    a file replaced is kept as <name>.bak. Then it runs `cupcake sync`.
     """
     from cupcake.init.flow import Io, Options, init as run_init
 
     options = Options(list_only=list_only, json_out=json_out, yes=yes, template=template, show_prompt=show_prompt,
-                      agent_command=agent_command, attempts=attempts, agent_timeout=agent_timeout)  # fmt: skip
+                      agent_command=agent_command, attempts=attempts, agent_timeout=agent_timeout, sync=sync)  # fmt: skip
     raise typer.Exit(run_init(os.environ, os.getcwd(), options, Io(typer.echo, _echo_err, _ask)))
 
 

@@ -350,8 +350,8 @@ Feature: Cupcake inside the real Claude Code client
 
         @real_client
         Scenario: cupcake init: the real client writes the policies, fixes its mistake in the same session, and they are saved
-            `cupcake init --yes` runs the real client headless as its agent. The scripted model writes the
-            temporary policy file with its Write tool; Cupcake's loader rejects the first version, and the
+            `cupcake init --yes` runs the real client headless as its agent, then `cupcake sync`. The scripted
+            model writes the temporary policy file with its Write tool; Cupcake's loader rejects the first version, and the
             error goes back to the same session (--resume), where the model writes it again. The project's
             hooks block every tool and record that they ran: init turns them off for its own session.
             Given the project's CLAUDE.md:
@@ -386,3 +386,4 @@ Feature: Cupcake inside the real Claude Code client
             And "$PROJECT/cupcake.toml" loads with 1 policy
             And no file "$PROJECT/cupcake.toml.tmp" is left
             And no hook ran
+            And the project's .claude/settings.json now calls Cupcake on every event, beside the hooks it had

@@ -25,7 +25,7 @@ NO_AGENT_HINT = "`cupcake init --template` writes a commented starter cupcake.to
 
 class Options:
     def __init__(self, *, list_only=False, json_out=False, yes=False, template=False, show_prompt=False,
-                 agent_command=None, attempts=DEFAULT_ATTEMPTS, agent_timeout=DEFAULT_AGENT_TIMEOUT):
+                 agent_command=None, attempts=DEFAULT_ATTEMPTS, agent_timeout=DEFAULT_AGENT_TIMEOUT, sync=True):
         self.list_only = list_only
         self.json_out = json_out
         self.yes = yes
@@ -34,6 +34,7 @@ class Options:
         self.agent_command = agent_command
         self.attempts = attempts
         self.agent_timeout = agent_timeout
+        self.sync = sync
 
 
 class Io:
@@ -153,7 +154,7 @@ def _review_and_save(outcome, targets, existing: dict, root: str, env, options, 
         for target in targets:
             remove_quietly(target.tmp)
         io.out("\nThe policies are the same as the files already in place: nothing to save.")
-        return sync_next(root, env, io)
+        return sync_next(root, env, io, options.sync)
     names = " and ".join(t.final_label for t in targets)
     if not (options.yes or io.ask(f"\nSave {names}?")):
         for target in targets:
@@ -164,7 +165,7 @@ def _review_and_save(outcome, targets, existing: dict, root: str, env, options, 
         if not _save_one(target.final, target.final_label, outcome.contents[target.tmp], io):
             return 1
         remove_quietly(target.tmp)
-    return sync_next(root, env, io)
+    return sync_next(root, env, io, options.sync)
 
 
 def _show(label: str, new: str, old, io) -> None:
@@ -220,4 +221,4 @@ def starter(root: str, env, options, io, approved: bool = False) -> int:
         return 1
     if not _save_one(final, PROJECT_FILE, text.encode("utf-8"), io):
         return 1
-    return sync_next(root, env, io)
+    return sync_next(root, env, io, options.sync)

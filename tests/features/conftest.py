@@ -598,6 +598,8 @@ class Terminal:
         rest = [d for d in os.environ.get("PATH", "").split(os.pathsep)
                 if d and not os.access(os.path.join(d, "cupcake"), os.X_OK)]  # fmt: skip
         first = [str(self.project.bin)]
+        if self.path_mode == "empty":  # nothing but the project's own stand-ins
+            rest = []
         if self.path_mode == "with cupcake":
             first.append(venv_bin)
         env["PATH"] = os.pathsep.join(first + rest)
@@ -643,7 +645,7 @@ def _stat(path):
     return (st.st_mtime_ns, st.st_ino, st.st_size)
 
 
-def _cupcake_cli(terminal, run, monkeypatch, arguments: str) -> CliOutput:
+def _cupcake_cli(terminal, run, monkeypatch, arguments: str, answer: str | None = None) -> CliOutput:
     """The command line, in process (fast): the user's environment, in the project directory."""
     import contextlib
     import io
@@ -659,6 +661,7 @@ def _cupcake_cli(terminal, run, monkeypatch, arguments: str) -> CliOutput:
         for key, value in terminal.env().items():
             m.setenv(key, value)
         m.chdir(terminal.project.cwd)
+        m.setattr("sys.stdin", io.StringIO(answer + "\n" if answer is not None else ""))
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(shlex.split(arguments))
     run.answer = CliOutput(out.getvalue(), err.getvalue(), code)
@@ -779,10 +782,13 @@ def hook_changed(terminal, name, event, command):
 # When
 
 
-@given(parsers.re(r'the user runs "cupcake (?P<arguments>.*)"( again)?'))
-@when(parsers.re(r'the user runs "cupcake (?P<arguments>.*)"( again)?'))
-def user_runs(terminal, run, monkeypatch, arguments):
-    _cupcake_cli(terminal, run, monkeypatch, arguments)
+@given(parsers.re(r'the user runs "cupcake (?P<arguments>[^"]*)"( again)?(?: and answers "(?P<answer>[^"]*)")?'))
+@when(parsers.re(r'the user runs "cupcake (?P<arguments>[^"]*)"( again)?(?: and answers "(?P<answer>[^"]*)")?'))
+def user_runs(terminal, run, monkeypatch, request, arguments, answer):
+    """The answer, when given, is typed at the first question (without one, questions get no answer)."""
+    if "$STANDIN" in arguments:
+        arguments = arguments.replace("$STANDIN", shlex.quote(standin_command(request.getfixturevalue("standin"))))
+    _cupcake_cli(terminal, run, monkeypatch, arguments, answer)
 
 
 # Then
@@ -1293,21 +1299,10 @@ def last_record_notes(project, text):
     record = _last_record(project)
     assert any(text in note for notes in record["notes"].values() for note in notes), record
 # ## cupcake init ###################################################################################
+# Files are written with `the file "…":`, commands run with `the user runs "cupcake …"`, and output
+# is read with `the output says …` (above). $STANDIN in a command line is the stand-in agent.
 
 STANDIN_AGENT = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "standin_agent.py")
-
-
-class CliOutput:
-    """What a `cupcake` command (other than run) printed, and its exit code."""
-
-    def __init__(self, stdout: bytes, stderr: bytes, code: int):
-        self.stdout = stdout
-        self.stderr = stderr
-        self.code = code
-        self.text = stdout.decode(errors="replace") + "\n" + stderr.decode(errors="replace")
-
-    def __repr__(self) -> str:
-        return f"CliOutput(code={self.code})\n--- stdout\n{self.stdout.decode()}\n--- stderr\n{self.stderr.decode()}"
 
 
 @pytest.fixture
@@ -1318,18 +1313,8 @@ def standin(tmp_path):
     return directory
 
 
-def _place(project, path: str):
-    """A path as the scenario writes it: relative to the project root, or ~/… under HOME."""
-    if path.startswith("~/"):
-        return project.home / path[2:]
-    return project.root / path
-
-
-@given(parsers.parse('the file "{path}" with:'))
-def file_with(project, path, docstring):
-    target = _place(project, path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(docstring + "\n")
+def standin_command(standin) -> str:
+    return shlex.join([os.path.realpath(sys.executable), STANDIN_AGENT, str(standin)])
 
 
 @given(parsers.parse('the project is a git repository that ignores "{pattern}"'))
@@ -1369,43 +1354,18 @@ def standin_fails(standin, message):
 
 
 @given("no agent is installed")
-def no_agent(project):
+def no_agent(terminal):
     """PATH holds only an empty directory: no `claude` there."""
-    project.path_override = str(project.bin)
+    terminal.path_mode = "empty"
 
 
-@when(parsers.re(r'the person runs "(?P<command>[^"]*)"(?: and answers "(?P<answer>[^"]*)")?'))
-def person_runs(project, run, standin, monkeypatch, capsys, command, answer):
-    """`cupcake …` in the project root, in process (as the console script calls it), with the answer
-    on stdin; $STANDIN is the stand-in agent's command line."""
-    import io
-
-    from cupcake.entry import main
-
-    words = shlex.split(command)
-    assert words[0] == "cupcake"
-    standin_command = shlex.join([os.path.realpath(os.sys.executable), STANDIN_AGENT, str(standin)])
-    args = [standin_command if w == "$STANDIN" else w for w in words[1:]]
-    env = project.env()
-    if getattr(project, "path_override", None):
-        env["PATH"] = project.path_override
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.chdir(project.cwd)
-    monkeypatch.setattr("sys.stdin", io.StringIO(answer + "\n" if answer is not None else ""))
-    capsys.readouterr()
-    code = main(args)
-    out, err = capsys.readouterr()
-    run.answer = CliOutput(out.encode(), err.encode(), code)
-
-
-@when(parsers.parse('the person edits "{path}" to hold:'))
-def person_edits(project, path, docstring):
-    _place(project, path).write_text(docstring)
+@when(parsers.parse('the user edits "{name}" to hold:'))
+def user_edits(terminal, name, docstring):
+    terminal.file(name).write_text(docstring + "\n")
 
 
 @then(parsers.parse("the files found are:"))
-def files_found(project, run, datatable):
+def files_found(run, datatable):
     """The rows of `cupcake init --list` (files above the test's own directory are left out)."""
     lines = run.answer.stdout.decode().splitlines()
     start = lines.index("Rules found, in the order the agent reads them:") + 1
@@ -1421,13 +1381,8 @@ def files_found(project, run, datatable):
     assert rows == datatable[1:], run.answer
 
 
-@then(parsers.parse('init says "{text}"'))
-def init_says(run, text):
-    assert text in run.answer.text, run.answer
-
-
-@then(parsers.parse("init says:"))
-def init_says_block(run, docstring):
+@then(parsers.parse("the output says:"))
+def output_says_block(run, docstring):
     assert docstring in run.answer.text, run.answer
 
 
@@ -1450,47 +1405,37 @@ def standin_prompt_included(standin, number, text):
     assert text in _prompt(standin, number), _prompt(standin, number)[-3000:]
 
 
-@then(parsers.re(r'the file "(?P<path>[^"]+)" holds what the stand-in agent wrote (?P<user>into the user file )?at attempt (?P<attempt>\d+)'))
-def holds_what_standin_wrote(project, standin, path, user, attempt):
+@then(parsers.re(r'"(?P<name>[^"]+)" holds what the stand-in agent wrote (?P<user>into the user file )?at attempt (?P<attempt>\d+)'))
+def holds_what_standin_wrote(terminal, standin, name, user, attempt):
     wrote = (standin / f"{'user' if user else 'project'}-{attempt}.toml").read_text()
-    assert _place(project, path).read_text() == wrote
+    assert terminal.file(name).read_text() == wrote
 
 
-@then(parsers.parse('the file "{path}" holds:'))
-def file_holds(project, path, docstring):
-    assert _place(project, path).read_text() == docstring
-
-
-@then(parsers.parse('the file "{path}" is the commented starter'))
-def is_starter(project, path):
+@then(parsers.parse('"{name}" is the commented starter'))
+def is_starter(terminal, name):
     from cupcake.init.prompt import template
 
-    assert _place(project, path).read_text() == template("starter.cupcake.toml")
+    assert terminal.file(name).read_text() == template("starter.cupcake.toml")
 
 
-def _load(project, path: str, text: str | None = None):
+def _load(terminal, name: str, text: str | None = None):
     from cupcake.policy.compiler import compile_files
 
-    target = _place(project, path)
+    target = terminal.file(name)
     if text is not None:
         target.write_text(text)
-    return compile_files([str(target)], str(project.root), project.env())
+    return compile_files([str(target)], str(terminal.project.root), terminal.project.env())
 
 
-@then(parsers.re(r'the policy file "(?P<path>[^"]+)" loads with (?P<count>\d+) polic(y|ies)'))
-def policy_file_loads(project, path, count):
-    compiled = _load(project, path)
+@then(parsers.re(r'the policy file "(?P<name>[^"]+)" loads with (?P<count>\d+) polic(y|ies)'))
+def policy_file_loads(terminal, name, count):
+    compiled = _load(terminal, name)
     assert compiled["problems"] == [] and len(compiled["policies"]) == int(count), compiled
 
 
-@then(parsers.re(r'with every example uncommented, "(?P<path>[^"]+)" loads with (?P<count>\d+) policies'))
-def uncommented_loads(project, path, count):
-    text = _place(project, path).read_text()
+@then(parsers.re(r'with every example uncommented, "(?P<name>[^"]+)" loads with (?P<count>\d+) policies'))
+def uncommented_loads(terminal, name, count):
+    text = terminal.file(name).read_text()
     uncommented = "\n".join(line[2:] if line.startswith("# ") else line for line in text.splitlines())
-    compiled = _load(project, path, uncommented)
+    compiled = _load(terminal, name, uncommented)
     assert compiled["problems"] == [] and len(compiled["policies"]) == int(count), compiled
-
-
-@then(parsers.parse('no file "{name}" is left'))
-def no_file_left(project, name):
-    assert not _place(project, name).exists()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from .claude_client import SESSION_TIMEOUT_SECONDS, Sandbox, Session, run_session, write_hook_settings
+from .claude_client import SESSION_TIMEOUT_SECONDS, Sandbox, Session, run_session
 from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 
 scenarios("real_client.feature")
@@ -167,7 +167,11 @@ def _(sandbox: Sandbox, tmp_path: Path) -> None:
     recorder = tmp_path / "blocking-hook"
     recorder.write_text(f'#!/bin/sh\necho "$@" >> {shlex.quote(str(tmp_path / "hooks-ran.log"))}\necho blocked >&2\nexit 2\n')
     recorder.chmod(0o755)
-    write_hook_settings(sandbox.project, shlex.quote(str(recorder)))
+    hooks = {event: [{"matcher": "", "hooks": [{"type": "command", "command": f"{shlex.quote(str(recorder))} {event}"}]}]
+             for event in ("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop")}  # fmt: skip
+    settings = sandbox.project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"hooks": hooks}, indent=2) + "\n")
 
 
 @given(parsers.re(r'(?P<after>after being told what is wrong, )?the model writes "(?P<path>[^"]+)" with:'))
@@ -245,3 +249,15 @@ def _(sandbox: Sandbox, path: str) -> None:
 def _(tmp_path: Path) -> None:
     log = tmp_path / "hooks-ran.log"
     assert not log.exists(), log.read_text()
+
+
+@then("the project's .claude/settings.json now calls Cupcake on every event, beside the hooks it had")
+def _(sandbox: Sandbox, init_run: InitRun) -> None:
+    from cupcake.claude_settings.entries import EVENTS, is_cupcake
+
+    settings = json.loads((sandbox.project / ".claude" / "settings.json").read_text())
+    commands = {event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in settings["hooks"].items()}
+    synced = sorted(event for event, found in commands.items() if any(is_cupcake(c) for c in found))
+    assert synced == sorted(EVENTS), init_run.describe()
+    kept = sorted(event for event, found in commands.items() if any("blocking-hook" in c for c in found))
+    assert kept == sorted(("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop")), commands
