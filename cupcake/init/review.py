@@ -57,6 +57,12 @@ def describe_action(action) -> str:
         return "approve" + (f': "{_short(action["reason"])}"' if action.get("reason") else "")
     if kind == "ask":
         return f'ask the person: "{_short(action.get("reason", ""))}"'
+    if kind == "inject_context":
+        if "file" in action:
+            return f"context from the file {_short(action['file'], 40)}"
+        if "command" in action:
+            return f"context from `{_short(action['command'], 40)}`"
+        return f'context: "{_short(action.get("text", ""))}"'
     if kind == "run_command":
         on_failure = action.get("on_failure", "block")
         return f"run `{_short(action.get('command', ''), 40)}`, on failure: {on_failure}"

@@ -782,8 +782,8 @@ def hook_changed(terminal, name, event, command):
 # When
 
 
-@given(parsers.re(r'the user runs "cupcake (?P<arguments>[^"]*)"( again)?(?: and answers "(?P<answer>[^"]*)")?'))
-@when(parsers.re(r'the user runs "cupcake (?P<arguments>[^"]*)"( again)?(?: and answers "(?P<answer>[^"]*)")?'))
+@given(parsers.re(r'the user runs "cupcake (?P<arguments>.*?)"( again)?(?: and answers "(?P<answer>[^"]*)")?'))
+@when(parsers.re(r'the user runs "cupcake (?P<arguments>.*?)"( again)?(?: and answers "(?P<answer>[^"]*)")?'))
 def user_runs(terminal, run, monkeypatch, request, arguments, answer):
     """The answer, when given, is typed at the first question (without one, questions get no answer)."""
     if "$STANDIN" in arguments:

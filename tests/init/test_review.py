@@ -14,7 +14,12 @@ action = { type = "run_command", command = "npm test", on_failure = "feedback" }
 [[policy]]
 name = "Session notes"
 hook_event = "SessionStart"
-action = { type = "inject_context", context = "Read NOTES.md first" }
+action = { type = "inject_context", file = "NOTES.md" }
+
+[[policy]]
+name = "Remember the edit"
+hook_event = "PostToolUse"
+action = { type = "update_state", key = "edited" }
 
 [[policy]]
 name = "Docs are fine"
@@ -28,8 +33,9 @@ def test_one_line_per_policy():
     assert summary_lines(POLICIES) == [
         "  1. Tests first: PreToolUse Bash; if (command ~ /^git commit/ or command ~ /^git push/); "
         "run `npm test`, on failure: feedback",
-        '  2. Session notes: SessionStart; always; inject_context (context=Read NOTES.md first)',
-        "  3. Docs are fine: PermissionRequest (every tool); if tool_input.dry_run = true; approve",
+        "  2. Session notes: SessionStart; always; context from the file NOTES.md",
+        "  3. Remember the edit: PostToolUse (every tool); always; update_state (key=edited)",
+        "  4. Docs are fine: PermissionRequest (every tool); if tool_input.dry_run = true; approve",
     ]
 
 
