@@ -1298,6 +1298,8 @@ def last_record_notes(project, text):
     """Notes kept for the audit trail only (``notes`` by namespace), never shown to the agent."""
     record = _last_record(project)
     assert any(text in note for notes in record["notes"].values() for note in notes), record
+
+
 # ## cupcake init ###################################################################################
 # Files are written with `the file "…":`, commands run with `the user runs "cupcake …"`, and output
 # is read with `the output says …` (above). $STANDIN in a command line is the stand-in agent.
