@@ -116,6 +116,50 @@ def doctor(
     raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
 
 
+@app.command()
+def init(
+    list_only: Annotated[bool, typer.Option("--list", help="Show the CLAUDE.md files found, and from where; write nothing.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="With --list: print it as JSON.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking (for scripts).")] = False,
+    template: Annotated[
+        bool, typer.Option("--template", help="Write a commented starter cupcake.toml instead; no agent needed.")
+    ] = False,
+    agent_command: Annotated[
+        Optional[str],
+        typer.Option(
+            "--agent-command",
+            help="The agent that translates (default: claude). Its prompt goes on stdin, or into an argument "
+            "{prompt}, or a file named by {prompt_file}.",
+        ),
+    ] = None,
+    attempts: Annotated[
+        int, typer.Option("--attempts", min=1, max=20, help="How many times the agent may try to write policies that load.")
+    ] = 5,
+    agent_timeout: Annotated[
+        float, typer.Option("--agent-timeout", min=1, help="Seconds one run of the agent may take.")
+    ] = 900.0,
+    show_prompt: Annotated[
+        bool, typer.Option("--show-prompt", help="Print the prompt the agent would get; run nothing, write nothing.")
+    ] = False,
+    sync: Annotated[
+        bool, typer.Option("--sync/--no-sync", help="Register the hooks (`cupcake sync`) once the policies are saved.")
+    ] = True,
+) -> None:
+    """Turn the rules in your CLAUDE.md files into policies, checked before you approve them.
+
+    Finds every CLAUDE.md (here, above, below, ~/.claude/CLAUDE.md, and their @imports), asks a
+    headless Claude Code to translate them into cupcake.toml (project rules) and ~/.claude/cupcake.toml
+    (your own rules), checks them with the loader `run` uses and sends every problem back until they
+    load, then shows one line per policy and the diff. Nothing is saved without your yes (or --yes);
+    a file replaced is kept as <name>.bak. Then it runs `cupcake sync`.
+    """
+    from cupcake.init.flow import Io, Options, init as run_init
+
+    options = Options(list_only=list_only, json_out=json_out, yes=yes, template=template, show_prompt=show_prompt,
+                      agent_command=agent_command, attempts=attempts, agent_timeout=agent_timeout, sync=sync)  # fmt: skip
+    raise typer.Exit(run_init(os.environ, os.getcwd(), options, Io(typer.echo, _echo_err, _ask)))
+
+
 def _echo_err(message: str) -> None:
     typer.echo(message, err=True)
 
@@ -222,6 +266,13 @@ def audit_verify(ctx: typer.Context, json_out: _Json = False, log: _Log = None) 
     given = ctx.obj or {}
     code = verify(_audit_log(log or given.get("log")), json_out=json_out, out=typer.echo, err=_echo_err)
     raise typer.Exit(code)
+def _ask(question: str) -> bool:
+    """A yes or no on stdin; the end of input is a no."""
+    typer.echo(f"{question} [y/N] ", nl=False)
+    line = sys.stdin.readline()
+    if not line or not sys.stdin.isatty():  # a typed answer ends its own line; a piped one does not
+        typer.echo(line.strip())
+    return line.strip().lower() in ("y", "yes")
 
 
 def main(args=None) -> int:

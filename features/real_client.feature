@@ -345,3 +345,45 @@ Feature: Cupcake inside the real Claude Code client
             When the agent runs the Bash command "touch $OUTSIDE/other.marker"
             Then the file "$OUTSIDE/other.marker" does not exist
             And the Bash call was refused for lack of permission
+
+    Rule: cupcake init can use the real client as its agent
+
+        @real_client
+        Scenario: cupcake init: the real client writes the policies, fixes its mistake in the same session, and they are saved
+            `cupcake init --yes` runs the real client headless as its agent, then `cupcake sync`. The scripted
+            model writes the temporary policy file with its Write tool; Cupcake's loader rejects the first version, and the
+            error goes back to the same session (--resume), where the model writes it again. The project's
+            hooks block every tool and record that they ran: init turns them off for its own session.
+            Given the project's CLAUDE.md:
+                """
+                Never run rm -rf outside the project.
+                """
+            And every hook of the project blocks and records that it ran
+            And the model writes "$PROJECT/cupcake.toml.tmp" with:
+                """
+                policy_schema_version = "1.0"
+
+                [[policy]]
+                name = "No rm outside"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "rm\\s+-rf\\s+(/|\\.\\./" }]
+                action = { type = "block_with_feedback", feedback_message = "Do not delete outside the project" }
+                """
+            And after being told what is wrong, the model writes "$PROJECT/cupcake.toml.tmp" with:
+                """
+                policy_schema_version = "1.0"
+
+                [[policy]]
+                name = "No rm outside"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "rm\\s+-rf\\s+(/|\\.\\./)" }]
+                action = { type = "block_with_feedback", feedback_message = "Do not delete outside the project" }
+                """
+            When the person runs "cupcake init --yes" with the real client as the agent
+            Then init finished after 2 attempts
+            And the model's first prompt held the rule "Never run rm -rf outside the project."
+            And the correction went to the same session, with the error "invalid regex in command_regex: missing ), unterminated subpattern"
+            And "$PROJECT/cupcake.toml" loads with 1 policy
+            And no file "$PROJECT/cupcake.toml.tmp" is left
+            And no hook ran
+            And the project's .claude/settings.json now calls Cupcake on every event, beside the hooks it had

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shlex
+import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from .claude_client import Sandbox, Session, run_session
+from .claude_client import SESSION_TIMEOUT_SECONDS, Sandbox, Session, run_session
+from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 
 scenarios("real_client.feature")
 
@@ -142,3 +146,118 @@ def _(sandbox: Sandbox, path: str) -> None:
 def _(session: Session, docstring: str) -> None:
     with pytest.raises(AssertionError):
         assert_model_was_shown(session, docstring)
+
+
+# -- cupcake init with the real client as its agent ----------------------------------------
+
+
+@pytest.fixture
+def init_script() -> list:
+    """The scripted model's turns across init's sessions."""
+    return []
+
+
+@given("the project's CLAUDE.md:")
+def _(sandbox: Sandbox, docstring: str) -> None:
+    (sandbox.project / "CLAUDE.md").write_text(docstring + "\n")
+
+
+@given("every hook of the project blocks and records that it ran")
+def _(sandbox: Sandbox, tmp_path: Path) -> None:
+    recorder = tmp_path / "blocking-hook"
+    recorder.write_text(f'#!/bin/sh\necho "$@" >> {shlex.quote(str(tmp_path / "hooks-ran.log"))}\necho blocked >&2\nexit 2\n')
+    recorder.chmod(0o755)
+    hooks = {event: [{"matcher": "", "hooks": [{"type": "command", "command": f"{shlex.quote(str(recorder))} {event}"}]}]
+             for event in ("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop")}  # fmt: skip
+    settings = sandbox.project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"hooks": hooks}, indent=2) + "\n")
+
+
+@given(parsers.re(r'(?P<after>after being told what is wrong, )?the model writes "(?P<path>[^"]+)" with:'))
+def _(sandbox: Sandbox, init_script: list, after: str | None, path: str, docstring: str) -> None:
+    init_script.append(ToolUse("Write", {"file_path": sandbox.expand(path), "content": docstring + "\n"}))
+    init_script.append(Text("Fixed the regex." if after else "Wrote the policies. Duplicates and conflicts: none."))
+
+
+@when(parsers.parse('the person runs "{command}" with the real client as the agent'), target_fixture="init_run")
+def _(sandbox: Sandbox, init_script: list, cupcake_executable: Path, command: str) -> InitRun:
+    words = shlex.split(command)
+    assert words[0] == "cupcake"
+    argv = [str(cupcake_executable)] + words[1:] + ["--agent-command", shlex.quote(str(sandbox.claude))]
+    with ScriptedMessagesAPI(init_script, max_lifetime=SESSION_TIMEOUT_SECONDS * 2) as api:
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(sandbox.home),
+            "ANTHROPIC_BASE_URL": api.base_url,
+            "ANTHROPIC_API_KEY": "sk-ant-standin",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+        }
+        done = subprocess.run(argv, cwd=sandbox.project, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=SESSION_TIMEOUT_SECONDS * 2)  # fmt: skip
+    return InitRun(done, api)
+
+
+class InitRun:
+    def __init__(self, done, api: ScriptedMessagesAPI):
+        self.done = done
+        self.api = api
+
+    def describe(self) -> str:
+        return (f"cupcake init exited {self.done.returncode}\nstdout: {self.done.stdout[-4000:]}\n"
+                f"stderr: {self.done.stderr[-3000:]}\nrequests: {self.api.summary()}")  # fmt: skip
+
+    def sent(self, request) -> str:
+        return json.dumps(request.body.get("messages", []), ensure_ascii=False)
+
+
+@then(parsers.parse("init finished after {count:d} attempts"))
+def _(init_run: InitRun, count: int) -> None:
+    assert init_run.done.returncode == 0, init_run.describe()
+    assert f"Attempt {count} of 5: the policies load (1 in cupcake.toml.tmp)." in init_run.done.stdout, init_run.describe()
+    assert f"Attempt {count + 1} of" not in init_run.done.stdout, init_run.describe()
+
+
+@then(parsers.parse('the model\'s first prompt held the rule "{rule}"'))
+def _(init_run: InitRun, rule: str) -> None:
+    first = init_run.api.main_loop_requests[0]
+    assert rule in init_run.sent(first) and "# Turn CLAUDE.md rules into Cupcake policies" in init_run.sent(first)
+
+
+@then(parsers.parse('the correction went to the same session, with the error "{error}"'))
+def _(init_run: InitRun, error: str) -> None:
+    last = init_run.sent(init_run.api.main_loop_requests[-1])
+    assert error in last, init_run.describe()
+    assert "# Turn CLAUDE.md rules into Cupcake policies" in last, "the second run did not resume the first session"
+
+
+@then(parsers.parse('"{path}" loads with {count:d} policy'))
+def _(sandbox: Sandbox, path: str, count: int) -> None:
+    from cupcake.policy.compiler import compile_files
+
+    compiled = compile_files([sandbox.expand(path)], str(sandbox.project), {"HOME": str(sandbox.home)})
+    assert compiled["problems"] == [] and len(compiled["policies"]) == count, compiled
+
+
+@then(parsers.parse('no file "{path}" is left'))
+def _(sandbox: Sandbox, path: str) -> None:
+    assert not Path(sandbox.expand(path)).exists()
+
+
+@then("no hook ran")
+def _(tmp_path: Path) -> None:
+    log = tmp_path / "hooks-ran.log"
+    assert not log.exists(), log.read_text()
+
+
+@then("the project's .claude/settings.json now calls Cupcake on every event, beside the hooks it had")
+def _(sandbox: Sandbox, init_run: InitRun) -> None:
+    from cupcake.claude_settings.entries import EVENTS, is_cupcake
+
+    settings = json.loads((sandbox.project / ".claude" / "settings.json").read_text())
+    commands = {event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in settings["hooks"].items()}
+    synced = sorted(event for event, found in commands.items() if any(is_cupcake(c) for c in found))
+    assert synced == sorted(EVENTS), init_run.describe()
+    kept = sorted(event for event, found in commands.items() if any("blocking-hook" in c for c in found))
+    assert kept == sorted(("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop")), commands

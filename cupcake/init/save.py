@@ -1,0 +1,51 @@
+"""Saving approved policy files: the file replaced is kept as a backup first, and each write is
+atomic (a file beside it, then a rename), so an interrupted save leaves the old file or the new one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+
+class SaveError(Exception):
+    pass
+
+
+def backup_name(path: str) -> str:
+    """``<path>.bak``, or ``.bak.1``, ``.bak.2``… when that is taken: a backup is never overwritten."""
+    candidate = path + ".bak"
+    number = 0
+    while os.path.lexists(candidate):
+        number += 1
+        candidate = f"{path}.bak.{number}"
+    return candidate
+
+
+def save(path: str, content: bytes) -> str | None:
+    """Write ``content`` to ``path``; the backup's path when a file was there before."""
+    backup = None
+    directory = os.path.dirname(path)
+    fresh = os.path.join(directory, f".{os.path.basename(path)}.cupcake-init-{os.getpid()}")
+    try:
+        os.makedirs(directory, exist_ok=True)
+        if os.path.lexists(path):
+            backup = backup_name(path)
+            shutil.copy2(path, backup)
+        with open(fresh, "wb") as f:
+            f.write(content)
+            f.flush()
+            os.fsync(f.fileno())
+        if backup is not None:
+            shutil.copymode(backup, fresh)
+        os.replace(fresh, path)
+    except OSError as exc:
+        remove_quietly(fresh)
+        raise SaveError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return backup
+
+
+def remove_quietly(path: str) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
