@@ -63,14 +63,18 @@ def compile_files(paths, root: str, env) -> dict:
 
     policies = []
     seen: dict[str, str] = {}
+    positions: dict = {}  # (file, line) -> the policy's 1-based position in its file
     for source in units:
         for index, table in enumerate(_policy_tables(source)):
+            positions[(source.name, source.lines.policy(index))] = index + 1
             if not _unique_name(source, index, table, seen, problems):
                 continue
             compiled = _compile_policy(source, index, table, problems)
             if compiled is not None:
                 policies.append(compiled)
-    problems.extend(_shadowed(policies))
+    for warning in _shadowed(policies):
+        warning.index = positions.get((warning.file, warning.line))
+        problems.append(warning)
     errors = [p for p in problems if p.severity == ERROR]
     result = {
         "settings": settings,
@@ -360,9 +364,10 @@ def _action(action, event, report):
     if isinstance(event, str) and event in EVENTS and not action_supported(compiled, event):
         if compiled == "context":
             report(f'"{kind}" cannot be honoured on {event}: Claude Code passes no context to the model there'
-                   f" (it can on {context_events()})", "action")  # fmt: skip
+                   f" (it can on {context_events()})", ("action", "type"))  # fmt: skip
         else:
-            report(f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event', "action")
+            report(f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event'
+                   f"{_honoured_on(compiled)}", ("action", "type"))  # fmt: skip
         return None
     if compiled == "context":
         from cupcake.context.compile import compile_context
@@ -375,6 +380,14 @@ def _action(action, event, report):
 def context_events() -> str:
     """The events that carry context, in the order of the event list: "PreToolUse, …"."""
     return ", ".join(e for e in EVENTS if e in CONTEXT_EVENTS)
+
+
+def _honoured_on(kind: str) -> str:
+    """`` (it works on PreToolUse and PermissionRequest)``: where an action kind can be used."""
+    events = [e for e in EVENTS if action_supported(kind, e)]
+    if not events or len(events) == len(EVENTS):
+        return ""
+    return f" (it works on {', '.join(events[:-1])} and {events[-1]})" if len(events) > 1 else f" (it works on {events[0]})"
 
 
 def _run_command(action: dict, report):

@@ -386,7 +386,7 @@ def _analyse(words, redirects, cwd, home, root, found, depth):
         for word in operands:
             add(word, name)
     elif name in ("sed", "gsed", "perl", "ruby") and any(_in_place(t, name) for t in texts):
-        for word in operands:
+        for word in _edited_files(args):
             add(word, f"{name} -i")
     elif name == "dd":
         for word in args:
@@ -487,6 +487,25 @@ def _add_destination(dest, into, sources, kind, add, path_of, found) -> None:
         if name and not source.unknown:
             found.append(Target(os.path.normpath(os.path.join(path, name)), kind))
     add(dest, kind)  # a file already where the directory was meant to be is replaced too
+
+
+_SCRIPT_OPTIONS = {"-e", "-E", "-f", "--expression", "--file"}  # the script is this option's value
+
+
+def _edited_files(args):
+    """The files ``sed -i``/``perl -i`` rewrite: the operands, less the script when it is one."""
+    files, script_given, i = [], False, 0
+    while i < len(args):
+        text = args[i].value()
+        if text in _SCRIPT_OPTIONS:
+            script_given, i = True, i + 2
+            continue
+        if text.startswith(("--expression=", "--file=")):
+            script_given = True
+        elif not text.startswith("-") or text == "-" or args[i].unknown:
+            files.append(args[i])
+        i += 1
+    return files if script_given else files[1:]
 
 
 def _in_place(text: str, name: str) -> bool:
