@@ -215,7 +215,7 @@ Feature: Checking policy files with cupcake validate
             """
             [[policy]]
             name = "Trust the test runner"
-            matcher = "Bash"
+            matcher = "Bash|Read"
             action = { type = "approve", reason = "tests are safe" }
 
             [[policy]]

@@ -67,10 +67,9 @@ def compile_files(paths, root: str, env) -> dict:
     for source in units:
         for index, table in enumerate(_policy_tables(source)):
             positions[(source.name, source.lines.policy(index))] = index + 1
-            if not _unique_name(source, index, table, seen, problems):
-                continue
-            compiled = _compile_policy(source, index, table, problems)
-            if compiled is not None:
+            unique = _unique_name(source, index, table, seen, problems)
+            compiled = _compile_policy(source, index, table, problems)  # its other problems count too
+            if compiled is not None and unique:
                 policies.append(compiled)
     for warning in _shadowed(policies):
         warning.index = positions.get((warning.file, warning.line))
@@ -468,19 +467,28 @@ def _index(policies) -> dict:
 
 
 def _shadowed(policies):
-    """Warn about hard actions that an earlier unconditional approve always pre-empts."""
+    """Warn about hard actions (a block, an ask, a check that blocks) that an earlier unconditional
+    approve on the same event always pre-empts: it covers every tool, or every tool they name."""
     found = []
-    approvers: dict = {}
+    approvers: dict = {}  # event -> [(name, tools, "file:line")], in list order
     for name, event, tools, conds, action, file, line in policies:
         if action is None:
             continue
-        earlier = approvers.get(event)
-        if earlier and action[0] in ("block", "ask") and (earlier[1] is None or earlier[1] == tools):
+        hard = action[0] in ("block", "ask") or (action[0] == "check" and action[2] == "block")
+        earlier = next((a for a in approvers.get(event, ()) if _covers(a[1], tools)), None) if hard else None
+        if earlier:
             found.append(Problem(WARNING, file, line, name,
                                  f'never reached: "{earlier[0]}" ({earlier[2]}) approves these calls first'))  # fmt: skip
-        if action[0] == "approve" and not conds and event not in approvers:
-            approvers[event] = (name, tools, f"{file}:{line}")
+        if action[0] == "approve" and not conds:
+            approvers.setdefault(event, []).append((name, tools, f"{file}:{line}"))
     return found
+
+
+def _covers(approved, tools) -> bool:
+    """Whether an approve's tool filter takes in every tool of ``tools`` (None: every tool)."""
+    if approved is None or approved == tools:
+        return True
+    return tools is not None and approved[0] == tools[0] == "names" and set(tools[1]) <= set(approved[1])
 
 
 # ## Composition: `imports` ######################################################################
@@ -515,8 +523,7 @@ def _imported_sources(source, root: str, env, problems, imported: _Imported) -> 
     expansion = expand_imports(source.path, entries, report, warn)
     imported.patterns.extend(expansion.patterns)
     found = []
-    for path in expansion.watched:
-        imported.identities.append(file_identity(path))
+    imported.identities.extend(expansion.watched)  # each taken just before it was looked into
     for item in expansion.files:
         imported.identities.append(file_identity(item.path))  # before reading: a later change is seen
         child = _read(item.path, root, env, problems, imported_by=source.name)

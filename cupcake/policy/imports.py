@@ -3,15 +3,17 @@
 
 Entries are read in list order, a glob's matches sorted by path. Every entry is relative to the
 importing file's directory and must stay inside it: no absolute path, no ``..``, no symlink that
-leads out, nothing under ``.cupcake/``. Besides the files found, the expansion returns every
-directory it looked into (and every literal path it looked for), so the cache can tell when a new
-file starts matching a glob: adding an entry to a directory changes that directory's mtime."""
+leads out, nothing under ``.cupcake/``. Besides the files found, the expansion returns the
+identity (``cache.file_identity``) of every directory it looked into and every literal path it
+looked for, each taken just before looking, so the cache can tell when a new file starts matching a
+glob: adding an entry to a directory changes that directory's mtime."""
 
 from __future__ import annotations
 
 import os
 import stat
 
+from cupcake.policy.cache import file_identity
 from cupcake.policy.globmatch import has_magic, match_name
 from cupcake.policy.paths import WORK_DIR
 
@@ -33,7 +35,7 @@ class Expansion:
 
     def __init__(self):
         self.files: list[Found] = []
-        self.watched: list[str] = []  # directories scanned and literal paths looked for
+        self.watched: list = []  # identities of the directories scanned and literal paths looked for
         self.patterns: list[tuple[str, str]] = []  # (base directory, pattern) of each usable entry
 
 
@@ -131,7 +133,7 @@ def _walk(base: str, parts):
             for directory in current:
                 for found in _below(directory):
                     following.append(found)
-                    watched.append(found)
+                    watched.append(file_identity(found))
                     if len(watched) > MAX_DIRS:
                         return [], watched, True
             following = list(dict.fromkeys(following))
@@ -144,7 +146,7 @@ def _walk(base: str, parts):
             continue
         for directory in current:
             if has_magic(part):
-                watched.append(directory)
+                watched.append(file_identity(directory))  # before listing: a file added after is seen
                 for entry in _entries(directory):
                     if not match_name(part, entry.name):
                         continue
@@ -155,7 +157,7 @@ def _walk(base: str, parts):
                         following.append(entry.path)
             else:
                 path = os.path.join(directory, part)
-                watched.append(path)
+                watched.append(file_identity(path))
                 if last:
                     if os.path.lexists(path):
                         matches.append(path)

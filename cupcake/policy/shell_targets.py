@@ -35,6 +35,7 @@ _WRAPPER_ARGS = {  # options that take a value, per wrapper
 }
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
 _MAX_DEPTH = 4  # sh -c 'sh -c …' nesting read
+_MAX_NESTING = 16  # $( $( … ) ) nesting read
 
 
 class Target:
@@ -94,6 +95,7 @@ class _Lexer:
         self.out = out
         self.depth = depth
         self.heredocs: list = []
+        self.nesting = 0  # how deep inside $(…), `…` and <(…) this reader is
 
     def run(self, stop: str = "") -> None:
         words: list = []
@@ -156,16 +158,28 @@ class _Lexer:
             if text.startswith(op, pos):
                 if op in ("<", ">") and text.startswith("(", pos + 1):  # <(…) / >(…): process substitution
                     self.pos = pos + 2
-                    _Lexer(self.text, self.home, self.env["CLAUDE_PROJECT_DIR"], self.out, self.depth).nested(self)
+                    self._child(self.text).nested(self)
                     return ";"
                 self.pos = pos + len(op)
                 return op
         return None
 
+    def _child(self, text: str) -> "_Lexer":
+        child = _Lexer(text, self.home, self.env["CLAUDE_PROJECT_DIR"], self.out, self.depth)
+        child.nesting = self.nesting + 1
+        return child
+
     def nested(self, parent) -> None:
-        """Read a ``$(…)``/``<(…)`` body as commands of its own, then move ``parent`` past it."""
+        """Read a ``$(…)``/``<(…)`` body as commands of its own, then move ``parent`` past it.
+        Past ``_MAX_NESTING`` levels the body is skipped, not read (no recursion without bound)."""
         self.pos = parent.pos
-        self.run(stop=")")
+        if self.nesting > _MAX_NESTING:
+            depth = 1
+            while self.pos < len(self.text) and depth:
+                depth += {"(": 1, ")": -1}.get(self.text[self.pos], 0)
+                self.pos += 1
+        else:
+            self.run(stop=")")
         parent.pos = self.pos
 
     def _word(self) -> _Word:
@@ -234,7 +248,7 @@ class _Lexer:
             word.unknown = True
         elif nxt == "(":
             self.pos += 2
-            _Lexer(text, self.home, self.env["CLAUDE_PROJECT_DIR"], self.out, self.depth).nested(self)
+            self._child(text).nested(self)
             word.unknown = True
         elif nxt == "'" and not quoted:  # $'…' (ANSI-C quoting)
             end = self.pos + 2
@@ -282,7 +296,7 @@ class _Lexer:
         end = self.pos + 1
         while end < len(text) and text[end] != "`":
             end += 2 if text[end] == "\\" else 1
-        _Lexer(text[self.pos + 1 : end], self.home, self.env["CLAUDE_PROJECT_DIR"], self.out, self.depth).run()
+        self._child(text[self.pos + 1 : end]).run()
         word.unknown = True
         self.pos = end + 1
 

@@ -524,16 +524,6 @@ def prints_json(run, docstring):
     assert json.loads(run.answer.stdout) == json.loads(docstring), run.answer.stdout
 
 
-@then(parsers.parse('it prints a line "{line}"'))
-def prints_line(run, line):
-    assert line in run.answer.stdout.splitlines(), run.answer
-
-
-@then(parsers.parse('the model is shown "{text}"'))
-def model_shown_text(run, text):
-    assert _answer(run).model_text() == text.replace('\\"', '"'), run.answer
-
-
 @then("no stack trace is shown")
 def no_stack_trace(run):
     assert b"Traceback" not in run.answer.stdout + run.answer.stderr
