@@ -132,13 +132,21 @@ def _describe(literal: str, found, ctx, by: str = "") -> str:
     return f"{shown} {what}" if verb else f"{shown} is {what}"
 
 
-def _display(path: str, ctx) -> str:
+def _display(path: str, ctx, resolve: bool = True) -> str:
+    """The path relative to the root, or under ``~/``, else absolute (the root is resolved, so a
+    path written through a symbolic link, such as macOS's /tmp, is tried resolved too)."""
     root = ctx.root.rstrip("/") + "/"
     if path.startswith(root):
         return path[len(root) :]
     home = (ctx.env.get("HOME") or "").rstrip("/")
     if home and path.startswith(home + "/"):
         return "~/" + path[len(home) + 1 :]
+    if resolve:
+        real = os.path.realpath(path)
+        if real != path:
+            shown = _display(real, ctx, resolve=False)
+            if shown != real:
+                return shown
     return path
 
 

@@ -34,6 +34,7 @@ _WRAPPER_ARGS = {  # options that take a value, per wrapper
     "xargs": {"-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a"},
 }
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
+_LAUNCHERS = {"uvx", "uv", "pipx"}  # `uvx cupcake …`, `uv run cupcake …`, `pipx run cupcake …` (and `python -m cupcake`)
 _MAX_DEPTH = 4  # sh -c 'sh -c …' nesting read
 _MAX_NESTING = 16  # $( $( … ) ) nesting read
 
@@ -376,7 +377,7 @@ def _analyse(words, redirects, cwd, home, root, found, depth):
         if i + 1 < len(args) and not args[i + 1].unknown:
             found.extend(targets(args[i + 1].value(), cwd, home, root, depth + 1))
         return cwd
-    if name == "cupcake" or (name.startswith("python") and "-m" in texts and "cupcake" in texts):
+    if name == "cupcake" or (name in _LAUNCHERS or name.startswith("python")) and "cupcake" in texts:
         if "sync" in texts and any(t == "--uninstall" or t.startswith("--command") for t in texts):
             found.append(Target(" ".join(["cupcake"] + texts[texts.index("sync") :]), "uninstall"))
         return cwd

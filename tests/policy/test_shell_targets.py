@@ -60,6 +60,8 @@ def test_what_a_command_changes(command, expected):
         ("cupcake sync --uninstall", True),
         ("/usr/local/bin/cupcake sync --scope local --uninstall", True),
         ("python -m cupcake sync --command=/bin/true", True),
+        ("uvx cupcake sync --uninstall", True),
+        ("pipx run cupcake sync --uninstall", True),
         ("cupcake sync", False),
         ("cupcake validate --uninstall", False),
         ("echo cupcake sync --uninstall", False),
