@@ -16,19 +16,19 @@ Feature: Splitting policies over several files with imports
             name = "Project style"
             action = { type = "provide_feedback", message = "from cupcake.toml" }
             """
-        And the project file "policies/security.toml":
+        And the file "policies/security.toml":
             """
             [[policy]]
             name = "Security"
             action = { type = "provide_feedback", message = "from policies/security.toml" }
             """
-        And the project file "policies/docs.toml":
+        And the file "policies/docs.toml":
             """
             [[policy]]
             name = "Docs"
             action = { type = "provide_feedback", message = "from policies/docs.toml" }
             """
-        And the project file "team/extra.toml":
+        And the file "team/extra.toml":
             """
             [[policy]]
             name = "Extra"
@@ -51,7 +51,7 @@ Feature: Splitting policies over several files with imports
             """
             imports = ["policies/*.toml"]
             """
-        And the project file "policies/style.toml":
+        And the file "policies/style.toml":
             """
             [[policy]]
             name = "Style"
@@ -61,7 +61,7 @@ Feature: Splitting policies over several files with imports
         Then the policy cache exists
         When the agent asks to run "sudo ls" again
         Then the policy cache was not rewritten
-        When the project file "policies/sudo.toml" is added:
+        When the file "policies/sudo.toml" is added:
             """
             [[policy]]
             name = "No sudo"
@@ -83,14 +83,14 @@ Feature: Splitting policies over several files with imports
             """
             imports = ["policies/*.toml"]
             """
-        And the project file "policies/style.toml":
+        And the file "policies/style.toml":
             """
             [[policy]]
             name = "Style"
             action = { type = "provide_feedback", message = "Use the design system" }
             """
         When the agent asks to run "ls"
-        And the project file "policies/style.toml" is changed to:
+        And the file "policies/style.toml" is changed to:
             """
             [[policy]]
             name = "Style"
@@ -116,7 +116,7 @@ Feature: Splitting policies over several files with imports
             conditions = [{ type = "command_regex", value = "^sudo" }]
             action = { type = "block_with_feedback", feedback_message = "No sudo" }
             """
-        And the project file "policies/ops.toml":
+        And the file "policies/ops.toml":
             """
             [[policy]]
             name = "Deploys need a person"
@@ -130,8 +130,8 @@ Feature: Splitting policies over several files with imports
             conditions = [{ type = "command_regex", value = "^sudo" }]
             action = { type = "ask", reason = "sudo needs a person" }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             policies/ops.toml:8: error: policy "No sudo": duplicate policy name: also defined at cupcake.toml:3 (names must be unique across all policy files, imported ones included)
             1 error, 0 warnings
@@ -145,7 +145,7 @@ Feature: Splitting policies over several files with imports
             """
             imports = ["policies/*.toml"]
             """
-        And the project file "policies/loose.toml":
+        And the file "policies/loose.toml":
             """
             imports = ["more/*.toml"]
 
@@ -156,8 +156,8 @@ Feature: Splitting policies over several files with imports
             name = "Style"
             action = { type = "provide_feedback", message = "Use the design system" }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             policies/loose.toml:1: error: `imports` is not allowed in an imported file: this file is imported by cupcake.toml, and only cupcake.toml and ~/.claude/cupcake.toml may import, so imports never nest and never form a cycle
             policies/loose.toml:3: error: `settings` is not allowed in an imported file: settings are read only from cupcake.toml and ~/.claude/cupcake.toml
@@ -174,8 +174,8 @@ Feature: Splitting policies over several files with imports
             name = "Style"
             action = { type = "provide_feedback", message = "Use the design system" }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             cupcake.toml:1: error: imports: "cupcake.toml" is the importing file itself (an import cycle)
             1 error, 0 warnings
@@ -193,15 +193,15 @@ Feature: Splitting policies over several files with imports
                 "missing.toml",
             ]
             """
-        And the project file "../shared/policies.toml":
+        And the file "../shared/policies.toml":
             """
             [[policy]]
             name = "Outside"
             action = { type = "approve" }
             """
-        And "linked/outside.toml" is a symbolic link to "../../shared/policies.toml"
-        When the person runs "cupcake validate"
-        Then it prints:
+        And "linked/outside.toml" is a symlink to "../../shared/policies.toml"
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             cupcake.toml:2: error: imports: "../shared/policies.toml" leads outside the project (".."): imports must stay inside the importing file's directory
             cupcake.toml:3: error: imports: "/etc/cupcake/policies.toml" is not relative: imports must stay inside the project (paths relative to this file)
@@ -220,7 +220,7 @@ Feature: Splitting policies over several files with imports
             """
             imports = ["cupcake.d/*.toml"]
             """
-        And the file "~/.claude/cupcake.d/git.toml" contains:
+        And the file "~/.claude/cupcake.d/git.toml":
             """
             [[policy]]
             name = "No force pushes"

@@ -18,7 +18,7 @@ Feature: The agent cannot change what governs it
             name = "Trust everything"
             action = { type = "approve", reason = "the agent is trusted" }
             """
-        And the project file "policies/security.toml":
+        And the file "policies/security.toml":
             """
             [[policy]]
             name = "Security review"
@@ -54,7 +54,7 @@ Feature: The agent cannot change what governs it
             | NotebookEdit | .cupcake/notes.ipynb        | .cupcake/notes.ipynb        | is Cupcake's own data (.cupcake/)                                     |
 
     Scenario: A path that leads to a protected file through a symbolic link is the file itself
-        Given "docs/rules.toml" is a symbolic link to "../cupcake.toml"
+        Given "docs/rules.toml" is a symlink to "../cupcake.toml"
         When the agent uses Edit on "docs/rules.toml"
         Then the tool call is denied
         And the model is shown a note that "Cupcake self-protection: docs/rules.toml is a Cupcake policy file."

@@ -26,8 +26,8 @@ Feature: Checking policy files with cupcake validate
             name = "Use design system"
             action = { type = "provide_feedback", message = "Use <Button> component" }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             ok: 2 policies in cupcake.toml
             """
@@ -48,8 +48,8 @@ Feature: Checking policy files with cupcake validate
             name = "File size"
             action = { type = "provide_feedback", message = "File exceeds 500 lines" }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             ok: 3 policies in cupcake.toml
             """
@@ -66,8 +66,8 @@ Feature: Checking policy files with cupcake validate
               feedback_message = "CRITICAL: Exposed API key detected! Remove immediately."
             }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             ok: 1 policy in cupcake.toml
             """
@@ -87,8 +87,8 @@ Feature: Checking policy files with cupcake validate
               on_failure_feedback = "Tests failed after your edit. Please fix them. Failing tests:\n{{stderr}}"
             }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             ok: 1 policy in cupcake.toml
             """
@@ -111,8 +111,8 @@ Feature: Checking policy files with cupcake validate
               feedback_message = "Policy Violation: You must read filexyz.md before editing file.xyz."
             }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             ok: 1 policy in cupcake.toml
             """
@@ -150,8 +150,8 @@ Feature: Checking policy files with cupcake validate
             matcher = "Write"
             action = { type = "provide_feedback", message = "Use the design system" }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             cupcake.toml:6: error: policy "No force pushes": invalid regex in command_regex: missing ), unterminated subpattern at position 7 (pattern '--force(')
             cupcake.toml:14: error: policy "Keep the lockfile": unknown action type "blok" (did you mean "block_with_feedback"?)
@@ -182,8 +182,8 @@ Feature: Checking policy files with cupcake validate
                 massage = "Use <Button> from @/ui",
             }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             cupcake.toml:2: error: settings: `fail_mode` must be "open" or "closed", not a string ("opn")
             cupcake.toml:3: error: settings: `hook_timeout_seconds` must be a number, not a string ("ten")
@@ -202,8 +202,8 @@ Feature: Checking policy files with cupcake validate
             [[policy]
             name = "broken header"
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             cupcake.toml:1: error: not valid TOML: Expected ']]' at the end of an array declaration
             1 error, 0 warnings
@@ -230,15 +230,15 @@ Feature: Checking policy files with cupcake validate
             matcher = "Bash"
             action = { type = "provide_feedback", message = "Summarise what you changed" }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             cupcake.toml:6: warning: policy "No sudo": never reached: "Trust the test runner" (cupcake.toml:1) approves these calls first
             cupcake.toml:15: warning: policy "Say goodbye": `matcher` has no effect: "SessionEnd" has no tool (the policy applies to every SessionEnd)
             0 errors, 2 warnings
             """
         And the exit code is 0
-        When the person runs "cupcake validate --strict"
+        When the user runs "cupcake validate --strict"
         Then the exit code is 1
 
     Scenario: --json gives tools a stable schema
@@ -255,8 +255,8 @@ Feature: Checking policy files with cupcake validate
             matcher = "Bash"
             action = { type = "provide_feedback", message = "Run the linter before you stop" }
             """
-        When the person runs "cupcake validate --json"
-        Then it prints the JSON:
+        When the user runs "cupcake validate --json"
+        Then the output is the JSON:
             """
             {
               "version": 1,
@@ -297,8 +297,8 @@ Feature: Checking policy files with cupcake validate
             conditions = [{ type = "command_regex", value = "^sudo" }]
             action = { type = "block_with_feedback", feedback_message = "No sudo anywhere" }
             """
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             ~/.claude/cupcake.toml:2: error: policy "No sudo": duplicate policy name: also defined at cupcake.toml:1 (names must be unique across all policy files, imported ones included)
             1 error, 0 warnings
@@ -306,7 +306,7 @@ Feature: Checking policy files with cupcake validate
         And the exit code is 1
 
     Scenario: Named files are each checked on their own, as a project file
-        Given the project file "drafts/strict.toml":
+        Given the file "drafts/strict.toml":
             """
             [settings]
             fail_mode = "closed"
@@ -317,7 +317,7 @@ Feature: Checking policy files with cupcake validate
             conditions = [{ type = "command_regex", value = "^sudo" }]
             action = { type = "block_with_feedback", feedback_message = "No sudo" }
             """
-        And the project file "drafts/relaxed.toml":
+        And the file "drafts/relaxed.toml":
             """
             [[policy]]
             name = "No sudo"
@@ -325,8 +325,8 @@ Feature: Checking policy files with cupcake validate
             conditions = [{ type = "command_regex", value = "^sudo" }]
             action = { type = "provide_feedback", message = "Prefer not to use sudo" }
             """
-        When the person runs "cupcake validate drafts/strict.toml drafts/relaxed.toml"
-        Then it prints:
+        When the user runs "cupcake validate drafts/strict.toml drafts/relaxed.toml"
+        Then the output is:
             """
             ok: 2 policies in drafts/strict.toml, drafts/relaxed.toml
             """
@@ -334,14 +334,14 @@ Feature: Checking policy files with cupcake validate
 
     Scenario: Nothing to check
         Given no policy file
-        When the person runs "cupcake validate"
-        Then it prints:
+        When the user runs "cupcake validate"
+        Then the output is:
             """
             cupcake validate: no policy file found (cupcake.toml at the project root, or ~/.claude/cupcake.toml)
             """
         And the exit code is 2
-        When the person runs "cupcake validate missing.toml"
-        Then it prints:
+        When the user runs "cupcake validate missing.toml"
+        Then the output is:
             """
             cupcake validate: no such file: missing.toml
             """

@@ -183,28 +183,12 @@ def mistakes_given(project, docstring):
     target.write_text(docstring + "\n")
 
 
-@given(parsers.parse('the project file "{path}":'))
-def project_file(project, path, docstring):
-    """Any file under the project root (an imported policy file, a team's extra file)."""
-    target = project.root / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(docstring)
-
-
-@given(parsers.parse('"{link}" is a symbolic link to "{target}"'))
+@given(parsers.parse('"{link}" is a symlink to "{target}"'))
 def symbolic_link(project, link, target):
     """``link`` relative to the project root (``~/`` for the home); ``target`` as written."""
     path = project.place(link)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.symlink_to(target)
-
-
-@given(parsers.parse('the file "{path}" contains:'))
-def file_contains(project, path, docstring):
-    """``path`` relative to the project root, or under ``~/``."""
-    target = project.place(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(docstring)
 
 
 @given(parsers.parse('the file "{path}" exists'))
@@ -322,32 +306,16 @@ def agent_uses_tool_on(project, run, tool, path):
     _send(project, run, project.tool_call(tool, TOOL_INPUTS[tool](str(project.place(path, project.cwd)))))
 
 
-@when(parsers.parse('the person runs "{command_line}"'))
-def person_runs(project, run, monkeypatch, capsys, command_line):
-    """A Cupcake command other than `run`, in process, from the agent's working directory."""
-    from cupcake.cli import main
-
-    for key in ("CLAUDE_PROJECT_DIR", "HOME"):
-        monkeypatch.delenv(key, raising=False)
-    for key, value in project.env().items():
-        monkeypatch.setenv(key, value)
-    monkeypatch.chdir(project.cwd)
-    args = shlex.split(command_line)
-    assert args[0] == "cupcake", command_line
-    capsys.readouterr()
-    code = main(args[1:])
-    out, err = capsys.readouterr()
-    run.answer = Printed(out, err, code)
+@when(parsers.parse('the file "{path}" is added:'))
+def file_added(project, path, docstring):
+    target = project.place(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(docstring)
 
 
-@when(parsers.parse('the project file "{path}" is added:'))
-def project_file_added(project, path, docstring):
-    project_file(project, path, docstring)
-
-
-@when(parsers.parse('the project file "{path}" is changed to:'))
-def project_file_changed(project, path, docstring):
-    target = project.root / path
+@when(parsers.parse('the file "{path}" is changed to:'))
+def file_changed(project, path, docstring):
+    target = project.place(path)
     before = target.stat().st_mtime_ns
     target.write_text(docstring)
     if target.stat().st_mtime_ns == before:  # a coarse clock: make the change visible
@@ -502,26 +470,15 @@ def failure_answer(run, kind, text):
         assert text in note, note
 
 
-class Printed:
-    """What a command other than `run` printed."""
-
-    def __init__(self, stdout: str, stderr: str, code: int):
-        self.stdout = stdout
-        self.stderr = stderr
-        self.code = code
-
-    def __repr__(self) -> str:
-        return f"Printed(code={self.code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+@then(parsers.parse("the output is:"))
+def output_is(run, docstring):
+    """Exactly what the command printed on stdout."""
+    assert run.answer.stdout.decode() == docstring + "\n", run.answer
 
 
-@then(parsers.parse("it prints:"))
-def prints_exactly(run, docstring):
-    assert run.answer.stdout == docstring + "\n", run.answer
-
-
-@then(parsers.parse("it prints the JSON:"))
-def prints_json(run, docstring):
-    assert json.loads(run.answer.stdout) == json.loads(docstring), run.answer.stdout
+@then(parsers.parse("the output is the JSON:"))
+def output_is_json(run, docstring):
+    assert json.loads(run.answer.stdout) == json.loads(docstring), run.answer
 
 
 @then("no stack trace is shown")
