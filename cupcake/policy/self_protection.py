@@ -198,8 +198,9 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns) 
         needles.update(p for p in parts[:literal] if p)
         if literal == len(parts):
             continue  # a plain file: protected as a policy file
+        rest = [p.lower() for p in parts[literal:]] if _FOLD else parts[literal:]
         for prefix in _forms([os.path.join(base, *parts[:literal])]):
-            globs.append((prefix, parts[literal:], pattern))
+            globs.append((prefix, rest, pattern))
     for path in imported_files:
         needles.add(os.path.basename(path))
     inodes = []
