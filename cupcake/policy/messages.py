@@ -19,6 +19,12 @@ _EXPECTED = {
     "model_attributes_type": "a table",
     "none_required": "absent",
 }
+_BOUNDS = {  # error type: (words, the context key holding the limit)
+    "greater_than_equal": ("at least", "ge"),
+    "greater_than": ("more than", "gt"),
+    "less_than_equal": ("at most", "le"),
+    "less_than": ("less than", "lt"),
+}
 # The last part of a location that names a member of a union, not a key.
 _UNION_MEMBERS = frozenset({"str", "int", "float", "bool", "none", "list", "dict"})
 
@@ -75,6 +81,10 @@ def _say(loc, errs, known) -> str:
     if kind == "literal_error":
         expected = first.get("ctx", {}).get("expected", "")
         return f"`{name}` must be {expected.replace(chr(39), chr(34))}, not {got}"
+    bound = _BOUNDS.get(kind)
+    if bound:
+        limit = first.get("ctx", {}).get(bound[1])
+        return f"`{name}` must be {bound[0]} {limit}, not {first.get('input')!r}"
     wanted = [_EXPECTED.get(e["type"]) for e in errs]
     if all(wanted):
         return f"`{name}` must be {_join(wanted)}, not {got}"

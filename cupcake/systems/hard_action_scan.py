@@ -9,8 +9,9 @@ A ``run_command`` in block mode (the default) runs here: a failure (non-zero exi
 executable that cannot start) is a final block with its feedback; success means that check is
 satisfied and the scan goes on, so a passing test suite never shadows a later block.
 
-After self-protection and before any policy, the evaluator's gate (``[settings.eval_feedback] blocking = true``): while the
-newest eval reports major integration issues, a PreToolUse of a file-writing tool is blocked."""
+After self-protection and before any policy, the evaluator's gate
+(``[settings.eval_feedback] blocking = true``): while the newest eval reports major integration
+issues, a PreToolUse of a file-writing tool is blocked."""
 
 from __future__ import annotations
 
