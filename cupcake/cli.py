@@ -59,12 +59,20 @@ def run(
 @app.command()
 def validate(
     files: Annotated[
-        Optional[list[str]], typer.Argument(help="Policy files (default: the project's and the user's).")
+        Optional[list[str]],
+        typer.Argument(help="Policy files, each checked as a project file (default: the project's and the user's)."),
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the problems as JSON.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object for tools (schema version 1).")
+    ] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
 ) -> None:
-    """Check policy files with the loader `run` uses: every problem, with file and line."""
+    """Check policy files with the loader `run` uses: every problem, with file and line.
+
+    Without FILES: the project's cupcake.toml and ~/.claude/cupcake.toml, imports included,
+    as `run` loads them. Each named FILE is checked on its own, as a project file.
+    Exit code: 0 no errors (warnings allowed unless --strict), 1 errors, 2 nothing to check.
+    """
     from cupcake.validate import validate_files
 
     code = validate_files(files or [], os.environ, json_out=json_out, strict=strict, out=typer.echo)

@@ -385,5 +385,5 @@ Feature: The audit trail
             audit_keep = 0
             """
         When the agent asks to run "ls"
-        Then the answer is only a note to the user saying "cupcake.toml:3: settings: `audit_max_bytes`: Input should be greater than or equal to 1024"
-        And the answer is only a note to the user saying "cupcake.toml:4: settings: `audit_keep`: Input should be greater than or equal to 1"
+        Then the answer is only a note to the user saying "cupcake.toml:3: settings: `audit_max_bytes` must be at least 1024, not 100"
+        And the answer is only a note to the user saying "cupcake.toml:4: settings: `audit_keep` must be at least 1, not 0"

@@ -315,7 +315,7 @@ Feature: Evaluator feedback: what an evaluator found reaches the agent before it
             | events = ["Stop"]       | `eval_feedback.events`: Claude Code passes no context to the model on Stop |
             | events = ["SessionStrt"] | `eval_feedback.events`: unknown hook_event \"SessionStrt\" (did you mean \"SessionStart\"?) |
             | enabeld = true          | unknown key `eval_feedback.enabeld` (did you mean \"enabled\"?) |
-            | blocking = "yes"        | `eval_feedback.blocking`: Input should be a valid boolean |
+            | blocking = "yes"        | `eval_feedback.blocking` must be true or false, not a string (\"yes\") |
             | dir = ""                | `eval_feedback.dir` must name a directory |
 
     Scenario: With the audit trail on, a skipped eval is written down there

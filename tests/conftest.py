@@ -76,6 +76,15 @@ class Project:
     def path(self, relative: str) -> str:
         return str(self.root / relative)
 
+    def place(self, written: str, base: Path | None = None) -> Path:
+        """A path as a feature writes it: ``~/…`` under the home, absolute as is, else under ``base``
+        (the project root by default)."""
+        if written.startswith("~/"):
+            return self.home / written[2:]
+        if written.startswith("/"):
+            return Path(written)
+        return (base or self.root) / written
+
     def send(self, payload, event=None) -> "Answer":
         """In process, through the same entry the console script uses (fast)."""
         from cupcake.run import execute

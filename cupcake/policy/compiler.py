@@ -13,10 +13,13 @@ from pydantic import ValidationError
 from cupcake.agents.claude_code import CONTEXT_EVENTS, EVENTS, TOOL_EVENTS, action_supported
 from cupcake.evalfeedback.settings import eval_feedback_settings
 from cupcake.policy import schema
+from cupcake.policy.imports import expand as expand_imports
 from cupcake.policy.lines import FileLines
 from cupcake.policy.literals import required_literals
+from cupcake.policy.messages import explain
 from cupcake.policy.paths import label
 from cupcake.policy.problems import ERROR, WARNING, Problem, suggestion
+from cupcake.policy.self_protection import protected_paths
 from cupcake.policy.settings import merge, raw_settings
 
 _NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(\|[A-Za-z0-9_-]+)*")
@@ -31,11 +34,12 @@ ACTION_KIND = {
 class _Source:
     """One policy file while it is compiled."""
 
-    def __init__(self, path: str, name: str):
+    def __init__(self, path: str, name: str, imported_by=None):
         self.path = path
         self.name = name
         self.table = None
         self.lines = FileLines("")
+        self.imported_by = imported_by  # the top-level file whose `imports` named this one
 
 
 def compile_files(paths, root: str, env) -> dict:
@@ -51,29 +55,32 @@ def compile_files(paths, root: str, env) -> dict:
     settings = merge(project, user)
     settings["eval_feedback"] = eval_feedback_settings(settings.get("eval_feedback"))
 
-    policies = []
-    seen: dict[str, str] = {}
+    units, imported = [], _Imported()
     for source in sources:
         _check_file(source, problems)
-        for index, table in enumerate(source.table.get("policy", ()) if isinstance(source.table.get("policy"), list) else ()):
-            compiled = _compile_policy(source, index, table, problems)
-            if compiled is None:
-                continue
-            where = f"{source.name}:{source.lines.policy(index)}"
-            if compiled[0] in seen:
-                problems.append(
-                    Problem(ERROR, source.name, source.lines.policy(index), compiled[0],
-                            f"duplicate policy name (first defined at {seen[compiled[0]]}); names must be unique")
-                )  # fmt: skip
-                continue
-            seen[compiled[0]] = where
-            policies.append(compiled)
-    problems.extend(_shadowed(policies))
+        units.append(source)
+        units.extend(_imported_sources(source, root, env, problems, imported))
+
+    policies = []
+    seen: dict[str, str] = {}
+    positions: dict = {}  # (file, line) -> the policy's 1-based position in its file
+    for source in units:
+        for index, table in enumerate(_policy_tables(source)):
+            positions[(source.name, source.lines.policy(index))] = index + 1
+            unique = _unique_name(source, index, table, seen, problems)
+            compiled = _compile_policy(source, index, table, problems)  # its other problems count too
+            if compiled is not None and unique:
+                policies.append(compiled)
+    for warning in _shadowed(policies):
+        warning.index = positions.get((warning.file, warning.line))
+        problems.append(warning)
     errors = [p for p in problems if p.severity == ERROR]
     result = {
         "settings": settings,
         "problems": [p.as_dict() for p in problems],
-        "imports": [],
+        "files": [s.name for s in units],
+        "imports": imported.identities,
+        "protected": protected_paths(root, env, paths, [s.path for s in units if s.imported_by], imported.patterns),
     }
     if errors:
         result.update(error=_summary(errors), policies=[], index={})
@@ -86,13 +93,34 @@ def compile_files(paths, root: str, env) -> dict:
     return result
 
 
+def _policy_tables(source):
+    tables = source.table.get("policy")
+    return tables if isinstance(tables, list) else ()
+
+
+def _unique_name(source, index: int, table, seen: dict, problems) -> bool:
+    """Names are unique across every loaded file: a second use is an error naming both places."""
+    name = table.get("name") if isinstance(table, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        return True
+    here = f"{source.name}:{source.lines.policy(index)}"
+    first = seen.get(name)
+    if first is None:
+        seen[name] = here
+        return True
+    problems.append(Problem(ERROR, source.name, source.lines.key(index, "name"), name,
+                            f"duplicate policy name: also defined at {first} (names must be unique across "
+                            "all policy files, imported ones included)", index + 1))  # fmt: skip
+    return False
+
+
 def _summary(errors) -> str:
     head = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the policy files"
     return head + ":\n" + "\n".join(f"- {e}" for e in errors)
 
 
-def _read(path: str, root: str, env, problems):
-    source = _Source(path, label(path, root, env))
+def _read(path: str, root: str, env, problems, imported_by=None):
+    source = _Source(path, label(path, root, env), imported_by)
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -119,19 +147,13 @@ def _read(path: str, root: str, env, problems):
 def _check_file(source, problems) -> None:
     table = source.table
     for key in table:
-        if key in ("imports", "pipeline"):
+        if key == "pipeline":
             problems.append(
                 Problem(ERROR, source.name, source.lines.top_key(key), None,
                         f"`{key}` is not supported yet by this version of Cupcake")
             )  # fmt: skip
     rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline")}
-    try:
-        schema.FileModel.model_validate(rest)
-    except ValidationError as exc:
-        for err in exc.errors():
-            key = str(err["loc"][0]) if err["loc"] else ""
-            problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None,
-                                    _message(err, ("policy_schema_version", "settings", "policy"))))  # fmt: skip
+    _check_file_model(source, rest, ("policy_schema_version", "settings", "policy", "imports"), problems)
     settings = table.get("settings")
     if isinstance(settings, dict):
         if "eval_feedback" in settings:
@@ -140,10 +162,19 @@ def _check_file(source, problems) -> None:
         try:
             schema.SettingsModel.model_validate(settings)
         except ValidationError as exc:
-            for err in exc.errors():
-                key = str(err["loc"][0]) if err["loc"] else "settings"
+            for loc, message in explain(exc.errors(), schema.SettingsModel.model_fields):
+                key = str(loc[0]) if loc else "settings"
                 problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None,
-                                        "settings: " + _message(err, schema.SettingsModel.model_fields)))  # fmt: skip
+                                        "settings: " + message))  # fmt: skip
+
+
+def _check_file_model(source, table, known, problems) -> None:
+    try:
+        schema.FileModel.model_validate(table)
+    except ValidationError as exc:
+        for loc, message in explain(exc.errors(), known):
+            key = str(loc[0]) if loc else ""
+            problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None, message))
 
 
 def _check_eval_feedback(source, table, problems) -> None:
@@ -179,14 +210,7 @@ def _check_eval_feedback(source, table, problems) -> None:
 
 
 def _message(err, known=()) -> str:
-    loc = ".".join(str(part) for part in err["loc"])
-    kind = err["type"]
-    if kind == "missing":
-        return f"missing required key `{loc}`"
-    if kind == "extra_forbidden":
-        last = str(err["loc"][-1])
-        return f"unknown key `{loc}`{suggestion(last, known)}"
-    return f"`{loc}`: {err['msg']}"
+    return explain([err], known)[0][1]
 
 
 def _compile_policy(source, index: int, table, problems):
@@ -198,14 +222,19 @@ def _compile_policy(source, index: int, table, problems):
     name = table.get("name") if isinstance(table.get("name"), str) else None
     start = len(problems)
 
-    def report(message: str, key: str | None = None, severity: str = ERROR) -> None:
-        problems.append(Problem(severity, source.name, lines.key(index, key) if key else line, name, message))
+    def report(message: str, key=None, severity: str = ERROR) -> None:
+        """``key``: a key of the policy, or a path into it such as ("conditions", 2)."""
+        problems.append(Problem(severity, source.name, lines.at(index, key) if key else line, name, message, index + 1))
 
     try:
         schema.PolicyModel.model_validate(table)
     except ValidationError as exc:
-        for err in exc.errors():
-            report(_message(err, schema.PolicyModel.model_fields), str(err["loc"][0]) if err["loc"] else None)
+        for loc, message in explain(exc.errors(), schema.PolicyModel.model_fields):
+            if loc and loc[0] in ("conditions", "action") and (len(loc) > 1 or (loc[0] == "action" and "action" in table)):
+                continue  # each condition and the action are checked below, with better words
+            if loc == ("name",) and "name" not in table:
+                message = "missing required key `name`: every policy needs a name, unique across all policy files"
+            report(message, loc[0] if loc else None)
     if name is not None and not name.strip():
         report("`name` must not be empty", "name")
     event = table.get("hook_event", "PreToolUse")
@@ -216,8 +245,8 @@ def _compile_policy(source, index: int, table, problems):
     conditions = table.get("conditions", [])
     compiled_conditions = []
     if isinstance(conditions, list):
-        for condition in conditions:
-            compiled_conditions.append(_condition(condition, report))
+        for n, condition in enumerate(conditions):
+            compiled_conditions.append(_condition(condition, _within(report, ("conditions", n))))
     action = _action(table.get("action"), event, report)
     if len(problems) > start and any(p.severity == ERROR for p in problems[start:]):
         return None
@@ -263,11 +292,11 @@ def _condition(cond, report):
                     return None
                 inner = cond[combinator]
                 if combinator == "not":
-                    return ("not", _condition(inner, report))
+                    return ("not", _condition(inner, _within(report, report.path + ("not",))))
                 if not isinstance(inner, list) or not inner:
-                    report("`any` takes a non-empty list of conditions", "conditions")
+                    report("`any` takes a non-empty array of conditions", "conditions")
                     return None
-                return ("any", tuple(_condition(c, report) for c in inner))
+                return ("any", tuple(_condition(c, _within(report, report.path + ("any", m))) for m, c in enumerate(inner)))
         report("a condition needs a `type` (or is `not = {…}` / `any = […]`)", "conditions")
         return None
     kind = cond["type"]
@@ -282,8 +311,8 @@ def _condition(cond, report):
     try:
         model.model_validate(cond)
     except ValidationError as exc:
-        for err in exc.errors():
-            report(f"condition {kind}: " + _message(err, model.model_fields), "conditions")
+        for loc, message in explain(exc.errors(), model.model_fields):
+            report(f"condition {kind}: " + message, "conditions")
         return None
     if kind == "field":
         has_regex, has_equals = cond.get("regex") is not None, "equals" in cond
@@ -299,6 +328,16 @@ def _condition(cond, report):
     return (kind, pattern, required_literals(pattern or ""))
 
 
+def _within(report, path):
+    """``report`` for one condition: "conditions" means the line of the condition at ``path``."""
+
+    def at(message: str, key=None, severity: str = ERROR) -> None:
+        report(message, path if key == "conditions" else key, severity)
+
+    at.path = path
+    return at
+
+
 def _action(action, event, report):
     if not isinstance(action, dict):
         if action is not None:
@@ -308,25 +347,26 @@ def _action(action, event, report):
     if kind == "run_command":
         return _run_command(action, report)
     if kind in schema.ACTIONS_NOT_YET:
-        report(f'action type "{kind}" is not supported yet by this version of Cupcake', "action")
+        report(f'action type "{kind}" is not supported yet by this version of Cupcake', ("action", "type"))
         return None
     model = schema.ACTION_MODELS.get(kind)
     if model is None:
-        report(f'unknown action type "{kind}"{suggestion(kind, schema.ACTION_TYPES)}', "action")
+        report(f'unknown action type "{kind}"{suggestion(kind, schema.ACTION_TYPES)}', ("action", "type"))
         return None
     try:
         model.model_validate(action)
     except ValidationError as exc:
-        for err in exc.errors():
-            report(f"action {kind}: " + _message(err, model.model_fields), "action")
+        for loc, message in explain(exc.errors(), model.model_fields):
+            report(f"action {kind}: " + message, ("action", str(loc[0])) if loc else "action")
         return None
     compiled = ACTION_KIND[kind]
     if isinstance(event, str) and event in EVENTS and not action_supported(compiled, event):
         if compiled == "context":
             report(f'"{kind}" cannot be honoured on {event}: Claude Code passes no context to the model there'
-                   f" (it can on {context_events()})", "action")  # fmt: skip
+                   f" (it can on {context_events()})", ("action", "type"))  # fmt: skip
         else:
-            report(f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event', "action")
+            report(f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event'
+                   f"{_honoured_on(compiled)}", ("action", "type"))  # fmt: skip
         return None
     if compiled == "context":
         from cupcake.context.compile import compile_context
@@ -341,6 +381,14 @@ def context_events() -> str:
     return ", ".join(e for e in EVENTS if e in CONTEXT_EVENTS)
 
 
+def _honoured_on(kind: str) -> str:
+    """`` (it works on PreToolUse and PermissionRequest)``: where an action kind can be used."""
+    events = [e for e in EVENTS if action_supported(kind, e)]
+    if not events or len(events) == len(EVENTS):
+        return ""
+    return f" (it works on {', '.join(events[:-1])} and {events[-1]})" if len(events) > 1 else f" (it works on {events[0]})"
+
+
 def _run_command(action: dict, report):
     """("check", spec, on_failure, feedback template): a command whose failure blocks, becomes
     soft feedback, or is ignored (a side effect)."""
@@ -349,11 +397,12 @@ def _run_command(action: dict, report):
     ok = True
     for key in action:
         if key not in schema.RUN_COMMAND_KEYS:
-            report(f"action run_command: unknown key `{key}`{suggestion(key, schema.RUN_COMMAND_KEYS)}", "action")
+            report(f"action run_command: unknown key `{key}`{suggestion(key, schema.RUN_COMMAND_KEYS)}", ("action", key))
             ok = False
     on_failure = action.get("on_failure", "block")
     if on_failure not in schema.ON_FAILURE:
-        report(f'action run_command: `on_failure` must be "block", "feedback" or "ignore", got {on_failure!r}', "action")
+        report(f'action run_command: `on_failure` must be "block", "feedback" or "ignore", got {on_failure!r}',
+               ("action", "on_failure"))  # fmt: skip
         ok = False
     for problem in check_command_template(action):
         report(f"action run_command: {problem}", "action")
@@ -418,16 +467,92 @@ def _index(policies) -> dict:
 
 
 def _shadowed(policies):
-    """Warn about hard actions that an earlier unconditional approve always pre-empts."""
+    """Warn about hard actions (a block, an ask, a check that blocks) that an earlier unconditional
+    approve on the same event always pre-empts: it covers every tool, or every tool they name."""
     found = []
-    approvers: dict = {}
+    approvers: dict = {}  # event -> [(name, tools, "file:line")], in list order
     for name, event, tools, conds, action, file, line in policies:
         if action is None:
             continue
-        earlier = approvers.get(event)
-        if earlier and action[0] in ("block", "ask") and (earlier[1] is None or earlier[1] == tools):
+        hard = action[0] in ("block", "ask") or (action[0] == "check" and action[2] == "block")
+        earlier = next((a for a in approvers.get(event, ()) if _covers(a[1], tools)), None) if hard else None
+        if earlier:
             found.append(Problem(WARNING, file, line, name,
                                  f'never reached: "{earlier[0]}" ({earlier[2]}) approves these calls first'))  # fmt: skip
-        if action[0] == "approve" and not conds and event not in approvers:
-            approvers[event] = (name, tools, f"{file}:{line}")
+        if action[0] == "approve" and not conds:
+            approvers.setdefault(event, []).append((name, tools, f"{file}:{line}"))
     return found
+
+
+def _covers(approved, tools) -> bool:
+    """Whether an approve's tool filter takes in every tool of ``tools`` (None: every tool)."""
+    if approved is None or approved == tools:
+        return True
+    return tools is not None and approved[0] == tools[0] == "names" and set(tools[1]) <= set(approved[1])
+
+
+# ## Composition: `imports` ######################################################################
+
+
+class _Imported:
+    """What the imports of every top-level file added up to: the cache's extra identities (each
+    imported file and each directory a glob scanned) and the patterns self-protection guards."""
+
+    def __init__(self):
+        self.identities: list = []
+        self.patterns: list = []
+
+
+def _imported_sources(source, root: str, env, problems, imported: _Imported) -> list:
+    """The files ``source``'s ``imports`` names, read and checked, in order (policies only)."""
+    from cupcake.policy.cache import file_identity
+
+    entries = source.table.get("imports")
+    if entries is None:
+        return []
+
+    def at(entry):
+        return source.lines.top(("imports", entry)) if entry is not None else source.lines.top_key("imports")
+
+    def report(message: str, entry=None) -> None:
+        problems.append(Problem(ERROR, source.name, at(entry), None, f"imports: {message}"))
+
+    def warn(message: str, entry=None) -> None:
+        problems.append(Problem(WARNING, source.name, at(entry), None, f"imports: {message}"))
+
+    expansion = expand_imports(source.path, entries, report, warn)
+    imported.patterns.extend(expansion.patterns)
+    found = []
+    imported.identities.extend(expansion.watched)  # each taken just before it was looked into
+    for item in expansion.files:
+        imported.identities.append(file_identity(item.path))  # before reading: a later change is seen
+        child = _read(item.path, root, env, problems, imported_by=source.name)
+        if child is not None:
+            _check_imported_file(child, problems)
+            found.append(child)
+    return found
+
+
+def _check_imported_file(source, problems) -> None:
+    """An imported file holds policies only: settings and imports are read from the top-level files."""
+    table = source.table
+    for key, why in (
+        ("settings", "settings are read only from cupcake.toml and ~/.claude/cupcake.toml"),
+        ("imports", f"this file is imported by {source.imported_by}, and only cupcake.toml and "
+                    "~/.claude/cupcake.toml may import, so imports never nest and never form a cycle"),
+        ("pipeline", "pipeline systems are configured only in cupcake.toml and ~/.claude/cupcake.toml"),
+    ):  # fmt: skip
+        if key in table:
+            line = source.lines.top_key(key) or _table_header(source.lines, key)
+            problems.append(Problem(ERROR, source.name, line, None,
+                                    f"`{key}` is not allowed in an imported file: {why}"))  # fmt: skip
+    rest = {k: v for k, v in table.items() if k not in ("settings", "imports", "pipeline")}
+    _check_file_model(source, rest, ("policy_schema_version", "policy"), problems)
+
+
+def _table_header(lines, key: str):
+    for number, text in enumerate(lines.lines, 1):
+        stripped = text.strip()
+        if stripped.startswith("[") and stripped.strip("[] ").split(".")[0].strip() == key:
+            return number
+    return None

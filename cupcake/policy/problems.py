@@ -6,19 +6,27 @@ ERROR, WARNING = "error", "warning"
 
 
 class Problem:
-    __slots__ = ("severity", "file", "line", "policy", "message")
+    __slots__ = ("severity", "file", "line", "policy", "message", "index")
 
-    def __init__(self, severity: str, file: str, line, policy, message: str):
+    def __init__(self, severity: str, file: str, line, policy, message: str, index=None):
         self.severity = severity
         self.file = file
         self.line = line
-        self.policy = policy
+        self.policy = policy  # the policy's name, when it has one
         self.message = message
+        self.index = index  # the policy's position in its file (1 = the first [[policy]]), when in one
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
-        who = f' policy "{self.policy}":' if self.policy else ""
-        return f"{where}:{who} {self.message}"
+        return f"{where}:{self.who()} {self.message}"
+
+    def who(self) -> str:
+        """`` policy "name":``, or `` [[policy]] #3 (no name):`` for a policy without a usable name."""
+        if self.policy:
+            return f' policy "{self.policy}":'
+        if self.index:
+            return f" [[policy]] #{self.index} (no name):"
+        return ""
 
     def as_dict(self) -> dict:
         return {
@@ -26,8 +34,21 @@ class Problem:
             "file": self.file,
             "line": self.line,
             "policy": self.policy,
+            "index": self.index,
             "message": self.message,
+            "suggestion": suggested(self.message),
         }
+
+
+_MEAN = ' (did you mean "'
+
+
+def suggested(message: str):
+    """The replacement a message's "did you mean" names (made by ``suggestion``), or None."""
+    start = message.rfind(_MEAN)
+    if start < 0 or not message.endswith('"?)'):
+        return None
+    return message[start + len(_MEAN) : -3]
 
 
 def suggestion(word, choices) -> str:

@@ -1,16 +1,23 @@
-"""500 · Pass 2: walk the matched policies in list order; the first hard action is final.
+"""500 · Pass 2: the built-in self-protection first, then the evaluator's gate, then the matched
+policies in list order; the first hard action is final.
+
+Self-protection (``[settings] self_protection``, on unless set to false) comes before every policy,
+so no approve can pre-empt it, and it holds even when a policy file is broken: the agent may not
+change Cupcake's own files (see ``cupcake.policy.self_protection``).
 
 A ``run_command`` in block mode (the default) runs here: a failure (non-zero exit, timeout, an
 executable that cannot start) is a final block with its feedback; success means that check is
 satisfied and the scan goes on, so a passing test suite never shadows a later block.
 
-Before any policy, the evaluator's gate (``[settings.eval_feedback] blocking = true``): while the
-newest eval reports major integration issues, a PreToolUse of a file-writing tool is blocked."""
+After self-protection and before any policy, the evaluator's gate
+(``[settings.eval_feedback] blocking = true``): while the newest eval reports major integration
+issues, a PreToolUse of a file-writing tool is blocked."""
 
 from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.policy import self_protection
 from cupcake.systems._guards import can_evaluate
 from cupcake.systems.checks import run_check
 
@@ -32,9 +39,20 @@ class HardActionScan(BaseSystem):
     order = Stage.HARD_ACTION_SCAN
 
     def should_process(self, ctx) -> bool:
-        return (bool(ctx.matched) or gate_settings(ctx) is not None) and can_evaluate(ctx)
+        if self_protection.applies(ctx):
+            return True
+        return can_evaluate(ctx) and (bool(ctx.matched) or gate_settings(ctx) is not None)
 
     def process(self, ctx) -> None:
+        if self_protection.applies(ctx):
+            from cupcake.policy.event_view import EventView
+
+            text = self_protection.violation(ctx, EventView(ctx.payload, ctx.root))
+            if text:
+                ctx.hard = ("block", text, self_protection.POLICY_NAME)
+                return
+        if not can_evaluate(ctx):
+            return  # the policies could not be loaded or evaluated: only self-protection stands
         evals = gate_settings(ctx)
         if evals is not None:
             from cupcake.evalfeedback.gate import GATE_NAME, gate_reason

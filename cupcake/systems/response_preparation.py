@@ -14,7 +14,8 @@ class ResponsePreparation(BaseSystem):
     order = Stage.RESPONSE_PREPARATION
 
     def should_process(self, ctx) -> bool:
-        return can_evaluate(ctx)
+        # A self-protection block stands even when the policies could not be evaluated.
+        return can_evaluate(ctx) or ctx.hard is not None
 
     def process(self, ctx) -> None:
         outputs = [c.get(k) for c in ctx.checks for k in ("stdout", "stderr")]

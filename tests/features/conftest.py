@@ -39,6 +39,18 @@ def run() -> Run:
     return Run()
 
 
+def pytest_collection_modifyitems(items):
+    """A scenario tagged @needs_state_conditions is expected to fail until state conditions exist
+    (strict: once they do, it must pass, and the tag can go)."""
+    from cupcake.policy import schema
+
+    if "state_missing" not in getattr(schema, "CONDITIONS_NOT_YET", ()):
+        return
+    for item in items:
+        if item.get_closest_marker("needs_state_conditions"):
+            item.add_marker(pytest.mark.xfail(reason="state conditions are not built yet", strict=True))
+
+
 def _send(project, run, payload, event=None):
     started = time.monotonic()
     run.answer = project.send(payload, event)
@@ -171,6 +183,21 @@ def mistakes_given(project, docstring):
     target.write_text(docstring + "\n")
 
 
+@given(parsers.parse('"{link}" is a symlink to "{target}"'))
+def symbolic_link(project, link, target):
+    """``link`` relative to the project root (``~/`` for the home); ``target`` as written."""
+    path = project.place(link)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(target)
+
+
+@given(parsers.parse('the file "{path}" exists'))
+def file_exists(project, path):
+    target = project.place(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("{}\n" if path.endswith(".json") else "exists\n")
+
+
 def _replace_process(monkeypatch, cls_path: str, behaviour):
     module_name, cls_name = cls_path.rsplit(".", 1)
     module = __import__(module_name, fromlist=[cls_name])
@@ -212,7 +239,7 @@ def late_crash(monkeypatch, message):
 # ## When ###########################################################################################
 
 
-@when(parsers.re(r'the agent asks to run "(?P<command>.*)"( again)?'))
+@when(parsers.re(r'(?s)the agent asks to run "(?P<command>.*)"( again)?'))
 def agent_runs(project, run, command):
     _send(project, run, project.tool_call("Bash", {"command": command, "description": "run it"}))
 
@@ -262,6 +289,37 @@ def hook_runs_with_arguments(project, run, arguments):
     argv = [cupcake_executable()] + shlex.split(arguments)
     done = subprocess.run(argv, input=payload, capture_output=True, cwd=project.cwd, env=project.env(), timeout=30)
     run.answer = Answer(done.stdout, done.stderr, done.returncode)
+
+
+TOOL_INPUTS = {  # what each file-writing tool sends for a path
+    "Write": lambda p: {"file_path": p, "content": "changed\n"},
+    "Edit": lambda p: {"file_path": p, "old_string": "a", "new_string": "b", "replace_all": False},
+    "MultiEdit": lambda p: {"file_path": p, "edits": [{"old_string": "a", "new_string": "b"}]},
+    "NotebookEdit": lambda p: {"notebook_path": p, "cell_id": "c1", "new_source": "x = 1", "edit_mode": "replace"},
+    "Read": lambda p: {"file_path": p},
+}
+
+
+@when(parsers.parse('the agent uses {tool} on "{path}"'))
+def agent_uses_tool_on(project, run, tool, path):
+    """``path`` relative to the agent's working directory, or under ``~/``, or absolute."""
+    _send(project, run, project.tool_call(tool, TOOL_INPUTS[tool](str(project.place(path, project.cwd)))))
+
+
+@when(parsers.parse('the file "{path}" is added:'))
+def file_added(project, path, docstring):
+    target = project.place(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(docstring)
+
+
+@when(parsers.parse('the file "{path}" is changed to:'))
+def file_changed(project, path, docstring):
+    target = project.place(path)
+    before = target.stat().st_mtime_ns
+    target.write_text(docstring)
+    if target.stat().st_mtime_ns == before:  # a coarse clock: make the change visible
+        os.utime(target, ns=(before + 1_000_000, before + 1_000_000))
 
 
 @when(parsers.parse('the project policy file is changed to block "{pattern}" instead'))
@@ -410,6 +468,17 @@ def failure_answer(run, kind, text):
         note = answer.json["systemMessage"]
         assert note.startswith("Cupcake: "), note
         assert text in note, note
+
+
+@then(parsers.parse("the output is:"))
+def output_is(run, docstring):
+    """Exactly what the command printed on stdout."""
+    assert run.answer.stdout.decode() == docstring + "\n", run.answer
+
+
+@then(parsers.parse("the output is the JSON:"))
+def output_is_json(run, docstring):
+    assert json.loads(run.answer.stdout) == json.loads(docstring), run.answer
 
 
 @then("no stack trace is shown")
