@@ -21,6 +21,7 @@ from cupcake.state.timestamps import parse_timestamp
 from cupcake.state.store import INDEX_SUFFIX, open_log, shown
 
 FORMAT = 1
+HEAD = 64  # first bytes of the log, kept to recognise it
 _CHUNK = 1 << 20
 
 
@@ -60,7 +61,7 @@ def load(dir_fd: int, name: str, keys: dict) -> tuple[dict, list]:
     try:
         st = os.fstat(fd)
         index = _read_index(dir_fd, name)
-        if _current(index, st, keys):
+        if _current(index, st, keys, fd):
             return index[4], []
         import fcntl
 
@@ -68,7 +69,7 @@ def load(dir_fd: int, name: str, keys: dict) -> tuple[dict, list]:
         try:
             index = _read_index(dir_fd, name)  # another run may have brought it up to date meanwhile
             st = os.fstat(fd)
-            if _current(index, st, keys):
+            if _current(index, st, keys, fd):
                 return index[4], []
             stats, index, warnings = _catch_up(fd, index, st, keys, name)
             try:
@@ -83,8 +84,14 @@ def load(dir_fd: int, name: str, keys: dict) -> tuple[dict, list]:
         os.close(fd)
 
 
-def _current(index, st, keys) -> bool:
-    if index is None or index[1] != st.st_ino or index[2] != st.st_size:
+def _same_log(index, st, fd) -> bool:
+    """The summary was made from this log: same inode (which a new file may reuse) and same first bytes."""
+    head = index[5]
+    return index[1] == st.st_ino and index[2] <= st.st_size and os.pread(fd, len(head), 0) == head
+
+
+def _current(index, st, keys, fd) -> bool:
+    if index is None or index[2] != st.st_size or not _same_log(index, st, fd):
         return False
     stats = index[4]
     for key, kept in keys.items():
@@ -95,7 +102,7 @@ def _current(index, st, keys) -> bool:
 
 
 def _read_index(dir_fd: int, name: str):
-    """(FORMAT, inode, offset, lines, stats) or None when missing or not a summary of this format."""
+    """(FORMAT, inode, offset, lines, stats, head) or None when missing or not a summary of this format."""
     try:
         fd = os.open(name + INDEX_SUFFIX, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError:
@@ -115,7 +122,8 @@ def _read_index(dir_fd: int, name: str):
         index = marshal.loads(data)
     except Exception:
         return None
-    if not (isinstance(index, tuple) and len(index) == 5 and index[0] == FORMAT and isinstance(index[4], dict)):
+    if not (isinstance(index, tuple) and len(index) == 6 and index[0] == FORMAT and isinstance(index[4], dict)
+            and isinstance(index[5], bytes)):  # fmt: skip
         return None
     if not all(isinstance(v, list) and len(v) == 3 and isinstance(v[2], list) for v in index[4].values()):
         return None
@@ -138,7 +146,7 @@ def _write_index(dir_fd: int, name: str, index) -> None:
 
 
 def _catch_up(fd: int, index, st, keys: dict, name: str):
-    if index is None or index[1] != st.st_ino or index[2] > st.st_size:
+    if index is None or not _same_log(index, st, fd):
         offset, lines, old = 0, 0, {}
     else:
         offset, lines, old = index[2], index[3], index[4]
@@ -160,7 +168,7 @@ def _catch_up(fd: int, index, st, keys: dict, name: str):
         many = len(corrupt) > 1
         warnings.append(f"skipped {len(corrupt) if many else 'a'} corrupt line{'s' if many else ''} in the session "
                         f"state ({shown(name)}, line{'s' if many else ''} {where})")  # fmt: skip
-    return stats, (FORMAT, st.st_ino, offset, lines, stats), warnings
+    return stats, (FORMAT, st.st_ino, offset, lines, stats, os.pread(fd, HEAD, 0)), warnings
 
 
 def _scan(fd: int, start: int, end: int, stats: dict, lines: int):
