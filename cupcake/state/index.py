@@ -177,10 +177,10 @@ def _scan(fd: int, start: int, end: int, stats: dict, lines: int):
     import _bisect
 
     corrupt = []
-    offset = start
+    offset = position = start
     rest = b""
-    position = start
     filters = list(stats.items())
+    loads_line = fastjson.loads_line
     while position < end:
         chunk = os.pread(fd, min(_CHUNK, end - position), position)
         if not chunk:
@@ -192,16 +192,16 @@ def _scan(fd: int, start: int, end: int, stats: dict, lines: int):
             rest = data
             continue
         rest = data[cut + 1 :]
+        offset += cut + 1
         for raw in data[:cut].split(b"\n"):
             lines += 1
-            offset += len(raw) + 1
-            if not raw.strip():
+            if not raw or raw.isspace():
                 continue
             try:
-                entry = fastjson.loads(raw)
+                entry = loads_line(raw)
             except Exception:  # not JSON, not UTF-8, nested too deep
                 entry = None
-            if not isinstance(entry, dict):
+            if entry.__class__ is not dict:
                 corrupt.append(lines)
                 continue
             when = None
