@@ -1525,7 +1525,7 @@ def _log_path(project, session_id=None):
     return _state_dir(project) / f"{state_name(session_id or project.session_id)}.json"
 
 
-def _expand(project, text: str) -> str:
+def _with_dirs(project, text: str) -> str:
     return text.replace("$PROJECT", str(project.root)).replace("$HOME", str(project.home))
 
 
@@ -1547,14 +1547,14 @@ def session_id_is(project, literal):
         count, char = literal[len("a string of ") :].split(" ", 1)
         project.session_id = json.loads(char) * int(count)
     else:
-        project.session_id = json.loads(_expand(project, literal))
+        project.session_id = json.loads(_with_dirs(project, literal))
 
 
 @given(parsers.parse("the session log holds:"))
 def session_log_holds(project, docstring):
     path = _log_path(project)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(_expand(project, docstring) + "\n")
+    path.write_text(_with_dirs(project, docstring) + "\n")
 
 
 @given("the session log ends in a line cut short")
@@ -1667,7 +1667,7 @@ def last_entry(project, docstring):
     stamp = entry.pop("timestamp", None)
     assert isinstance(stamp, str) and stamp.endswith("Z"), entry
     assert abs(time.time() - _epoch(stamp)) < 60, stamp
-    assert entry == json.loads(_expand(project, docstring))
+    assert entry == json.loads(_with_dirs(project, docstring))
 
 
 def _epoch(stamp: str) -> float:
