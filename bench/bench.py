@@ -382,19 +382,22 @@ SCENARIOS: list[Scenario] = [
              3.0, 1.5, make_state_query(10)),
 ]
 
-# (scenario, reference, max ratio of their medians): growth that must not cost more than this.
+# (scenario, reference, max ratio): growth that must not cost more than this. The ratio compares the
+# two scenarios' paired figures (each run over the baseline run just before it), which a busy machine
+# disturbs far less than a ratio of raw medians; both are reported.
 SCALE_BUDGETS = [(4, 7, 1.20)]
 
 
 def scale_checks(results: list[dict]) -> list[dict]:
-    """The SCALE_BUDGETS whose two scenarios were both measured, with their ratio of medians."""
+    """The SCALE_BUDGETS whose two scenarios were both measured, with their ratios."""
     by_id = {r["id"]: r for r in results if "median_ms" in r}
     checks = []
     for big, small, budget in SCALE_BUDGETS:
         if big in by_id and small in by_id:
-            ratio = by_id[big]["median_ms"] / by_id[small]["median_ms"]
-            checks.append({"scenario": by_id[big]["name"], "reference": by_id[small]["name"], "ratio_median": ratio,
-                           "budget": budget, "ok": ratio <= budget})
+            a, b = by_id[big], by_id[small]
+            ratio = a["ratio_paired_median"] / b["ratio_paired_median"]
+            checks.append({"scenario": a["name"], "reference": b["name"], "ratio_paired": ratio,
+                           "ratio_median": a["median_ms"] / b["median_ms"], "budget": budget, "ok": ratio <= budget})
     return checks
 
 
@@ -969,8 +972,8 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
 
     scale = scale_checks(results)
     for c in scale:
-        print(f"{c['scenario']} / {c['reference']}: {c['ratio_median']:.3f} x (budget <= {c['budget']:g})"
-              f"  {'ok' if c['ok'] else 'MISSED'}")
+        print(f"{c['scenario']} / {c['reference']}: {c['ratio_paired']:.3f} x paired (budget <= {c['budget']:g}), "
+              f"{c['ratio_median']:.3f} x of medians  {'ok' if c['ok'] else 'MISSED'}")
     missed = [r for r in results if r.get("status") == "missed"]
     missed += [{"id": f"{c['scenario']}/{c['reference']}", "name": "scale"} for c in scale if not c["ok"]]
     out = {
