@@ -69,6 +69,14 @@ Feature: Session state: what the agent did earlier in the session
                 | "."                        |
                 | a string of 5000 "x"       |
 
+        Scenario: An event without a session_id records nothing, and the user is told
+            Given the events carry no session_id
+            When Claude Code reports that the agent read "filexyz.md"
+            Then the user is told "the event has no session_id, so this tool use was not recorded"
+            When the agent asks to edit "file.xyz" replacing "old" with "new"
+            Then the tool call is denied
+            And the user is told "the event has no session_id, so state conditions see an empty session"
+
         Scenario: A corrupt line is skipped and reported, never fatal
             Given the session log holds:
                 """

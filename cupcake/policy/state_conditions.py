@@ -66,37 +66,40 @@ def compile_state_condition(cond: dict, root: str, report):
             report(f"condition {kind}: " + _message(err, schema.StateCondition.model_fields), "conditions")
         return None
     tool, event = cond.get("tool"), cond.get("event")
+    ok = True
     if (tool is None) == (event is None):
         report(f"condition {kind}: give exactly one of `tool` (a tool use, e.g. \"Read\") or `event` "
                "(a custom event recorded by update_state)", "conditions")  # fmt: skip
-        return None
+        ok = False
     within = None
     if cond.get("within") is not None:
         within = duration(cond["within"])
         if not within:
             report(f'condition {kind}: `within` must be a duration such as "30s", "10m", "2h" or "1d", '
                    f"got {cond['within']!r}", "conditions")  # fmt: skip
-            return None
-    count = cond.get("count", 1)
+            ok = False
     if event is not None:
         for key in ("path", "path_regex", "command", "success"):
             if key in cond:
                 report(f"condition {kind}: `{key}` describes a tool use; a custom event has none", "conditions")
-                return None
-        names = _names(event, "event", kind, report)
-        return None if names is None else (kind, ("event", names, None, None, None, None), count, within)
-    names = _names(tool, "tool", kind, report)
-    if names is None:
-        return None
-    path = cond.get("path")
-    if path is not None:
-        if not path.strip() or "\0" in path:
-            report(f"condition {kind}: `path` must be a file path", "conditions")
-            return None
-        path = shown_path(path if os.path.isabs(path) else os.path.join(root, path), root)
+                ok = False
     for key in ("path_regex", "command"):
         if cond.get(key) is not None and not _pattern(cond[key], key, kind, report):
-            return None
+            ok = False
+    path = cond.get("path")
+    if path is not None and (not path.strip() or "\0" in path):
+        report(f"condition {kind}: `path` must be a file path", "conditions")
+        ok = False
+    names = None
+    if tool is not None or event is not None:
+        names = _names(tool if tool is not None else event, "tool" if tool is not None else "event", kind, report)
+    if not ok or names is None:
+        return None
+    count = cond.get("count", 1)
+    if event is not None:
+        return (kind, ("event", names, None, None, None, None), count, within)
+    if path is not None:
+        path = shown_path(path if os.path.isabs(path) else os.path.join(root, path), root)
     key = ("tool", names, path, cond.get("path_regex"), cond.get("command"), cond.get("success", True))
     return (kind, key, count, within)
 

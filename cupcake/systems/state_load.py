@@ -11,17 +11,14 @@ from cupcake.pipeline.system import BaseSystem
 from cupcake.systems._guards import can_evaluate
 
 
-def needs_state(ctx) -> bool:
-    """A candidate policy of this event and tool has a state condition."""
-    ids = ctx.policies.get("state_needs", {}).get(ctx.event)
-    if not ids:
-        return False
+def candidates_need_state(ctx) -> bool:
+    """A candidate policy of this event and tool (its matcher accepts the tool) has a state condition."""
     from cupcake.policy.conditions import candidates, use_forms
 
+    ids = ctx.policies["state_needs"][ctx.event]
     use_forms(ctx.policies.get("sre"))
     tool = ctx.payload.get("tool_name")
-    found = candidates(ctx.policies["index"], ctx.event, tool if isinstance(tool, str) else None)
-    return any(i in ids for i in found)
+    return any(i in ids for i in candidates(ctx.policies["index"], ctx.event, tool if isinstance(tool, str) else None))
 
 
 class StateLoad(BaseSystem):
@@ -29,9 +26,11 @@ class StateLoad(BaseSystem):
     order = Stage.STATE_LOAD
 
     def should_process(self, ctx) -> bool:
-        return can_evaluate(ctx) and needs_state(ctx)
+        return can_evaluate(ctx) and bool(ctx.policies.get("state_needs", {}).get(ctx.event))
 
     def process(self, ctx) -> None:
+        if not candidates_need_state(ctx):
+            return
         import os
 
         from cupcake.state import index, names, store

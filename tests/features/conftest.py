@@ -1550,6 +1550,11 @@ def session_id_is(project, literal):
         project.session_id = json.loads(_with_dirs(project, literal))
 
 
+@given("the events carry no session_id")
+def no_session_id(project):
+    project.session_id = None
+
+
 @given(parsers.parse("the session log holds:"))
 def session_log_holds(project, docstring):
     path = _log_path(project)
