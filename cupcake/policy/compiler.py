@@ -90,10 +90,10 @@ def compile_files(paths, root: str, env) -> dict:
         state_filters, state_needs = state_plan(policies)
         result.update(error=None, policies=policies, index=_index(policies), sre=_sre_forms(policies),
                       state_filters=state_filters, state_needs=state_needs)  # fmt: skip
-    if settings.get("audit_logging") is True:  # the audit trail masks secrets with these patterns
-        from cupcake.audit.mask import sre_forms as mask_forms
+    # The session log (always) and the audit trail mask secrets with these patterns.
+    from cupcake.audit.mask import sre_forms as mask_forms
 
-        result.setdefault("sre", {}).update(mask_forms())
+    result.setdefault("sre", {}).update(mask_forms())
     return result
 
 
@@ -441,13 +441,8 @@ def _patterns(conditions):
 def _sre_forms(policies) -> dict:
     """Every pattern's compiled SRE program, so warm runs need no ``re`` import."""
     from cupcake.policy.sre_forms import sre_form
-    from cupcake.state.secrets import PATTERNS
 
     forms = {}
-    for pattern, _triggers, _kept in PATTERNS:  # masking what the session log records
-        form = sre_form(pattern)
-        if form is not None:
-            forms[pattern] = form
     for _name, _event, tools, conditions, _action, _file, _line in policies:
         patterns = list(_patterns(conditions))
         if tools is not None and tools[0] == "regex":

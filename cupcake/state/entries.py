@@ -5,7 +5,7 @@ and people ask about, secrets masked, long values cut, and never a file's conten
 from __future__ import annotations
 
 from cupcake.policy.paths import shown_path
-from cupcake.state.secrets import mask
+from cupcake.audit.mask import mask_cut
 from cupcake.state.timestamps import iso_timestamp
 
 # What a tool use's ``input`` keeps (Claude Code's own field names); contents are never kept.
@@ -15,13 +15,6 @@ MAX_VALUE = 4096  # characters of one recorded value
 MAX_ERROR = 300
 
 
-def _clip(value: str) -> str:
-    value = mask(value)
-    if len(value) > MAX_VALUE:
-        value = value[:MAX_VALUE] + "…"
-    return value
-
-
 def tool_entry(payload: dict, root: str, success: bool, now: float) -> dict:
     """``{timestamp, tool, success, input, path?}``: ``path`` is the file path as conditions see it."""
     tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
@@ -29,7 +22,7 @@ def tool_entry(payload: dict, root: str, success: bool, now: float) -> dict:
     for key in RECORDED_INPUT:
         value = tool_input.get(key)
         if isinstance(value, str) and "\0" not in value:
-            summary[key] = value if key in PATH_KEYS else _clip(value)
+            summary[key] = value if key in PATH_KEYS else mask_cut(value, MAX_VALUE)
     tool = payload.get("tool_name")
     entry = {
         "timestamp": iso_timestamp(now),
@@ -44,7 +37,7 @@ def tool_entry(payload: dict, root: str, success: bool, now: float) -> dict:
             break
     error = payload.get("error")
     if not success and isinstance(error, str) and error:
-        entry["error"] = mask(error)[:MAX_ERROR]
+        entry["error"] = mask_cut(error, MAX_ERROR)
     agent = payload.get("agent_id")
     if isinstance(agent, str) and agent:
         entry["agent_id"] = agent[:200]

@@ -53,10 +53,9 @@ def record(ctx, effects) -> None:
     now = time.time()
     pending = []
     if ctx.event in AFTER_THE_FACT:
-        if ctx.policies is not None:
-            from cupcake.policy.conditions import use_forms
+        from cupcake.audit import mask
 
-            use_forms(ctx.policies.get("sre"))
+        mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
         pending.append(entries.tool_entry(ctx.payload, ctx.root, ctx.event == "PostToolUse", now))
     for policy, action in effects:
         if action[0] == "state":
