@@ -14,21 +14,12 @@ from pydantic import ValidationError
 
 from cupcake.policy import schema
 from cupcake.policy.paths import shown_path
-from cupcake.policy.problems import suggestion
+from cupcake.policy.messages import explain
 
 _DURATION = re.compile(r"(?:\d+(?:\.\d+)?[smhd])+")
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)([smhd])")
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _NAME = re.compile(r"[^|\s]+")
-
-
-def _message(err, known) -> str:
-    loc = ".".join(str(part) for part in err["loc"])
-    if err["type"] == "extra_forbidden":
-        return f"unknown key `{loc}`{suggestion(str(err['loc'][-1]), known)}"
-    if err["type"] == "missing":
-        return f"missing required key `{loc}`"
-    return f"`{loc}`: {err['msg']}"
 
 
 def _names(value: str, what: str, kind: str, report):
@@ -62,8 +53,8 @@ def compile_state_condition(cond: dict, root: str, report):
     try:
         schema.StateCondition.model_validate(cond)
     except ValidationError as exc:
-        for err in exc.errors():
-            report(f"condition {kind}: " + _message(err, schema.StateCondition.model_fields), "conditions")
+        for _loc, message in explain(exc.errors(), schema.StateCondition.model_fields):
+            report(f"condition {kind}: " + message, "conditions")
         return None
     tool, event = cond.get("tool"), cond.get("event")
     ok = True
@@ -109,8 +100,8 @@ def compile_update_state(action: dict, report):
     try:
         schema.UpdateStateAction.model_validate(action)
     except ValidationError as exc:
-        for err in exc.errors():
-            report("action update_state: " + _message(err, schema.UpdateStateAction.model_fields), "action")
+        for loc, message in explain(exc.errors(), schema.UpdateStateAction.model_fields):
+            report("action update_state: " + message, ("action", str(loc[0])) if loc else "action")
         return None
     event = action["event"]
     if not _NAME.fullmatch(event):
