@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 
-from cupcake.errors import CupcakeError
 from cupcake import fastjson
 
+from cupcake.errors import CupcakeError
 from cupcake.policy.paths import WORK_DIR
 
 STATE_DIR = "state"
