@@ -316,10 +316,55 @@ def make_audit_on(project: Path) -> Setup:
     return Setup(bash_payload(project), expect_nothing)
 
 
+READ_BEFORE_EDIT = """[[policy]]
+name = "Ensure context is read before editing"
+hook_event = "PreToolUse"
+matcher = "Edit|Write"
+conditions = [
+  { type = "filepath_regex", value = "file\\\\.xyz" },
+  { type = "state_missing", tool = "Read", path = "filexyz.md" }
+]
+action = { type = "block_with_feedback", feedback_message = "You must read filexyz.md before editing file.xyz." }
+"""  # seed 003's example
+
+
+def session_log(project: Path, events: int) -> None:
+    """`events` recorded tool uses of the benchmark's session: reads, edits and commands over many files,
+    with the one read the policy asks for in the middle, as `cupcake run` writes them."""
+    state = project / ".cupcake" / "state"
+    state.mkdir(parents=True, exist_ok=True)
+    start = time.time() - events  # one event a second, ending now
+    lines = []
+    for i in range(events):
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(start + i)) + ".000Z"
+        if i == events // 2:
+            tool, tool_input, path = "Read", {"file_path": str(project / "filexyz.md")}, "filexyz.md"
+        elif i % 3 == 0:
+            tool, tool_input, path = "Bash", {"command": f"pytest tests/test_{i % 997}.py -q"}, None
+        else:
+            rel = f"src/module_{i % 1009}/file_{i % 31}.py"
+            tool, tool_input, path = ("Read" if i % 3 == 1 else "Edit"), {"file_path": str(project / rel)}, rel
+        entry = {"timestamp": stamp, "tool": tool, "success": i % 17 != 0, "input": tool_input}
+        if path:
+            entry["path"] = path
+        lines.append(json.dumps(entry, separators=(",", ":")))
+    (state / "bench.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def make_state_query(events: int) -> Callable[[Path], Setup]:
+    """50 policies + seed 003's "read before edit"; an Edit of file.xyz in a session of `events` tool uses
+    that include the read: allowed, no output. The warm-up run builds the state summary."""
+    def make(project: Path) -> Setup:
+        (project / "cupcake.toml").write_text(policy_file(fifty_policies() + [READ_BEFORE_EDIT]), encoding="utf-8")
+        session_log(project, events)
+        edit = {"file_path": str(project / "file.xyz"), "old_string": "a", "new_string": "b"}
+        return Setup(payload(project, "Edit", edit), expect_nothing)
+    return make
+
+
 # The scenario table. To add one: a make_* function that writes <project>/cupcake.toml (and any other
 # project files) and returns the payload and its expected output, then one line here. Ids are stable.
-# 4 is declared for the feature it measures (the state store) and is skipped, printed as
-# "not built yet", until someone gives it a make function.
+# 4 and 7 differ only in the session's length (SCALE_BUDGETS).
 SCENARIOS: list[Scenario] = [
     Scenario(1, "nothing-matches", "50 policies, a Bash call that none matches: no output",
              2.3, 1.5, make_nothing_matches),
@@ -327,13 +372,33 @@ SCENARIOS: list[Scenario] = [
              2.3, 1.5, make_block_and_feedback),
     Scenario(3, "thousand-policies", "1,000 policies (Bash, Write|Edit, Read, mcp__.*), a 2 KB Write: no output",
              3.0, 1.5, make_thousand_policies),
-    Scenario(4, "state-100k", "a state query in a session of 100,000 recorded events",
-             3.0, 1.5, None),
+    Scenario(4, "state-100k", "a state query (read before edit) in a session of 100,000 recorded events",
+             3.0, 1.5, make_state_query(100_000)),
     Scenario(5, "cold-cache", "scenario 1 with the policy file touched before every run (cache rebuilt)",
              15.0, None, make_nothing_matches, cold=True),
     Scenario(6, "audit-on", "scenario 1 with audit logging on for every run (audit_allows): a line per run",
              2.3, 1.5, make_audit_on),
+    Scenario(7, "state-10", "scenario 4's query in a session of 10 recorded events (its reference)",
+             3.0, 1.5, make_state_query(10)),
 ]
+
+# (scenario, reference, max ratio): growth that must not cost more than this. The ratio compares the
+# two scenarios' paired figures (each run over the baseline run just before it), which a busy machine
+# disturbs far less than a ratio of raw medians; both are reported.
+SCALE_BUDGETS = [(4, 7, 1.20)]
+
+
+def scale_checks(results: list[dict]) -> list[dict]:
+    """The SCALE_BUDGETS whose two scenarios were both measured, with their ratios."""
+    by_id = {r["id"]: r for r in results if "median_ms" in r}
+    checks = []
+    for big, small, budget in SCALE_BUDGETS:
+        if big in by_id and small in by_id:
+            a, b = by_id[big], by_id[small]
+            ratio = a["ratio_paired_median"] / b["ratio_paired_median"]
+            checks.append({"scenario": a["name"], "reference": b["name"], "ratio_paired": ratio,
+                           "ratio_median": a["median_ms"] / b["median_ms"], "budget": budget, "ok": ratio <= budget})
+    return checks
 
 
 def find_scenario(key: str) -> Scenario:
@@ -905,7 +970,12 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
           "pair x = median of each run / the baseline run just before it (a cross-check, steadier under load);\n"
           "RSS MiB = median of the child's peak resident set (wait4); the memory budget applies to warm runs only.")
 
+    scale = scale_checks(results)
+    for c in scale:
+        print(f"{c['scenario']} / {c['reference']}: {c['ratio_paired']:.3f} x paired (budget <= {c['budget']:g}), "
+              f"{c['ratio_median']:.3f} x of medians  {'ok' if c['ok'] else 'MISSED'}")
     missed = [r for r in results if r.get("status") == "missed"]
+    missed += [{"id": f"{c['scenario']}/{c['reference']}", "name": "scale"} for c in scale if not c["ok"]]
     out = {
         "schema": 1,
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -923,6 +993,7 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         "launcher_rss_kib": launcher_kib,
         "baseline": {"command": ["<venv>/bin/python", "-c", "pass"], **base},
         "scenarios": results,
+        "scale": scale,
         "budgets_met": not missed,
     }
     args.json_out.parent.mkdir(parents=True, exist_ok=True)

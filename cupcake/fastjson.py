@@ -53,6 +53,20 @@ def loads(data):
     return value
 
 
+def loads_line(data: bytes):
+    """One line of a JSON-lines file (UTF-8, no BOM): ``loads`` with less per-call work, for long logs."""
+    if _scan is None:  # pragma: no cover
+        return loads(data)
+    text = data.decode("utf-8").strip(_WS)
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration as stop:
+        raise ValueError(f"Expecting value: char {stop.value}") from None
+    if end != len(text):
+        raise ValueError(f"Extra data: char {end}")
+    return value
+
+
 def dumps(value) -> str:
     """Compact JSON, non-ASCII kept as is (the answer's text is UTF-8)."""
     if _make_scanner is None:  # pragma: no cover

@@ -387,3 +387,50 @@ Feature: Cupcake inside the real Claude Code client
             And no file "$PROJECT/cupcake.toml.tmp" is left
             And no hook ran
             And the project's .claude/settings.json now calls Cupcake on every event, beside the hooks it had
+
+    Rule: Session state: what the model did earlier in the session decides
+
+        @real_client
+        Scenario: Read before edit (seed 003): the Edit is blocked until the model has read the document
+            Cupcake records every tool use of the session by itself; the policy only asks about it.
+            Claude Code's own rule (read a file before editing it) is met by the first Read.
+            Given the project policy:
+                """
+                policy_schema_version = "1.0"
+
+                [[policy]]
+                name = "Ensure context is read before editing"
+                hook_event = "PreToolUse"
+                matcher = "Edit|Write"
+                conditions = [
+                  { type = "filepath_regex", value = "file\\.xyz" },
+                  { type = "state_missing", tool = "Read", path = "filexyz.md" }
+                ]
+                action = {
+                  type = "block_with_feedback",
+                  feedback_message = "Policy Violation: You must read filexyz.md before editing file.xyz."
+                }
+                """
+            And the file "$PROJECT/file.xyz" holds:
+                """
+                version = 1
+                """
+            And the file "$PROJECT/filexyz.md" holds:
+                """
+                Bump the version one step at a time.
+                """
+            And the user lets the agent use Edit without asking
+            When the model makes these tool calls, one after another:
+                | tool | input                                                                                      |
+                | Read | {"file_path": "$PROJECT/file.xyz"}                                                         |
+                | Edit | {"file_path": "$PROJECT/file.xyz", "old_string": "version = 1", "new_string": "version = 2"} |
+                | Read | {"file_path": "$PROJECT/filexyz.md"}                                                       |
+                | Edit | {"file_path": "$PROJECT/file.xyz", "old_string": "version = 1", "new_string": "version = 2"} |
+            Then the model was shown, for call 2:
+                """
+                PreToolUse:Edit hook error: Operation blocked: Policy Violation: You must read filexyz.md before editing file.xyz.
+                """
+            And the file "$PROJECT/file.xyz" holds:
+                """
+                version = 2
+                """

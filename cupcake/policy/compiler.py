@@ -21,6 +21,7 @@ from cupcake.policy.paths import label
 from cupcake.policy.problems import ERROR, WARNING, Problem, suggestion
 from cupcake.policy.self_protection import protected_paths
 from cupcake.policy.settings import merge, raw_settings
+from cupcake.policy.state_conditions import compile_state_condition, compile_update_state, state_plan
 
 _NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(\|[A-Za-z0-9_-]+)*")
 
@@ -34,9 +35,10 @@ ACTION_KIND = {
 class _Source:
     """One policy file while it is compiled."""
 
-    def __init__(self, path: str, name: str, imported_by=None):
+    def __init__(self, path: str, name: str, imported_by=None, root: str = ""):
         self.path = path
         self.name = name
+        self.root = root
         self.table = None
         self.lines = FileLines("")
         self.imported_by = imported_by  # the top-level file whose `imports` named this one
@@ -85,11 +87,13 @@ def compile_files(paths, root: str, env) -> dict:
     if errors:
         result.update(error=_summary(errors), policies=[], index={})
     else:
-        result.update(error=None, policies=policies, index=_index(policies), sre=_sre_forms(policies))
-    if settings.get("audit_logging") is True:  # the audit trail masks secrets with these patterns
-        from cupcake.audit.mask import sre_forms as mask_forms
+        state_filters, state_needs = state_plan(policies)
+        result.update(error=None, policies=policies, index=_index(policies), sre=_sre_forms(policies),
+                      state_filters=state_filters, state_needs=state_needs)  # fmt: skip
+    # The session log (always) and the audit trail mask secrets with these patterns.
+    from cupcake.audit.mask import sre_forms as mask_forms
 
-        result.setdefault("sre", {}).update(mask_forms())
+    result.setdefault("sre", {}).update(mask_forms())
     return result
 
 
@@ -120,7 +124,7 @@ def _summary(errors) -> str:
 
 
 def _read(path: str, root: str, env, problems, imported_by=None):
-    source = _Source(path, label(path, root, env), imported_by)
+    source = _Source(path, label(path, root, env), imported_by, root)
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -246,7 +250,7 @@ def _compile_policy(source, index: int, table, problems):
     compiled_conditions = []
     if isinstance(conditions, list):
         for n, condition in enumerate(conditions):
-            compiled_conditions.append(_condition(condition, _within(report, ("conditions", n))))
+            compiled_conditions.append(_condition(condition, _within(report, ("conditions", n)), source.root))
     action = _action(table.get("action"), event, report)
     if len(problems) > start and any(p.severity == ERROR for p in problems[start:]):
         return None
@@ -280,7 +284,7 @@ def _regex(pattern, what: str, report):
     return pattern
 
 
-def _condition(cond, report):
+def _condition(cond, report, root: str = ""):
     if not isinstance(cond, dict):
         report("each condition must be a table such as { type = \"command_regex\", value = \"…\" }", "conditions")
         return None
@@ -292,17 +296,20 @@ def _condition(cond, report):
                     return None
                 inner = cond[combinator]
                 if combinator == "not":
-                    return ("not", _condition(inner, _within(report, report.path + ("not",))))
+                    return ("not", _condition(inner, _within(report, report.path + ("not",)), root))
                 if not isinstance(inner, list) or not inner:
                     report("`any` takes a non-empty array of conditions", "conditions")
                     return None
-                return ("any", tuple(_condition(c, _within(report, report.path + ("any", m))) for m, c in enumerate(inner)))
+                return ("any", tuple(_condition(c, _within(report, report.path + ("any", m)), root)
+                                     for m, c in enumerate(inner)))  # fmt: skip
         report("a condition needs a `type` (or is `not = {…}` / `any = […]`)", "conditions")
         return None
     kind = cond["type"]
     if kind in schema.CONDITIONS_NOT_YET:
         report(f'condition type "{kind}" is not supported yet by this version of Cupcake', "conditions")
         return None
+    if kind in schema.STATE_CONDITIONS:
+        return compile_state_condition(cond, root, report)
     if kind not in schema.CONDITION_TYPES:
         report(f'unknown condition type "{kind}"{suggestion(kind, schema.CONDITION_TYPES + schema.COMBINATORS)}',
                "conditions")  # fmt: skip
@@ -346,6 +353,8 @@ def _action(action, event, report):
     kind = action.get("type")
     if kind == "run_command":
         return _run_command(action, report)
+    if kind == "update_state":
+        return compile_update_state(action, report)
     if kind in schema.ACTIONS_NOT_YET:
         report(f'action type "{kind}" is not supported yet by this version of Cupcake', ("action", "type"))
         return None
@@ -421,6 +430,8 @@ def _patterns(conditions):
             yield cond[1]
         elif cond[0] == "field" and cond[2] == "regex" and cond[3]:
             yield cond[3]
+        elif cond[0] in schema.STATE_CONDITIONS:
+            yield from (p for p in cond[1][3:5] if p)
         elif cond[0] == "not":
             yield from _patterns((cond[1],))
         elif cond[0] == "any":

@@ -25,6 +25,11 @@ def _rx(pattern: str):
     return rx
 
 
+def regex(pattern: str):
+    """The compiled pattern, from its cached SRE program when the policy set has one."""
+    return _rx(pattern)
+
+
 def _search(pattern: str, literals: tuple, text) -> bool:
     if not isinstance(text, str):
         return False
@@ -49,6 +54,10 @@ def holds(cond, view) -> bool:
         if isinstance(value, (bool, int, float)):
             value = fastjson.dumps(value)
         return _search(cond[3], cond[4], value)
+    if kind == "state_exists" or kind == "state_missing":
+        from cupcake.state.query import holds as state_holds
+
+        return state_holds(cond, view.state)
     if kind == "not":
         return not holds(cond[1], view)
     if kind == "any":

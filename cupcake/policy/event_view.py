@@ -9,11 +9,12 @@ _PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
 class EventView:
-    __slots__ = ("payload", "root", "tool_name", "tool_input", "_path", "_contents")
+    __slots__ = ("payload", "root", "state", "tool_name", "tool_input", "_path", "_contents")
 
-    def __init__(self, payload: dict, root: str):
+    def __init__(self, payload: dict, root: str, state=None):
         self.payload = payload
         self.root = root
+        self.state = state  # the session's state summary, when a policy needs it (see state_load)
         tool = payload.get("tool_name")
         self.tool_name = tool if isinstance(tool, str) else None
         tool_input = payload.get("tool_input")

@@ -37,7 +37,7 @@ class SettingsModel(_Table):
     audit_max_bytes: Annotated[StrictInt, Field(ge=1024)] = 10 * 1024 * 1024
     audit_keep: Annotated[StrictInt, Field(ge=1)] = 5
     self_protection: StrictBool = True
-    state_ttl_days: Union[StrictInt, StrictFloat] = 7
+    state_ttl_days: Annotated[Union[StrictInt, StrictFloat], Field(gt=0)] = 7
     eval_feedback: Optional[EvalFeedbackModel] = None
 
 
@@ -59,6 +59,20 @@ class FieldCondition(_Table):
     path: StrictStr
     regex: Optional[StrictStr] = None
     equals: Union[StrictStr, StrictInt, StrictFloat, StrictBool, None] = None
+
+
+class StateCondition(_Table):
+    """``state_exists`` / ``state_missing``: what the session has done (see policy/state_conditions.py)."""
+
+    type: Literal["state_exists", "state_missing"]
+    tool: Optional[StrictStr] = None
+    event: Optional[StrictStr] = None
+    path: Optional[StrictStr] = None
+    path_regex: Optional[StrictStr] = None
+    command: Optional[StrictStr] = None
+    success: StrictBool = True
+    count: Annotated[StrictInt, Field(ge=1)] = 1
+    within: Optional[StrictStr] = None
 
 
 REGEX_CONDITIONS = ("command_regex", "filepath_regex", "file_content_regex")
@@ -102,6 +116,12 @@ class InjectContextAction(_Table):
     max_output: Optional[StrictInt] = None
 
 
+class UpdateStateAction(_Table):
+    type: Literal["update_state"]
+    event: StrictStr
+    data: Optional[dict] = None
+
+
 ACTION_MODELS = {
     "block_with_feedback": BlockAction,
     "provide_feedback": FeedbackAction,
@@ -113,11 +133,12 @@ ACTION_MODELS = {
 CONTEXT_COMMAND_KEYS = ("timeout", "working_dir", "env", "shell", "max_output")
 CONTEXT_SOURCES = ("text", "file", "command")
 # Named by the language, built by later work: loading one is a clear error, never a silent no-op.
-ACTIONS_NOT_YET = ("update_state",)
+ACTIONS_NOT_YET = ()
 # run_command is checked by cupcake.commands (its keys, placeholders and argv), not by a model.
 RUN_COMMAND_KEYS = (
     "type", "command", "on_failure", "on_failure_feedback", "timeout", "working_dir", "env", "shell", "max_output",
 )  # fmt: skip
 ON_FAILURE = ("block", "feedback", "ignore")
-ACTION_TYPES = tuple(ACTION_MODELS) + ("run_command",) + ACTIONS_NOT_YET
-CONDITIONS_NOT_YET = ("state_exists", "state_missing")
+ACTION_TYPES = tuple(ACTION_MODELS) + ("run_command", "update_state") + ACTIONS_NOT_YET
+CONDITIONS_NOT_YET = ()
+STATE_CONDITIONS = ("state_exists", "state_missing")

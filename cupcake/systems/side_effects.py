@@ -18,14 +18,15 @@ def operation_goes_ahead(ctx) -> bool:
 
 
 def side_effect_policies(ctx):
-    """(name, action) of the matched policies whose action is a side effect, in list order."""
+    """(name, action) of the matched policies whose action is a side effect (``update_state``,
+    ``run_command`` with ``on_failure = "ignore"``), in list order."""
     if not ctx.matched or ctx.policies is None:
         return []
     policies = ctx.policies["policies"]
     found = []
     for i in ctx.matched:
         action = policies[i][4]
-        if action[0] == "check" and action[2] == "ignore":
+        if (action[0] == "check" and action[2] == "ignore") or action[0] == "state":
             found.append((policies[i][0], action))
     return found
 
@@ -33,4 +34,5 @@ def side_effect_policies(ctx):
 def run_ignored_commands(ctx) -> None:
     """``run_command`` with ``on_failure = "ignore"``: run it, record it, never let it decide."""
     for name, action in side_effect_policies(ctx):
-        run_check(ctx, name, action)
+        if action[0] == "check":
+            run_check(ctx, name, action)

@@ -1,12 +1,24 @@
-"""300 · Load the session's state, only when a policy that can match asks for it.
+"""300 · Load the session's state, only when a policy that can match this event asks for it.
 
-No built-in policy reads state yet (session state is its own piece of work), so this system
-never runs; it holds its place in the order table."""
+Which policies have state conditions is computed when policies are compiled (``state_needs``,
+per event), so a run whose policies need no state checks one dictionary and reads no file.
+The summary beside the log answers the conditions (``cupcake.state.index``)."""
 
 from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.systems._guards import can_evaluate
+
+
+def candidates_need_state(ctx) -> bool:
+    """A candidate policy of this event and tool (its matcher accepts the tool) has a state condition."""
+    from cupcake.policy.conditions import candidates, use_forms
+
+    ids = ctx.policies["state_needs"][ctx.event]
+    use_forms(ctx.policies.get("sre"))
+    tool = ctx.payload.get("tool_name")
+    return any(i in ids for i in candidates(ctx.policies["index"], ctx.event, tool if isinstance(tool, str) else None))
 
 
 class StateLoad(BaseSystem):
@@ -14,4 +26,26 @@ class StateLoad(BaseSystem):
     order = Stage.STATE_LOAD
 
     def should_process(self, ctx) -> bool:
-        return False
+        return can_evaluate(ctx) and bool(ctx.policies.get("state_needs", {}).get(ctx.event))
+
+    def process(self, ctx) -> None:
+        if not candidates_need_state(ctx):
+            return
+        import os
+
+        from cupcake.state import index, names, store
+
+        name = names.state_name(ctx.payload.get("session_id"))
+        if name is None:
+            ctx.state = {}
+            ctx.warnings.append("Cupcake: the event has no session_id, so state conditions see an empty session")
+            return
+        dir_fd = store.open_state_dir(ctx.root, create=False)
+        if dir_fd is None:
+            ctx.state = {}
+            return
+        try:
+            ctx.state, warnings = index.load(dir_fd, name, ctx.policies.get("state_filters", {}))
+        finally:
+            os.close(dir_fd)
+        ctx.warnings.extend(f"Cupcake: {w}" for w in warnings)

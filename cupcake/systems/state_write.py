@@ -1,15 +1,29 @@
-"""900 · After the decision: the side effects of matching policies, when the operation goes ahead
-(``run_command`` with ``on_failure = "ignore"``). Runs after the answer is sealed, so nothing here
-can change it; a failure becomes a warning in the answer.
+"""900 · After the decision: record what happened in the session, and run the side effects.
 
-Recording the session's tool use is its own piece of work (session state): until it lands,
-nothing is recorded here."""
+- PostToolUse / PostToolUseFailure: the tool use is appended to the session log (every tool, no
+  policy needed, whenever a policy file exists), with ``success`` true or false.
+- ``update_state`` of matching policies records its custom event, and ``run_command`` with
+  ``on_failure = "ignore"`` runs, when the operation goes ahead (see ``side_effects``).
+- SessionEnd with reason ``clear`` or ``logout`` removes the session's state (other reasons may be
+  followed by a resume of the same session). State untouched for ``state_ttl_days`` is removed at
+  most once a day.
+
+Runs after the answer is sealed, so nothing here can change it: a failure becomes a warning."""
 
 from __future__ import annotations
 
+import os
+import time
+
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.systems.side_effects import operation_goes_ahead, run_ignored_commands, side_effect_policies
+from cupcake.systems.side_effects import AFTER_THE_FACT, operation_goes_ahead, run_ignored_commands, side_effect_policies
+
+ENDS_FOR_GOOD = ("clear", "logout")
+
+
+def _ends_session(ctx) -> bool:
+    return ctx.event == "SessionEnd" and ctx.payload.get("reason") in ENDS_FOR_GOOD
 
 
 class StateWrite(BaseSystem):
@@ -18,7 +32,65 @@ class StateWrite(BaseSystem):
     decides = False
 
     def should_process(self, ctx) -> bool:
-        return bool(side_effect_policies(ctx)) and operation_goes_ahead(ctx)
+        if ctx.configured is not True or not isinstance(ctx.payload, dict) or ctx.root is None:
+            return False
+        return ctx.event in AFTER_THE_FACT or _ends_session(ctx) or bool(side_effect_policies(ctx))
 
     def process(self, ctx) -> None:
-        run_ignored_commands(ctx)
+        effects = side_effect_policies(ctx) if operation_goes_ahead(ctx) else []
+        try:
+            record(ctx, effects)
+        finally:
+            if any(action[0] == "check" for _name, action in effects):
+                run_ignored_commands(ctx)
+
+
+def record(ctx, effects) -> None:
+    """Append the tool use and the custom events (one write), end the session, sweep old state."""
+    from cupcake.errors import CupcakeError
+    from cupcake.state import entries, names, store, sweep
+
+    now = time.time()
+    pending = []
+    if ctx.event in AFTER_THE_FACT:
+        from cupcake.audit import mask
+
+        mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
+        pending.append(entries.tool_entry(ctx.payload, ctx.root, ctx.event == "PostToolUse", now))
+    for policy, action in effects:
+        if action[0] == "state":
+            pending.append(entries.event_entry(action[1], action[2], policy, now))
+    ending = _ends_session(ctx)
+    if not pending and not ending:
+        return
+    name = names.state_name(ctx.payload.get("session_id"))
+    if name is None:
+        what = "this tool use was" if ctx.event in AFTER_THE_FACT else "no state was"
+        ctx.warnings.append(f"Cupcake: the event has no session_id, so {what} not recorded")
+        return
+    try:
+        dir_fd = store.open_state_dir(ctx.root, create=not ending)
+    except CupcakeError as exc:
+        ctx.warnings.append(f"Cupcake: session state not recorded: {exc}")
+        return
+    if dir_fd is None:
+        return
+    try:
+        if pending:
+            try:
+                store.append(dir_fd, name, pending)
+            except (OSError, CupcakeError) as exc:
+                reason = getattr(exc, "strerror", None) or exc
+                ctx.warnings.append(f"Cupcake: could not record this event in {store.shown(name)}: {reason}")
+        if ending:
+            try:
+                store.remove_session(dir_fd, name)
+            except OSError as exc:
+                ctx.warnings.append(f"Cupcake: could not remove the state of the ended session: {exc.strerror or exc}")
+        if sweep.due(dir_fd, now):
+            try:
+                sweep.sweep(dir_fd, sweep.ttl_seconds(ctx.settings), now, keep=None if ending else name)
+            except OSError as exc:
+                ctx.warnings.append(f"Cupcake: could not remove old session state: {exc.strerror or exc}")
+    finally:
+        os.close(dir_fd)

@@ -167,8 +167,14 @@ class Session:
 
 def run_session(sandbox: Sandbox, tool: str, tool_input: dict) -> Session:
     """One scripted session: the model calls `tool` once, then ends with a text."""
+    return run_calls(sandbox, [(tool, tool_input)])
+
+
+def run_calls(sandbox: Sandbox, calls: list[tuple[str, dict]]) -> Session:
+    """One scripted session: the model makes `calls` one after another (each seeing the last result),
+    then ends with a text."""
     write_hook_settings(sandbox.project, sandbox.home, sandbox.cupcake, sandbox.hook_executable)
-    script = [ToolUse(tool, tool_input), Text("Done.")]
+    script = [ToolUse(tool, tool_input) for tool, tool_input in calls] + [Text("Done.")]
     with ScriptedMessagesAPI(script, max_lifetime=SESSION_TIMEOUT_SECONDS + 30) as api:
         run = run_claude(
             sandbox.claude,
@@ -182,5 +188,3 @@ def run_session(sandbox: Sandbox, tool: str, tool_input: dict) -> Session:
     session = Session(run, api)
     assert run.returncode == 0 and run.result.get("type") == "result", session.describe()
     return session
-
-

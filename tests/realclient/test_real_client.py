@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from .claude_client import SESSION_TIMEOUT_SECONDS, Sandbox, Session, run_session
+from .claude_client import SESSION_TIMEOUT_SECONDS, Sandbox, Session, run_calls, run_session
 from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 
 scenarios("real_client.feature")
@@ -86,6 +86,14 @@ def _(sandbox: Sandbox, path: str, docstring: str) -> Session:
     return run_session(sandbox, "Write", {"file_path": sandbox.expand(path), "content": docstring + "\n"})
 
 
+@when("the model makes these tool calls, one after another:", target_fixture="session")
+def _(sandbox: Sandbox, datatable: list[list[str]]) -> Session:
+    """A table with the columns `tool` and `input` (JSON; $PROJECT and $OUTSIDE expanded)."""
+    header, *rows = datatable
+    assert header == ["tool", "input"], header
+    return run_calls(sandbox, [(tool, json.loads(sandbox.expand(given))) for tool, given in rows])
+
+
 # -- Then ---------------------------------------------------------------------------------
 
 
@@ -105,6 +113,19 @@ def _(sandbox: Sandbox, path: str) -> None:
 def _(session: Session, docstring: str) -> None:
     """The tool_result of the scripted call, compared whole."""
     assert_model_was_shown(session, docstring)
+
+
+@then(parsers.parse("the model was shown, for call {number:d}:"))
+def _(session: Session, number: int, docstring: str) -> None:
+    results = session.api.tool_results()
+    assert len(results) >= number, f"only {len(results)} tool results\n{session.describe()}"
+    shown = results[number - 1].text
+    assert shown == docstring, f"call {number} showed the model:\n{shown!r}\nexpected:\n{docstring!r}\n{session.describe()}"
+
+
+@then(parsers.parse('the file "{path}" holds:'))
+def _(sandbox: Sandbox, path: str, docstring: str) -> None:
+    assert Path(sandbox.expand(path)).read_text() == docstring + "\n"
 
 
 @then("the model's context included:")
