@@ -94,7 +94,6 @@ Feature: Checking policy files with cupcake validate
             """
         And the exit code is 0
 
-    @needs_state_conditions
     Scenario: Seed 003, question 1 (read before editing, a state condition) is valid
         Given the project policy:
             """

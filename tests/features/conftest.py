@@ -39,18 +39,6 @@ def run() -> Run:
     return Run()
 
 
-def pytest_collection_modifyitems(items):
-    """A scenario tagged @needs_state_conditions is expected to fail until state conditions exist
-    (strict: once they do, it must pass, and the tag can go)."""
-    from cupcake.policy import schema
-
-    if "state_missing" not in getattr(schema, "CONDITIONS_NOT_YET", ()):
-        return
-    for item in items:
-        if item.get_closest_marker("needs_state_conditions"):
-            item.add_marker(pytest.mark.xfail(reason="state conditions are not built yet", strict=True))
-
-
 def _send(project, run, payload, event=None):
     started = time.monotonic()
     run.answer = project.send(payload, event)
