@@ -99,6 +99,9 @@ def _key() -> tuple:
 
     stamps = []
     for entry in sys.path:
+        if not entry:  # the working directory (python -c, -m): it changes with every file written there
+            stamps.append((entry, None))
+            continue
         try:
             stamps.append((entry, os.stat(entry or ".").st_mtime_ns))
         except OSError:
