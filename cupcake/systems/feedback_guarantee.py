@@ -48,7 +48,10 @@ def ensure_response(ctx) -> None:
     failures = ctx.decision_failures()
     if failures and ctx.configured is not False:
         if stands(ctx.response, ctx.fail_mode):  # a failure never loosens what was prepared
-            ctx.warnings.extend(f"Cupcake: {f.message}" for f in failures)
+            if all(f.custom for f in failures):  # the policies were evaluated: only these failed
+                ctx.warnings.extend(f"Cupcake: {f.message}" for f in failures)
+            else:
+                ctx.warnings.append(failure_text(ctx, failures))
         else:
             text = failure_text(ctx, failures)
             ctx.response = Response(ERROR, text=text, fail_closed=ctx.fail_mode == "closed")
