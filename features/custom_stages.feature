@@ -201,6 +201,7 @@ Feature: Custom stages from integrators
             """
             [settings]
             fail_mode = "<fail_mode>"
+            audit_logging = true
 
             [pipeline.systems]
             "flaky_scanner:Scanner" = 450
@@ -220,6 +221,10 @@ Feature: Custom stages from integrators
             Operation blocked: No sudo
             """
         And the user is told "Cupcake: flaky_scanner:Scanner failed: ConnectionError: scanner backend unreachable"
+        And the last audit record says:
+            | field    | value                                                                                                                                    |
+            | decision | "block"                                                                                                                                  |
+            | failures | [{"system": "flaky_scanner:Scanner", "message": "flaky_scanner:Scanner failed: ConnectionError: scanner backend unreachable", "decides": true, "custom": true}] |
 
         Examples:
             | fail_mode | answer                  |
