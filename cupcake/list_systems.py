@@ -79,6 +79,8 @@ def render(report: dict) -> str:
     for row in report["systems"]:
         if row["from"] == "built-in":
             origin = "built-in, core" if row["core"] else "built-in"
+        elif not row["enabled"]:
+            origin = f"{row['from']}, not loaded"
         elif row["distribution"]:
             origin = f"{row['distribution']} {row['version']}".strip()
         else:

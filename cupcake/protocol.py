@@ -15,6 +15,9 @@ runs at, and Cupcake sets ``name`` and ``order`` from there. Example::
             if "AKIA" in content:
                 ctx.decide(Decision.BLOCK, "Remove the AWS access key", by=self.name)
 
+A custom system runs only for an event that could be read: ``ctx.event`` is a str and
+``ctx.payload`` a dict (unknown fields kept; treat it as read-only).
+
 Where it runs decides what it may do (see the order table, ``cupcake.Stage``):
 
 - between 200 and 600: read the event and the policies' findings; add feedback

@@ -78,7 +78,9 @@ class Guarded:
         return f"Guarded({self.name!r}, {self.order})"
 
     def should_process(self, ctx) -> bool:
-        return True  # the system's own guard runs inside ``process``, under the fence
+        # Custom systems see a readable event only (``ctx.payload`` is a dict). Their own guard runs
+        # inside ``process``, under the fence.
+        return isinstance(ctx.payload, dict)
 
     def process(self, ctx) -> None:
         global _running

@@ -24,6 +24,7 @@ class Fake:
 
 def context(**fields) -> Context:
     ctx = Context()
+    ctx.payload = {}
     ctx.soft = ["lint"]
     ctx.contexts = ["ctx"]
     ctx.matched = [0, 2]
@@ -169,3 +170,10 @@ def test_a_sink_that_does_not_decide_keeps_that():
     sink.decides = False
     assert Guarded(sink, "log", 850).decides is False
     assert Guarded(Fake(lambda c: None), "scan", 450).decides is True
+
+
+def test_a_custom_system_sees_only_an_event_that_could_be_read():
+    ctx = Context()
+    assert Guarded(Fake(lambda c: None), "fake", 450).should_process(ctx) is False
+    ctx.payload = {"hook_event_name": "Stop"}
+    assert Guarded(Fake(lambda c: None), "fake", 450).should_process(ctx) is True
