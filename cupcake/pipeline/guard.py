@@ -105,6 +105,8 @@ class Guarded:
                 raise GuardViolation(f"{self.name}: tried to end the process ({type(exc).__name__})") from None
             if isinstance(exc, (DeadlinePassed, DeadlineExceeded)):
                 raise DeadlineExceeded(f"{self.name}: {clock.MESSAGE}") from None
+            if getattr(exc, "public", False) and not isinstance(exc, GuardViolation):
+                raise CupcakeError(f"{self.name}: {str(exc).strip()}") from None  # say whose message it is
             raise
         # The checks and the undoing must not be cut short by the deadline's alarm.
         with _AlarmHeld():

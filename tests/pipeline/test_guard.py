@@ -177,3 +177,13 @@ def test_a_custom_system_sees_only_an_event_that_could_be_read():
     assert Guarded(Fake(lambda c: None), "fake", 450).should_process(ctx) is False
     ctx.payload = {"hook_event_name": "Stop"}
     assert Guarded(Fake(lambda c: None), "fake", 450).should_process(ctx) is True
+
+
+def test_a_message_meant_for_the_user_says_which_system_raised_it():
+    from cupcake import CupcakeError
+
+    def down(ctx):
+        raise CupcakeError("Splunk is unreachable")
+
+    with pytest.raises(CupcakeError, match="^fake: Splunk is unreachable$"):
+        run(down)
