@@ -19,7 +19,7 @@ Feature: Custom stages from integrators
             | 600   | response_preparation | yes  | turns both passes into one answer                  |
             | 700   | feedback_guarantee   | yes  | makes sure an answer exists, then seals it         |
             | 800   | response_routing     | yes  | renders the answer for the agent                   |
-            | 900   | state_write          | no   | side effects, when the operation goes ahead        |
+            | 900   | state_write          | no   | records the session's tool use; runs the side effects |
             | 1000  | audit_write          | no   | the audit trail                                    |
 
     Scenario: A stage enabled by its entry point blocks what no policy covers
