@@ -274,6 +274,8 @@ def audit_verify(ctx: typer.Context, json_out: _Json = False, log: _Log = None) 
     given = ctx.obj or {}
     code = verify(_audit_log(log or given.get("log")), json_out=json_out, out=typer.echo, err=_echo_err)
     raise typer.Exit(code)
+
+
 def _ask(question: str) -> bool:
     """A yes or no on stdin; the end of input is a no."""
     typer.echo(f"{question} [y/N] ", nl=False)
@@ -281,6 +283,25 @@ def _ask(question: str) -> bool:
     if not line or not sys.stdin.isatty():  # a typed answer ends its own line; a piped one does not
         typer.echo(line.strip())
     return line.strip().lower() in ("y", "yes")
+
+
+@app.command()
+def systems(
+    json_out: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = False,
+) -> None:
+    """List the pipeline a run in this project goes through: order, system, where it comes from
+    (built-in, or the distribution and version that provides it), and whether it is enabled.
+
+    Custom systems are enabled in cupcake.toml, never by being installed:
+
+        [pipeline.systems]
+        acme-secrets = 450                      # an entry point (group cupcake.systems)
+        "acme_cupcake.audit:SplunkSink" = 850   # or an import path
+        audit_write = false                     # turn a built-in off (core systems cannot be)
+    """
+    from cupcake.list_systems import list_systems
+
+    raise typer.Exit(list_systems(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
 
 
 def main(args=None) -> int:

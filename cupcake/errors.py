@@ -7,3 +7,8 @@ class CupcakeError(Exception):
 
 class DeadlineExceeded(CupcakeError):
     pass
+
+
+class DeadlinePassed(BaseException):
+    """Rung again into a custom system that swallowed ``DeadlineExceeded`` and kept running. Not an
+    ``Exception``, so ``except Exception`` cannot swallow it; the custom-system fence catches it."""

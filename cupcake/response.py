@@ -7,6 +7,24 @@ from __future__ import annotations
 NONE, SOFT, BLOCK, APPROVE, ASK, ERROR = "none", "soft", "block", "approve", "ask", "error"
 
 
+class Decision:
+    """The decisions, as plain strings (no ``enum``: it costs milliseconds of every hook call).
+
+    ``BLOCK``, ``ASK`` and ``APPROVE`` are the hard decisions a system may take with
+    ``ctx.decide``; a ``Response`` carries any of them."""
+
+    NONE = NONE
+    SOFT = SOFT
+    BLOCK = BLOCK
+    APPROVE = APPROVE
+    ASK = ASK
+    ERROR = ERROR
+
+
+# How strict each hard decision is: a later system may only make a decision stricter.
+HARD_RANK = {APPROVE: 1, ASK: 2, BLOCK: 3}
+
+
 class Response:
     __slots__ = ("decision", "text", "soft_text", "reason", "context", "fail_closed")
 

@@ -32,10 +32,14 @@ def parse_args(args):
     return event or None, options, problem
 
 
-def execute(raw: bytes, args, env):
-    """Run the pipeline over one hook event; returns the context (its ``envelope`` is the answer)."""
+def execute(raw: bytes, args, env, last_resort: bool = False):
+    """Run the pipeline over one hook event; returns the context (its ``envelope`` is the answer).
+
+    ``last_resort``: when a system will not stop after the deadline, write the answer and exit
+    the process (only for the real command: a test in the same process must not exit)."""
     from cupcake.pipeline.clock import AlarmClock
     from cupcake.pipeline.context import Context
+    from cupcake.pipeline.order import Stage
     from cupcake.pipeline.plan import build_plan
     from cupcake.pipeline.runner import Failure, run_plan
     from cupcake.systems import builtin_systems, finish
@@ -45,8 +49,43 @@ def execute(raw: bytes, args, env):
     ctx = Context(raw=raw, event_arg=event, env=env, options=options)
     if problem:
         ctx.failures.append(Failure("cli", problem, True))
-    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=AlarmClock())
+    clock = AlarmClock(last_resort=(lambda: _answer_and_exit(ctx)) if last_resort else None)
+    replan = (Stage.POLICY_LOAD, configured_plan)
+    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=replan)
     return ctx
+
+
+def configured_plan(ctx, rest):
+    """After policy load: the rest of the plan as ``[pipeline.systems]`` has it. Runs that name no
+    system import nothing more."""
+    policies = ctx.policies
+    if not policies or policies.get("error") or not policies.get("systems"):
+        return rest
+    from cupcake.custom_stages import configure
+
+    return configure(ctx, rest)
+
+
+def _answer_and_exit(ctx) -> None:
+    """A system is still running well past the deadline and will not stop: answer now, and exit."""
+    from cupcake.pipeline.guard import answer_fd, undo_running
+    from cupcake.pipeline.runner import Failure
+    from cupcake.systems import finish
+
+    undo_running(ctx)
+    name = ctx.current or "a system"
+    ctx.failures.append(Failure(name, f"{name}: ran past the run's deadline and would not stop", not ctx.sealed, True))
+    try:
+        finish(ctx)
+        stdout = ctx.envelope[0]
+    except BaseException as exc:
+        stdout = emergency(exc)
+    try:
+        fd = answer_fd()
+        while stdout:
+            stdout = stdout[os.write(fd, stdout) :]
+    finally:
+        os._exit(0)
 
 
 def emergency(exc: BaseException) -> bytes:
@@ -63,7 +102,7 @@ def main(args) -> int:
     except Exception:
         raw = b""
     try:
-        ctx = execute(raw, args, os.environ)
+        ctx = execute(raw, args, os.environ, last_resort=True)
         stdout, stderr, code = ctx.envelope
         if ctx.options.get("timings"):
             stderr += "".join(f"{name:>22} {sec * 1000:8.3f} ms\n" for name, sec in ctx.timings).encode()

@@ -13,6 +13,8 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAYLOADS = FIXTURES / "payloads"
+REPO = Path(__file__).parent.parent
+ACME = REPO / "examples" / "acme-cupcake"
 
 
 def cupcake_executable() -> str:
@@ -32,6 +34,7 @@ class Project:
         self.cwd = root
         self.use_project_dir_env = True
         self.session_id = "8f14e45f-ceea-467e-9e2e-2a1b3c4d5e6f"
+        self.python_path: list[str] = []  # what a `cupcake` process finds installed beyond its own venv
 
     # files
     def write_policy(self, text: str) -> Path:
@@ -56,6 +59,8 @@ class Project:
         env = {"HOME": str(self.home), "PATH": f"{self.home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
         if self.use_project_dir_env:
             env["CLAUDE_PROJECT_DIR"] = str(self.root)
+        if self.python_path:
+            env["PYTHONPATH"] = os.pathsep.join(self.python_path)
         return env
 
     # events
@@ -150,3 +155,50 @@ def captured_payload(name: str, project: Project) -> dict:
     text = (PAYLOADS / f"{name}.json").read_text()
     text = text.replace("/home/dev/project", str(project.root)).replace("/home/dev", str(project.home))
     return json.loads(text)
+
+
+# Integrators' packages ###############################################################################
+
+
+def install_on_path(monkeypatch, project: Project, *paths: Path) -> None:
+    """Make ``paths`` importable, in this process and in the `cupcake` processes a test starts."""
+    for path in paths:
+        monkeypatch.syspath_prepend(str(path))
+        project.python_path.append(str(path))
+
+
+def forget_modules(prefix: str) -> None:
+    """Drop ``prefix`` and its submodules from ``sys.modules``: the next import reads them again."""
+    for name in [n for n in sys.modules if n == prefix or n.startswith(prefix + ".")]:
+        del sys.modules[name]
+
+
+@pytest.fixture(scope="session")
+def acme_site(tmp_path_factory) -> Path:
+    """The example integrator package as an installed distribution: a ``.dist-info`` built from its
+    own pyproject.toml (so its entry points cannot drift), next to its sources. Faster and sturdier
+    than ``pip install`` (no build, no network)."""
+    import tomli
+
+    project = tomli.loads((ACME / "pyproject.toml").read_text())["project"]
+    site = tmp_path_factory.mktemp("site")
+    info = site / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n")
+    lines = []
+    for group, entries in project["entry-points"].items():
+        lines.append(f"[{group}]")
+        lines.extend(f"{name} = {value}" for name, value in entries.items())
+    (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
+    (info / "top_level.txt").write_text("acme_cupcake\n")
+    return site
+
+
+@pytest.fixture
+def acme_installed(monkeypatch, project, acme_site) -> Project:
+    """acme-cupcake is installed (for this test only): its entry points are discoverable."""
+    install_on_path(monkeypatch, project, ACME / "src", acme_site)
+    forget_modules("acme_cupcake")
+    yield project
+    forget_modules("acme_cupcake")
+

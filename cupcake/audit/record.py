@@ -124,8 +124,8 @@ def build(ctx, now: float | None = None) -> dict:
         "message": mask_cut(message_of(response), TEXT_CHARS),
         "context": mask_cut(response.context, TEXT_CHARS) if response is not None and response.context else "",
         "commands": [_command(c) for c in ctx.checks if isinstance(c, dict)],
-        "failures": [{"system": f.system, "message": mask_cut(f.message, TEXT_CHARS), "decides": f.decides}
-                     for f in ctx.failures],  # fmt: skip
+        "failures": [{"system": f.system, "message": mask_cut(f.message, TEXT_CHARS), "decides": f.decides,
+                      "custom": getattr(f, "custom", False)} for f in ctx.failures],  # fmt: skip
         "warnings": [mask_cut(w, TEXT_CHARS) for w in ctx.warnings],
         "notes": {key: [mask_cut(str(n), TEXT_CHARS) for n in notes] for key, notes in ext_notes(ctx).items()},
         "version": __version__,

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from cupcake.response import HARD_RANK
+
 
 class Context:
     """What one hook event carries through the pipeline.
 
     Core facts are plain attributes; integrators keep their own data under a namespaced key
     in ``ext`` (``ctx.ext["acme.secrets"] = ...``) and never in the core fields.
+
+    What a system reads: ``event`` (the hook event name), ``payload`` (the event object, a dict),
+    ``root`` (the project root), ``settings``, ``fail_mode``, ``deadline`` (a ``time.monotonic()``
+    value), ``soft``, ``contexts``, ``hard`` (``(kind, text, by)`` or None), ``response`` (the
+    answer once prepared at 600), ``failures`` and ``warnings``. What it may change, through the
+    methods below: feedback, context and hard decisions before the answer is prepared, and
+    warnings at any time. Nothing a system adds can loosen what an earlier one decided.
     """
 
     __slots__ = (
@@ -41,6 +50,7 @@ class Context:
         "failures",  # Failure records of systems that raised
         "warnings",  # problems that do not change the decision (e.g. state could not be written)
         "timings",  # (system name, seconds)
+        "current",  # the name of the system running now
         "ext",  # integrators' namespaced slots
     )
 
@@ -70,8 +80,40 @@ class Context:
         self.failures = []
         self.warnings = []
         self.timings = []
+        self.current = None
         self.ext = {}
 
     def decision_failures(self):
         """Failures of systems that decide: the run could not evaluate policies."""
         return [f for f in self.failures if f.decides]
+
+    # What systems (built-in or custom) use to contribute to the answer.
+
+    def add_feedback(self, message: str) -> None:
+        """One more soft message (shown with every other finding, in order)."""
+        if not isinstance(message, str) or not message:
+            raise TypeError(f"feedback must be a non-empty str, got {message!r}")
+        self.soft.append(message)
+
+    def add_context(self, text: str) -> None:
+        """Context for the model (never decides)."""
+        if not isinstance(text, str) or not text:
+            raise TypeError(f"context must be a non-empty str, got {text!r}")
+        self.contexts.append(text)
+
+    def decide(self, kind: str, text: str, by: str) -> None:
+        """A hard decision: ``"block"`` (``text`` is the reason shown to the agent), ``"ask"`` or
+        ``"approve"``. The strictest decision stands (block > ask > approve); among equals, the first."""
+        if kind not in HARD_RANK:
+            raise ValueError(f'a hard decision is "block", "ask" or "approve", got {kind!r}')
+        if not isinstance(text, str) or not isinstance(by, str):
+            raise TypeError("the decision's text and who took it (by) must be str")
+        if self.hard is None or HARD_RANK[kind] > HARD_RANK.get(self.hard[0], 0):
+            self.hard = (kind, text, by)
+
+    def warn(self, text: str) -> None:
+        """A warning for the user (a ``systemMessage``); it never changes the decision, and it is
+        the only thing a system may still add once the answer is sealed (after 700)."""
+        if not isinstance(text, str) or not text:
+            raise TypeError(f"a warning must be a non-empty str, got {text!r}")
+        self.warnings.append(text)

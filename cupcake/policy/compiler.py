@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from cupcake.agents.claude_code import CONTEXT_EVENTS, EVENTS, TOOL_EVENTS, action_supported
 from cupcake.evalfeedback.settings import eval_feedback_settings
-from cupcake.policy import schema
+from cupcake.policy import pipeline_systems, schema
 from cupcake.policy.imports import expand as expand_imports
 from cupcake.policy.lines import FileLines
 from cupcake.policy.literals import required_literals
@@ -57,9 +57,10 @@ def compile_files(paths, root: str, env) -> dict:
     settings = merge(project, user)
     settings["eval_feedback"] = eval_feedback_settings(settings.get("eval_feedback"))
 
-    units, imported = [], _Imported()
+    units, imported, systems = [], _Imported(), []
     for source in sources:
         _check_file(source, problems)
+        systems.extend(pipeline_systems.check_file(source, problems))
         units.append(source)
         units.extend(_imported_sources(source, root, env, problems, imported))
 
@@ -73,6 +74,7 @@ def compile_files(paths, root: str, env) -> dict:
             compiled = _compile_policy(source, index, table, problems)  # its other problems count too
             if compiled is not None and unique:
                 policies.append(compiled)
+    systems = pipeline_systems.check_together(systems, problems)
     for warning in _shadowed(policies):
         warning.index = positions.get((warning.file, warning.line))
         problems.append(warning)
@@ -83,6 +85,7 @@ def compile_files(paths, root: str, env) -> dict:
         "files": [s.name for s in units],
         "imports": imported.identities,
         "protected": protected_paths(root, env, paths, [s.path for s in units if s.imported_by], imported.patterns),
+        "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
     }
     if errors:
         result.update(error=_summary(errors), policies=[], index={})
@@ -150,12 +153,6 @@ def _read(path: str, root: str, env, problems, imported_by=None):
 
 def _check_file(source, problems) -> None:
     table = source.table
-    for key in table:
-        if key == "pipeline":
-            problems.append(
-                Problem(ERROR, source.name, source.lines.top_key(key), None,
-                        f"`{key}` is not supported yet by this version of Cupcake")
-            )  # fmt: skip
     rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline")}
     _check_file_model(source, rest, ("policy_schema_version", "settings", "policy", "imports"), problems)
     settings = table.get("settings")

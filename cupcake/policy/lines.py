@@ -50,7 +50,7 @@ class FileLines:
         return None
 
     def table_key(self, table: str, key: str | None = None):
-        """Line of ``key = …`` inside the ``[table]`` header's table (or of the header itself);
+        """Line of ``key = …`` (bare or quoted) inside the ``[table]`` header's table (or of the header itself);
         for a table written inline (``eval_feedback = { … }``), the line of that key."""
         header = re.compile(rf"^\s*\[\s*{re.escape(table)}\s*\]")
         for number, line in enumerate(self.lines, 1):
@@ -58,7 +58,8 @@ class FileLines:
                 continue
             if key is None:
                 return number
-            pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+            name = re.escape(key)
+            pattern = re.compile(rf"""^\s*(?:{name}|"{name}"|'{name}')\s*=""")  # bare or quoted
             for inner in range(number + 1, len(self.lines) + 1):
                 text = self.lines[inner - 1]
                 if _TABLE.match(text):

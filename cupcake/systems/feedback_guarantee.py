@@ -2,13 +2,15 @@
 
 If a system that decides failed, the answer names what failed, and ``fail_mode`` says whether it
 blocks ("closed") or only tells the user ("open": never an allow, the agent's own permission flow
-still applies). A block already prepared is never loosened. Then the answer is sealed."""
+still applies). A prepared answer stricter than that is never loosened: a block always stands,
+and under "open" so do a soft denial and a question to the person; the failure is then a warning.
+Then the answer is sealed."""
 
 from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.response import BLOCK, ERROR, NONE, Response
+from cupcake.response import ASK, BLOCK, ERROR, NONE, SOFT, Response
 
 
 class FeedbackGuarantee(BaseSystem):
@@ -21,9 +23,22 @@ class FeedbackGuarantee(BaseSystem):
 
 def failure_text(ctx, failures) -> str:
     what = "\n".join(f.message for f in failures)
+    if all(f.custom for f in failures):
+        if ctx.fail_mode == "closed":
+            return f'Cupcake: a custom system failed, so this is blocked (fail_mode "closed"): {what}'
+        return f'Cupcake: a custom system failed, so its checks were not enforced for this event (fail_mode "open"): {what}'
     if ctx.fail_mode == "closed":
         return f'Cupcake: could not evaluate policies, so this is blocked (fail_mode "closed"): {what}'
     return f'Cupcake: could not evaluate policies, so none was enforced for this event (fail_mode "open"): {what}'
+
+
+def stands(response, fail_mode: str) -> bool:
+    """Whether a prepared answer is at least as strict as the failure answer fail_mode gives."""
+    if response is None:
+        return False
+    if response.decision == BLOCK:
+        return True
+    return fail_mode != "closed" and response.decision in (SOFT, ASK)
 
 
 def ensure_response(ctx) -> None:
@@ -32,10 +47,13 @@ def ensure_response(ctx) -> None:
         return
     failures = ctx.decision_failures()
     if failures and ctx.configured is not False:
-        text = failure_text(ctx, failures)
-        if ctx.response is not None and ctx.response.decision == BLOCK:
-            ctx.warnings.append(text)  # the block stands: a failure never loosens it
+        if stands(ctx.response, ctx.fail_mode):  # a failure never loosens what was prepared
+            if all(f.custom for f in failures):  # the policies were evaluated: only these failed
+                ctx.warnings.extend(f"Cupcake: {f.message}" for f in failures)
+            else:
+                ctx.warnings.append(failure_text(ctx, failures))
         else:
+            text = failure_text(ctx, failures)
             ctx.response = Response(ERROR, text=text, fail_closed=ctx.fail_mode == "closed")
     elif ctx.response is None:
         if ctx.configured is False:

@@ -11,7 +11,10 @@ satisfied and the scan goes on, so a passing test suite never shadows a later bl
 
 After self-protection and before any policy, the evaluator's gate
 (``[settings.eval_feedback] blocking = true``): while the newest eval reports major integration
-issues, a PreToolUse of a file-writing tool is blocked."""
+issues, a PreToolUse of a file-writing tool is blocked.
+
+A custom system placed before the scan may already have decided: a policy's decision replaces it
+only when stricter (``ctx.decide``), and once it is a block the policies are not scanned."""
 
 from __future__ import annotations
 
@@ -41,6 +44,8 @@ class HardActionScan(BaseSystem):
     def should_process(self, ctx) -> bool:
         if self_protection.applies(ctx):
             return True
+        if _blocked(ctx):  # a custom system before this one blocked: no policy could change that
+            return False
         return can_evaluate(ctx) and (bool(ctx.matched) or gate_settings(ctx) is not None)
 
     def process(self, ctx) -> None:
@@ -61,14 +66,20 @@ class HardActionScan(BaseSystem):
             if reason is not None:
                 ctx.hard = ("block", reason, GATE_NAME)
                 return
+        if _blocked(ctx):
+            return
         policies = ctx.policies["policies"]
         for i in ctx.matched:
             name, _event, _tools, _conditions, action, _file, _line = policies[i]
             if action[0] in HARD:
-                ctx.hard = (action[0], action[1], name)
+                ctx.decide(action[0], action[1], name)  # stricter than an earlier custom decision, or not
                 return
             if action[0] == "check" and action[2] == "block":
                 ok, text = run_check(ctx, name, action)
                 if not ok:
-                    ctx.hard = ("block", text, name)
+                    ctx.decide("block", text, name)
                     return
+
+
+def _blocked(ctx) -> bool:
+    return ctx.hard is not None and ctx.hard[0] == "block"

@@ -15,7 +15,7 @@ import time
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from tests.conftest import Answer, captured_payload, cupcake_executable
+from tests.conftest import REPO, Answer, captured_payload, cupcake_executable, forget_modules, install_on_path
 
 ACTIONS = {
     "soft": '{ type = "provide_feedback", message = "lint" }',
@@ -39,9 +39,9 @@ def run() -> Run:
     return Run()
 
 
-def _send(project, run, payload, event=None):
+def _send(project, run, payload, event=None, process=False):
     started = time.monotonic()
-    run.answer = project.send(payload, event)
+    run.answer = project.send_process(payload, event) if process else project.send(payload, event)
     run.seconds = time.monotonic() - started
     return run.answer
 
@@ -224,6 +224,29 @@ def late_crash(monkeypatch, message):
     monkeypatch.setattr(systems, "builtin_systems", lambda: original() + [LateTrouble()])
 
 
+# ## Given: integrators' systems ###################################################################
+
+
+@given(parsers.parse('the integrator package "{name}" is installed'))
+def integrator_package_installed(request, name):
+    """Its .dist-info (entry points included) and its sources are on the path, for this test only."""
+    assert name == "acme-cupcake", f"no example integrator package {name!r}"
+    request.getfixturevalue("acme_installed")
+
+
+@given(parsers.parse('the integrator module "{filename}":'))
+def integrator_module(request, monkeypatch, project, filename, docstring):
+    """A module of the integrator's (or the project's own), importable by its import path."""
+    modules = project.home.parent / "modules"
+    modules.mkdir(exist_ok=True)
+    (modules / filename).write_text(docstring + "\n")
+    name = filename.removesuffix(".py")
+    install_on_path(monkeypatch, project, modules)
+    forget_modules(name)
+    request.addfinalizer(lambda: forget_modules(name))
+
+
+
 # ## When ###########################################################################################
 
 
@@ -308,6 +331,17 @@ def file_changed(project, path, docstring):
     target.write_text(docstring)
     if target.stat().st_mtime_ns == before:  # a coarse clock: make the change visible
         os.utime(target, ns=(before + 1_000_000, before + 1_000_000))
+
+
+@when(parsers.parse('the agent asks, through the cupcake command, to write "{path}" with:'))
+def agent_writes_process(project, run, path, docstring):
+    target = str(project.cwd / path)
+    _send(project, run, project.tool_call("Write", {"file_path": target, "content": docstring}), process=True)
+
+
+@when(parsers.parse('the agent asks, through the cupcake command, to run "{command}"'))
+def agent_runs_process(project, run, command):
+    _send(project, run, project.tool_call("Bash", {"command": command, "description": "run it"}), process=True)
 
 
 @when(parsers.parse('the project policy file is changed to block "{pattern}" instead'))
@@ -449,7 +483,7 @@ def failure_answer(run, kind, text):
     if kind == "a denial":
         assert answer.specific.get("permissionDecision") == "deny", answer
         reason = answer.specific["permissionDecisionReason"]
-        assert reason.startswith('Cupcake: could not evaluate policies, so this is blocked (fail_mode "closed")'), reason
+        assert reason.startswith("Cupcake: ") and 'so this is blocked (fail_mode "closed")' in reason, reason
         assert text in reason, reason
     else:
         assert set(answer.json) == {"systemMessage"}, answer
@@ -529,6 +563,75 @@ def cache_valid(project):
 @then(parsers.parse('the policy cache starts with "{magic}"'))
 def cache_magic(project, magic):
     assert (project.root / ".cupcake" / "policy.cache").read_bytes().startswith(magic.encode())
+
+
+# ## Then: custom stages ############################################################################
+
+
+def _markdown_table(text: str, first_header: str) -> list:
+    """The rows of the markdown table whose first header cell is ``first_header``."""
+    rows, inside = [], False
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else None
+        if cells and cells[0] == first_header:
+            inside = True
+            rows.append(cells)
+        elif inside and cells:
+            if not set("".join(cells)) <= set("-: "):
+                rows.append(cells)
+        elif inside:
+            break
+    return rows
+
+
+@then("the built-in systems, in cupcake/pipeline/order.py and in the README, are:")
+def builtin_order_table(datatable):
+    from cupcake.pipeline.order import BUILTIN_ORDER, CORE
+
+    header, rows = datatable[0], datatable[1:]
+    assert header == ["order", "system", "core", "what it does"]
+    assert [(int(r[0]), r[1]) for r in rows] == list(BUILTIN_ORDER)
+    assert [r[2] == "yes" for r in rows] == [order in CORE for order, _ in BUILTIN_ORDER]
+    assert _markdown_table((REPO / "README.md").read_text(), "order") == datatable
+
+
+@then(parsers.parse('no module of "{prefix}" was loaded'))
+def module_not_loaded(prefix):
+    import sys
+
+    assert not [n for n in sys.modules if n == prefix or n.startswith(prefix + ".")]
+
+
+@then(parsers.parse('"{path}" holds the decisions:'))
+def holds_decisions(project, path, datatable):
+    records = [json.loads(line) for line in (project.root / path).read_text().splitlines()]
+    header = datatable[0]
+    shown = [[str(r.get(k) or "") for k in header] for r in records]
+    assert shown == datatable[1:], shown
+
+
+@then(parsers.parse('stderr holds "{text}"'))
+def stderr_holds(run, text):
+    assert text in run.answer.stderr.decode(), run.answer
+
+
+@then("the JSON lists the custom systems:")
+def json_custom_systems(run, datatable):
+    report = json.loads(run.answer.stdout)
+    header = datatable[0]
+    custom = [row for row in report["systems"] if row["from"] != "built-in"]
+
+    def cell(value):
+        return {True: "yes", False: "no", None: ""}.get(value, value) if not isinstance(value, int) or isinstance(value, bool) else str(value)
+
+    assert [[cell(row[k]) for k in header] for row in custom] == datatable[1:], custom
+
+
+@then(parsers.parse('the JSON reports the problem "{text}"'))
+def json_problem(run, text):
+    text = text.replace('\\"', '"')
+    problems = [p["message"] for p in json.loads(run.answer.stdout)["problems"]]
+    assert any(text in p for p in problems), problems
 
 
 # ## Checks (run_command) ###########################################################################
