@@ -1,125 +1,168 @@
-"""The policy language V1, validated with pydantic (cold path only: never imported by a warm run)."""
+"""The policy language V1, validated with pydantic's validation engine (cold path only: never
+imported by a warm run).
+
+Each table of the language is a ``pydantic_core`` schema compiled on first use. These are the
+schemas ``pydantic.BaseModel`` classes would generate (strict types, unknown keys forbidden), and
+they raise the same ``ValidationError``. Building model classes instead costs about 100 ms more
+on every cache rebuild: pydantic's class machinery and its plugin loader (``importlib.metadata``).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
-
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
-
-
-class _Table(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+from pydantic_core import SchemaValidator
+from pydantic_core import core_schema as cs
 
 
-class PolicyModel(_Table):
-    name: StrictStr
-    description: Optional[StrictStr] = None
-    hook_event: StrictStr = "PreToolUse"
-    matcher: Optional[StrictStr] = None
-    conditions: list[dict] = []
-    action: dict
+class Table:
+    """One table of the language: ``model_validate(value)`` raises ``ValidationError`` for every
+    problem at once; ``model_fields`` names its keys (for "did you mean" suggestions)."""
+
+    def __init__(self, title: str, fields: dict, required=()):
+        self.title = title
+        self.model_fields = dict.fromkeys(fields)
+        self._fields = fields
+        self._required = frozenset(required)
+        self._validator = None
+
+    def core_schema(self):
+        return cs.typed_dict_schema(
+            {name: cs.typed_dict_field(kind, required=name in self._required) for name, kind in self._fields.items()},
+            extra_behavior="forbid",
+        )
+
+    def model_validate(self, value):
+        if self._validator is None:
+            self._validator = SchemaValidator(self.core_schema(), cs.CoreConfig(title=self.title, strict=True))
+        return self._validator.validate_python(value)
 
 
-class EvalFeedbackModel(_Table):
-    """``[settings.eval_feedback]``: read an evaluator's findings back into the agent's context (seed 004)."""
-
-    enabled: StrictBool = True
-    dir: StrictStr = "logs/evals"
-    events: list[StrictStr] = ["UserPromptSubmit", "SessionStart"]
-    blocking: StrictBool = False
+def _str():
+    return cs.str_schema(strict=True)
 
 
-class SettingsModel(_Table):
-    fail_mode: Literal["open", "closed"] = "open"
-    hook_timeout_seconds: Union[StrictInt, StrictFloat] = 600
-    audit_logging: StrictBool = False
-    audit_allows: StrictBool = False
-    audit_max_bytes: Annotated[StrictInt, Field(ge=1024)] = 10 * 1024 * 1024
-    audit_keep: Annotated[StrictInt, Field(ge=1)] = 5
-    self_protection: StrictBool = True
-    state_ttl_days: Annotated[Union[StrictInt, StrictFloat], Field(gt=0)] = 7
-    eval_feedback: Optional[EvalFeedbackModel] = None
+def _bool():
+    return cs.bool_schema(strict=True)
 
 
-class FileModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    policy_schema_version: Literal["1.0"] = "1.0"
-    settings: dict = {}
-    policy: list[dict] = []
+def _int(**limits):
+    return cs.int_schema(strict=True, **limits)
 
 
-# Conditions: one model per ``type``.
-class RegexCondition(_Table):
-    type: StrictStr
-    value: StrictStr
+def _number(**limits):
+    return cs.union_schema([cs.int_schema(strict=True, **limits), cs.float_schema(strict=True, **limits)])
 
 
-class FieldCondition(_Table):
-    type: Literal["field"]
-    path: StrictStr
-    regex: Optional[StrictStr] = None
-    equals: Union[StrictStr, StrictInt, StrictFloat, StrictBool, None] = None
+def _table():
+    return cs.dict_schema()
 
 
-class StateCondition(_Table):
-    """``state_exists`` / ``state_missing``: what the session has done (see policy/state_conditions.py)."""
+def _literal(*values):
+    return cs.literal_schema(list(values))
 
-    type: Literal["state_exists", "state_missing"]
-    tool: Optional[StrictStr] = None
-    event: Optional[StrictStr] = None
-    path: Optional[StrictStr] = None
-    path_regex: Optional[StrictStr] = None
-    command: Optional[StrictStr] = None
-    success: StrictBool = True
-    count: Annotated[StrictInt, Field(ge=1)] = 1
-    within: Optional[StrictStr] = None
 
+PolicyModel = Table(
+    "policy",
+    {
+        "name": _str(),
+        "description": _str(),
+        "hook_event": _str(),
+        "matcher": _str(),
+        "conditions": cs.list_schema(_table()),
+        "action": _table(),
+    },
+    required=("name", "action"),
+)
+
+# ``[settings.eval_feedback]``: read an evaluator's findings back into the agent's context (seed 004).
+EvalFeedbackModel = Table(
+    "eval_feedback",
+    {"enabled": _bool(), "dir": _str(), "events": cs.list_schema(_str()), "blocking": _bool()},
+)
+
+SettingsModel = Table(
+    "settings",
+    {
+        "fail_mode": _literal("open", "closed"),
+        "hook_timeout_seconds": _number(),
+        "audit_logging": _bool(),
+        "audit_allows": _bool(),
+        "audit_max_bytes": _int(ge=1024),
+        "audit_keep": _int(ge=1),
+        "self_protection": _bool(),
+        "state_ttl_days": _number(gt=0),
+        "eval_feedback": EvalFeedbackModel.core_schema(),
+    },
+)
+
+FileModel = Table(
+    "policy file",
+    {
+        "policy_schema_version": _literal("1.0"),
+        "settings": _table(),
+        "policy": cs.list_schema(_table()),
+    },
+)
+
+# Conditions: one table per ``type``.
+RegexCondition = Table("condition", {"type": _str(), "value": _str()}, required=("type", "value"))
+
+FieldCondition = Table(
+    "condition",
+    {
+        "type": _literal("field"),
+        "path": _str(),
+        "regex": _str(),
+        "equals": cs.union_schema([_str(), _int(), cs.float_schema(strict=True), _bool()]),
+    },
+    required=("type", "path"),
+)
+
+# ``state_exists`` / ``state_missing``: what the session has done so far (see ``cupcake.state``).
+StateCondition = Table(
+    "condition",
+    {
+        "type": _literal("state_exists", "state_missing"),
+        "tool": _str(),
+        "event": _str(),
+        "path": _str(),
+        "path_regex": _str(),
+        "command": _str(),
+        "success": _bool(),
+        "count": _int(ge=1),
+        "within": _str(),
+    },
+    required=("type",),
+)
 
 REGEX_CONDITIONS = ("command_regex", "filepath_regex", "file_content_regex")
 CONDITION_TYPES = REGEX_CONDITIONS + ("field", "state_exists", "state_missing")
 COMBINATORS = ("not", "any")
 
 
-# Actions: one model per ``type``.
-class BlockAction(_Table):
-    type: Literal["block_with_feedback"]
-    feedback_message: StrictStr
-
-
-class FeedbackAction(_Table):
-    type: Literal["provide_feedback"]
-    message: StrictStr
-
-
-class ApproveAction(_Table):
-    type: Literal["approve"]
-    reason: Optional[StrictStr] = None
-
-
-class AskAction(_Table):
-    type: Literal["ask"]
-    reason: StrictStr
-
-
-class InjectContextAction(_Table):
-    """Context for the model: exactly one of ``text``, ``file`` (relative to the project root) or
-    ``command`` (its stdout; the command keys of run_command shape how it runs)."""
-
-    type: Literal["inject_context"]
-    text: Optional[StrictStr] = None
-    file: Optional[StrictStr] = None
-    command: Optional[StrictStr] = None
-    timeout: Union[StrictInt, StrictFloat, None] = None
-    working_dir: Optional[StrictStr] = None
-    env: Optional[dict] = None
-    shell: Optional[StrictBool] = None
-    max_output: Optional[StrictInt] = None
-
-
-class UpdateStateAction(_Table):
-    type: Literal["update_state"]
-    event: StrictStr
-    data: Optional[dict] = None
+# Actions: one table per ``type``.
+BlockAction = Table(
+    "action", {"type": _literal("block_with_feedback"), "feedback_message": _str()}, required=("type", "feedback_message")
+)
+FeedbackAction = Table("action", {"type": _literal("provide_feedback"), "message": _str()}, required=("type", "message"))
+ApproveAction = Table("action", {"type": _literal("approve"), "reason": _str()}, required=("type",))
+AskAction = Table("action", {"type": _literal("ask"), "reason": _str()}, required=("type", "reason"))
+# ``inject_context``: exactly one of text, file, command (checked in ``cupcake.context.compile``).
+InjectContextAction = Table(
+    "action",
+    {
+        "type": _literal("inject_context"),
+        "text": _str(),
+        "file": _str(),
+        "command": _str(),
+        "timeout": _number(),
+        "working_dir": _str(),
+        "env": _table(),
+        "shell": _bool(),
+        "max_output": _int(),
+    },
+    required=("type",),
+)
+UpdateStateAction = Table("action", {"type": _literal("update_state"), "event": _str(), "data": _table()}, required=("type", "event"))
 
 
 ACTION_MODELS = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
 from cupcake.policy import schema
 from cupcake.policy.paths import shown_path
