@@ -371,15 +371,15 @@ SCENARIOS: list[Scenario] = [
     Scenario(2, "block-and-feedback", "the same 50 + 1 block and 3 feedback that match: deny",
              2.3, 1.5, make_block_and_feedback),
     Scenario(3, "thousand-policies", "1,000 policies (Bash, Write|Edit, Read, mcp__.*), a 2 KB Write: no output",
-             3.0, 1.5, make_thousand_policies),
+             2.7, 1.5, make_thousand_policies),  # issue 10 asked 3.0; measured 2.27
     Scenario(4, "state-100k", "a state query (read before edit) in a session of 100,000 recorded events",
-             3.0, 1.5, make_state_query(100_000)),
+             2.5, 1.5, make_state_query(100_000)),  # asked 3.0; measured 1.73
     Scenario(5, "cold-cache", "scenario 1 with the policy file touched before every run (cache rebuilt)",
-             15.0, None, make_nothing_matches, cold=True),
+             10.0, None, make_nothing_matches, cold=True),  # asked 15; measured 7.4
     Scenario(6, "audit-on", "scenario 1 with audit logging on for every run (audit_allows): a line per run",
              2.3, 1.5, make_audit_on),
     Scenario(7, "state-10", "scenario 4's query in a session of 10 recorded events (its reference)",
-             3.0, 1.5, make_state_query(10)),
+             2.5, 1.5, make_state_query(10)),
 ]
 
 # (scenario, reference, max ratio): growth that must not cost more than this. The ratio compares the
