@@ -77,8 +77,8 @@ def _failure(name: str, done) -> str:
     return f"{name} exited with code {done.exit_code}" + (f":\n{output}" if output else "")
 
 
-class ClaudeCode:
-    name = "Claude Code"
+class _Agent:
+    """What every agent is run with: its command words, the project root, the files it may write."""
 
     def __init__(self, words, root, targets, env, timeout):
         self.words = words
@@ -86,6 +86,13 @@ class ClaudeCode:
         self.targets = targets
         self.env = env
         self.timeout = timeout
+
+
+class ClaudeCode(_Agent):
+    name = "Claude Code"
+
+    def __init__(self, words, root, targets, env, timeout):
+        super().__init__(words, root, targets, env, timeout)
         self.session_id = None
 
     def argv(self) -> list[str]:
@@ -122,15 +129,11 @@ class ClaudeCode:
         return Reply(True, text, session_id=self.session_id)
 
 
-class Command:
+class Command(_Agent):
     """Any program that takes a prompt."""
 
     def __init__(self, words, root, targets, env, timeout):
-        self.words = words
-        self.root = root
-        self.targets = targets
-        self.env = env
-        self.timeout = timeout
+        super().__init__(words, root, targets, env, timeout)
         self.name = f"`{os.path.basename(words[0])}`"
 
     def first(self, prompt: str, attempt: int) -> Reply:

@@ -134,16 +134,6 @@ def _read(path: str, key):
 def _write(path: str, key, found: dict) -> None:
     import marshal
 
-    data = _MAGIC + marshal.dumps((key, found))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    from cupcake.atomic_write import write_atomically
+
+    write_atomically(path, _MAGIC + marshal.dumps((key, found)))

@@ -9,6 +9,7 @@ import sys
 from zlib import crc32
 
 from cupcake import __version__
+from cupcake.atomic_write import write_atomically
 
 MAGIC = b"CUPCAKE\x02"  # the compiled format: bump when its shape changes
 CACHE_NAME = "policy.cache"
@@ -56,16 +57,4 @@ def read(path: str, key):
 def write(path: str, key, compiled: dict) -> None:
     """Write atomically: a temporary file in the same directory, then rename."""
     body = marshal.dumps((key, compiled))
-    data = MAGIC + crc32(body).to_bytes(4, "little") + body
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomically(path, MAGIC + crc32(body).to_bytes(4, "little") + body)
