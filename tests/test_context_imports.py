@@ -38,7 +38,8 @@ def warm_run(project, payload: dict) -> tuple[str, list[str]]:
         "print(ctx.envelope[0].decode().strip() or '-'); "
         f"print(' '.join(sorted(m for m in sys.modules if m.startswith({WATCHED!r}))))"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30,
+                          cwd=project.root)  # imports the installed Cupcake, as the executable does
     lines = done.stdout.splitlines()
     assert len(lines) == 2, done.stderr
     return lines[0], lines[1].split()

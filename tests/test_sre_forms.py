@@ -51,7 +51,8 @@ def test_a_warm_run_that_evaluates_regexes_imports_no_re(project):
         f"ctx = execute({payload.encode()!r}, ['--event', 'PreToolUse'], dict(os.environ)); "
         "print(ctx.envelope[0].decode().strip()); print(before, 're' in sys.modules)"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30,
+                          cwd=project.root)  # imports the installed Cupcake, as the executable does
     answer, imported = done.stdout.strip().splitlines()
     assert '"permissionDecision":"deny"' in answer, done.stderr
     if imported.startswith("True"):

@@ -25,7 +25,8 @@ def _imported_by(project, payload: dict) -> tuple[str, list]:
         f"ctx = execute({json.dumps(payload).encode()!r}, [], dict(os.environ)); "
         "print(repr(ctx.envelope[0])); print(' '.join(sorted(set(sys.modules) - before)))"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30,
+                          cwd=project.root)  # imports the installed Cupcake, as the executable does
     answer, imported = done.stdout.splitlines()
     return answer, [m for m in imported.split() if m in COSTLY]
 
