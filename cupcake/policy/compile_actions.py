@@ -31,9 +31,6 @@ def compile_action(action, event, report):
         return compile_run_command(action, report)
     if kind == "update_state":
         return compile_update_state(action, report)
-    if kind in schema.ACTIONS_NOT_YET:
-        report(f'action type "{kind}" is not supported yet by this version of Cupcake', ("action", "type"))
-        return None
     model = schema.ACTION_MODELS.get(kind)
     if model is None:
         report(f'unknown action type "{kind}"{suggestion(kind, schema.ACTION_TYPES)}', ("action", "type"))

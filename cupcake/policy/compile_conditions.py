@@ -64,9 +64,6 @@ def compile_condition(cond, report, root: str = ""):
         report("a condition needs a `type` (or is `not = {…}` / `any = […]`)", "conditions")
         return None
     kind = cond["type"]
-    if kind in schema.CONDITIONS_NOT_YET:
-        report(f'condition type "{kind}" is not supported yet by this version of Cupcake', "conditions")
-        return None
     if kind in schema.STATE_CONDITIONS:
         return compile_state_condition(cond, root, report)
     if kind not in schema.CONDITION_TYPES:

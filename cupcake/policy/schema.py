@@ -175,13 +175,10 @@ ACTION_MODELS = {
 # The keys of inject_context that only make sense with ``command``.
 CONTEXT_COMMAND_KEYS = ("timeout", "working_dir", "env", "shell", "max_output")
 CONTEXT_SOURCES = ("text", "file", "command")
-# Named by the language, built by later work: loading one is a clear error, never a silent no-op.
-ACTIONS_NOT_YET = ()
 # run_command is checked by cupcake.commands (its keys, placeholders and argv), not by a model.
 RUN_COMMAND_KEYS = (
     "type", "command", "on_failure", "on_failure_feedback", "timeout", "working_dir", "env", "shell", "max_output",
 )  # fmt: skip
 ON_FAILURE = ("block", "feedback", "ignore")
-ACTION_TYPES = tuple(ACTION_MODELS) + ("run_command", "update_state") + ACTIONS_NOT_YET
-CONDITIONS_NOT_YET = ()
+ACTION_TYPES = tuple(ACTION_MODELS) + ("run_command", "update_state")
 STATE_CONDITIONS = ("state_exists", "state_missing")
