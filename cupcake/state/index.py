@@ -5,7 +5,7 @@ The log stays the source of truth; the summary is marshal data (never pickle), r
 whenever it is missing, damaged, for another log, or lacks a filter the policies now use. A query
 whose summary is current reads one small file whatever the log's length; when the log has grown,
 only the new lines are read, under an exclusive ``flock`` on the log so that concurrent runs update
-the summary one at a time (appends take no lock: they are single ``O_APPEND`` writes).
+the summary one at a time; appends take the same lock, so a catch-up never reads half an append.
 
 A filter is ``(what, names, path, path_regex, command, success)``: ``what`` is ``"tool"`` (``names``
 are tool names) or ``"event"`` (custom events of ``update_state``)."""

@@ -79,11 +79,16 @@ def append(dir_fd: int, name: str, entries) -> None:
     """Append ``entries`` to the session log: one ``write`` of whole lines.
 
     If the log ends in a line cut short (a process killed mid-write long ago), a newline first
-    keeps that damage to its own line instead of spoiling the entry written now."""
+    keeps that damage to its own line instead of spoiling the entry written now. The look at the
+    last byte and the write happen under an exclusive lock: otherwise another process's append,
+    caught half-copied, would look cut short and earn a spurious blank line."""
+    import fcntl
+
     data = b"".join(encode_line(e) for e in entries)
     fd = os.open(name + LOG_SUFFIX, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
                  dir_fd=dir_fd)  # fmt: skip
     try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             data = b"\n" + data
