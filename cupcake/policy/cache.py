@@ -9,7 +9,6 @@ import sys
 from zlib import crc32
 
 from cupcake import __version__
-from cupcake.atomic_write import write_atomically
 
 MAGIC = b"CUPCAKE\x02"  # the compiled format: bump when its shape changes
 CACHE_NAME = "policy.cache"
@@ -57,4 +56,6 @@ def read(path: str, key):
 def write(path: str, key, compiled: dict) -> None:
     """Write atomically: a temporary file in the same directory, then rename."""
     body = marshal.dumps((key, compiled))
+    from cupcake.atomic_write import write_atomically  # only a rebuild writes: keep it off the warm path
+
     write_atomically(path, MAGIC + crc32(body).to_bytes(4, "little") + body)
