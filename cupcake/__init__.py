@@ -1,6 +1,6 @@
 """Cupcake: deterministic policies for AI coding agents, enforced through their hooks.
 
-The integrator API (stable across minor versions; see ``cupcake.protocol`` for the contract)::
+The integrator API (stable across minor versions; see ``cupcake.pipeline.protocol`` for the contract)::
 
     from cupcake import BaseSystem, Context, Decision, Stage
 
@@ -11,12 +11,12 @@ __version__ = "0.1.0"
 
 # name -> module that defines it. Changing this table is changing the public API.
 _API = {
-    "System": "cupcake.protocol",
+    "System": "cupcake.pipeline.protocol",
     "BaseSystem": "cupcake.pipeline.system",
     "Context": "cupcake.pipeline.context",
     "Stage": "cupcake.pipeline.order",
-    "Decision": "cupcake.response",
-    "Response": "cupcake.response",
+    "Decision": "cupcake.pipeline.response",
+    "Response": "cupcake.pipeline.response",
     "CupcakeError": "cupcake.errors",
 }
 

@@ -1,3 +1,3 @@
-from cupcake.entry import main
+from cupcake.cli.entry import main
 
 raise SystemExit(main())

@@ -92,7 +92,7 @@ class Project:
 
     def send(self, payload, event=None) -> "Answer":
         """In process, through the same entry the console script uses (fast)."""
-        from cupcake.run import execute
+        from cupcake.cli.run import execute
 
         raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         event = event or (payload.get("hook_event_name") if isinstance(payload, dict) else None)

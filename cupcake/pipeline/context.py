@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.response import HARD_RANK
+from cupcake.pipeline.response import HARD_RANK
 
 
 class Context:

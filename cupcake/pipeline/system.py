@@ -1,7 +1,7 @@
 """The System contract: ``name``, ``order``, ``should_process(ctx)`` (pure) and ``process(ctx)``.
 
 ``BaseSystem`` is a plain class so the hot path pays for no ``typing`` import; the
-``typing.Protocol`` form for integrators lives in ``cupcake.protocol``.
+``typing.Protocol`` form for integrators lives in ``cupcake.pipeline.protocol``.
 """
 
 from __future__ import annotations

@@ -56,6 +56,6 @@ def read(path: str, key):
 def write(path: str, key, compiled: dict) -> None:
     """Write atomically: a temporary file in the same directory, then rename."""
     body = marshal.dumps((key, compiled))
-    from cupcake.atomic_write import write_atomically  # only a rebuild writes: keep it off the warm path
+    from cupcake.stores.atomic_write import write_atomically  # only a rebuild writes: keep it off the warm path
 
     write_atomically(path, MAGIC + crc32(body).to_bytes(4, "little") + body)

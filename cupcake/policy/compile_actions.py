@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic_core import ValidationError
 
-from cupcake.agents.claude_code import CONTEXT_EVENTS, EVENTS, action_supported
+from cupcake.agents.claude.render import CONTEXT_EVENTS, EVENTS, action_supported
 from cupcake.policy import schema
 from cupcake.policy.messages import explain
 from cupcake.policy.problems import suggestion
@@ -51,7 +51,7 @@ def compile_action(action, event, report):
                    f"{_honoured_on(compiled)}", ("action", "type"))  # fmt: skip
         return None
     if compiled == "context":
-        from cupcake.context.compile import compile_context
+        from cupcake.inject_context.compile import compile_context
 
         return compile_context(action, report)
     text = {"soft": "message", "block": "feedback_message"}.get(compiled, "reason")
@@ -74,7 +74,7 @@ def _honoured_on(kind: str) -> str:
 def compile_run_command(action: dict, report):
     """("check", spec, on_failure, feedback template): a command whose failure blocks, becomes
     soft feedback, or is ignored (a side effect)."""
-    from cupcake.commands import check_command_template
+    from cupcake.run_command import check_command_template
 
     ok = True
     for key in action:

@@ -6,7 +6,7 @@ import re
 
 from pydantic_core import ValidationError
 
-from cupcake.agents.claude_code import TOOL_EVENTS
+from cupcake.agents.claude.render import TOOL_EVENTS
 from cupcake.policy import schema
 from cupcake.policy.literals import required_literals
 from cupcake.policy.messages import explain

@@ -9,18 +9,19 @@ from __future__ import annotations
 import tomli
 from pydantic_core import ValidationError
 
-from cupcake.agents.claude_code import CONTEXT_EVENTS, EVENTS
-from cupcake.evalfeedback.settings import eval_feedback_settings
-from cupcake.policy import pipeline_systems, schema
+from cupcake.agents.claude.render import CONTEXT_EVENTS, EVENTS
+from cupcake.evaluator_findings.settings import eval_feedback_settings
+from cupcake.policy import schema
+from cupcake.stages import settings as pipeline_systems
 from cupcake.policy.compile_actions import compile_action, context_events, pydantic_message
 from cupcake.policy.compile_conditions import compile_condition, compile_matcher, condition_reporter
 from cupcake.policy.compile_index import build_index, shadowed_warnings, sre_forms_of
 from cupcake.policy.imports import expand as expand_imports
 from cupcake.policy.lines import FileLines
 from cupcake.policy.messages import explain
-from cupcake.policy.paths import label
+from cupcake.project import label
 from cupcake.policy.problems import ERROR, WARNING, Problem, suggestion
-from cupcake.policy.self_protection import protected_paths
+from cupcake.protection.hook import protected_paths
 from cupcake.policy.settings import merge, raw_settings
 from cupcake.policy.state_conditions import state_plan
 
@@ -87,7 +88,7 @@ def compile_files(paths, root: str, env) -> dict:
         result.update(error=None, policies=policies, index=build_index(policies), sre=sre_forms_of(policies),
                       state_filters=state_filters, state_needs=state_needs)  # fmt: skip
     # The session log (always) and the audit trail mask secrets with these patterns.
-    from cupcake.audit.mask import sre_forms as mask_forms
+    from cupcake.stores.audit.mask import sre_forms as mask_forms
 
     result.setdefault("sre", {}).update(mask_forms())
     return result

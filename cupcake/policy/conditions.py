@@ -4,9 +4,9 @@ never even imports ``re``."""
 
 from __future__ import annotations
 
-from cupcake import fastjson
+from cupcake.speedups import fastjson
 
-from cupcake.policy.sre_forms import compile_pattern
+from cupcake.speedups.sre import compile_pattern
 
 _compiled: dict = {}
 _forms: dict = {}  # pattern -> its cached SRE program (see sre_forms)
@@ -55,7 +55,7 @@ def holds(cond, view) -> bool:
             value = fastjson.dumps(value)
         return _search(cond[3], cond[4], value)
     if kind == "state_exists" or kind == "state_missing":
-        from cupcake.state.query import holds as state_holds
+        from cupcake.stores.state.query import holds as state_holds
 
         return state_holds(cond, view.state)
     if kind == "not":

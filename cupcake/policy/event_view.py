@@ -3,7 +3,7 @@ contents being written. Derived lazily, once per run; anything of the wrong shap
 
 from __future__ import annotations
 
-from cupcake.policy.paths import shown_path
+from cupcake.project import shown_path
 
 _PATH_KEYS = ("file_path", "notebook_path", "path")
 

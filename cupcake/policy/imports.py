@@ -15,7 +15,7 @@ import stat
 
 from cupcake.policy.cache import file_identity
 from cupcake.policy.globmatch import has_magic, match_name
-from cupcake.policy.paths import WORK_DIR
+from cupcake.project import WORK_DIR
 
 MAX_DIRS = 500  # a ``**`` that scans more than this is refused: every warm run would stat them all
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from cupcake.policy import cache
-from cupcake.policy.paths import WORK_DIR, policy_files
+from cupcake.project import WORK_DIR, policy_files
 
 
 class Loaded:

@@ -117,7 +117,7 @@ FieldCondition = Table(
     required=("type", "path"),
 )
 
-# ``state_exists`` / ``state_missing``: what the session has done so far (see ``cupcake.state``).
+# ``state_exists`` / ``state_missing``: what the session has done so far (see ``cupcake.stores.state``).
 StateCondition = Table(
     "condition",
     {
@@ -146,7 +146,7 @@ BlockAction = Table(
 FeedbackAction = Table("action", {"type": _literal("provide_feedback"), "message": _str()}, required=("type", "message"))
 ApproveAction = Table("action", {"type": _literal("approve"), "reason": _str()}, required=("type",))
 AskAction = Table("action", {"type": _literal("ask"), "reason": _str()}, required=("type", "reason"))
-# ``inject_context``: exactly one of text, file, command (checked in ``cupcake.context.compile``).
+# ``inject_context``: exactly one of text, file, command (checked in ``cupcake.inject_context.compile``).
 InjectContextAction = Table(
     "action",
     {
@@ -175,7 +175,7 @@ ACTION_MODELS = {
 # The keys of inject_context that only make sense with ``command``.
 CONTEXT_COMMAND_KEYS = ("timeout", "working_dir", "env", "shell", "max_output")
 CONTEXT_SOURCES = ("text", "file", "command")
-# run_command is checked by cupcake.commands (its keys, placeholders and argv), not by a model.
+# run_command is checked by cupcake.run_command (its keys, placeholders and argv), not by a model.
 RUN_COMMAND_KEYS = (
     "type", "command", "on_failure", "on_failure_feedback", "timeout", "working_dir", "env", "shell", "max_output",
 )  # fmt: skip

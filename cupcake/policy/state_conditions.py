@@ -1,7 +1,7 @@
 """Compile the state conditions (``state_exists``, ``state_missing``) and the ``update_state`` action
 (cold path: pydantic and ``re`` are fine here).
 
-A state condition compiles to ``(kind, filter, count, within)`` (see ``cupcake.state.index`` for
+A state condition compiles to ``(kind, filter, count, within)`` (see ``cupcake.stores.state.index`` for
 the filter); its literal ``path`` is resolved against the project root now, exactly as a tool's
 file path is when it is recorded, so ``path = "filexyz.md"`` means ``<root>/filexyz.md``."""
 
@@ -13,7 +13,7 @@ import re
 from pydantic_core import ValidationError
 
 from cupcake.policy import schema
-from cupcake.policy.paths import shown_path
+from cupcake.project import shown_path
 from cupcake.policy.messages import explain
 
 _DURATION = re.compile(r"(?:\d+(?:\.\d+)?[smhd])+")

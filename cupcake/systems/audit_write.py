@@ -10,7 +10,7 @@ import os
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.policy.paths import WORK_DIR
+from cupcake.project import WORK_DIR
 
 
 def _whole(value, default: int, least: int) -> int:
@@ -28,7 +28,7 @@ class AuditWrite(BaseSystem):
         settings = ctx.settings
         if not ctx.configured or not ctx.root or settings.get("audit_logging") is not True:
             return False
-        from cupcake.audit.record import ext_notes
+        from cupcake.stores.audit.record import ext_notes
 
         return bool(
             settings.get("audit_allows") is True
@@ -40,10 +40,10 @@ class AuditWrite(BaseSystem):
         )
 
     def process(self, ctx) -> None:
-        from cupcake import fastjson
-        from cupcake.audit import mask
-        from cupcake.audit.record import build
-        from cupcake.audit.writer import DEFAULT_KEEP, DEFAULT_MAX_BYTES, append
+        from cupcake.speedups import fastjson
+        from cupcake.stores.audit import mask
+        from cupcake.stores.audit.record import build
+        from cupcake.stores.audit.writer import DEFAULT_KEEP, DEFAULT_MAX_BYTES, append
 
         mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
         settings = ctx.settings

@@ -12,7 +12,7 @@ from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.conditions import all_hold, candidates, use_forms
 from cupcake.policy.event_view import EventView
 from cupcake.systems._guards import can_evaluate
-from cupcake.systems.checks import run_check
+from cupcake.run_command.check import run_check
 
 
 class FeedbackCollection(BaseSystem):
@@ -37,7 +37,7 @@ class FeedbackCollection(BaseSystem):
                 if action[1] == "text":
                     ctx.contexts.append(action[2])
                 else:
-                    from cupcake.context.sources import context_text
+                    from cupcake.inject_context.sources import context_text
 
                     text = context_text(ctx, name, action)
                     if text:
@@ -48,6 +48,6 @@ class FeedbackCollection(BaseSystem):
                     ctx.soft.append(text)
         evals = ctx.settings.get("eval_feedback")
         if evals is not None and ctx.event in evals["events"]:
-            from cupcake.evalfeedback.inject import inject_eval_feedback
+            from cupcake.evaluator_findings.inject import inject_eval_feedback
 
             inject_eval_feedback(ctx, evals)

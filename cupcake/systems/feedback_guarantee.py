@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.response import ASK, BLOCK, ERROR, NONE, SOFT, Response
+from cupcake.pipeline.response import ASK, BLOCK, ERROR, NONE, SOFT, Response
 
 
 class FeedbackGuarantee(BaseSystem):

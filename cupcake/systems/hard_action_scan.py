@@ -3,7 +3,7 @@ policies in list order; the first hard action is final.
 
 Self-protection (``[settings] self_protection``, on unless set to false) comes before every policy,
 so no approve can pre-empt it, and it holds even when a policy file is broken: the agent may not
-change Cupcake's own files (see ``cupcake.policy.self_protection``).
+change Cupcake's own files (see ``cupcake.protection.hook``).
 
 A ``run_command`` in block mode (the default) runs here: a failure (non-zero exit, timeout, an
 executable that cannot start) is a final block with its feedback; success means that check is
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.policy import self_protection
+from cupcake.protection import hook as self_protection
 from cupcake.systems._guards import can_evaluate
-from cupcake.systems.checks import run_check
+from cupcake.run_command.check import run_check
 
 HARD = ("block", "approve", "ask")
 # The tools the evaluator's gate stops: Write and Edit, and the other tools that write files.
@@ -60,7 +60,7 @@ class HardActionScan(BaseSystem):
             return  # the policies could not be loaded or evaluated: only self-protection stands
         evals = gate_settings(ctx)
         if evals is not None:
-            from cupcake.evalfeedback.gate import GATE_NAME, gate_reason
+            from cupcake.evaluator_findings.gate import GATE_NAME, gate_reason
 
             reason = gate_reason(ctx, evals)
             if reason is not None:

@@ -3,7 +3,7 @@ Unknown fields and values are kept: newer clients send more than older docs list
 
 from __future__ import annotations
 
-from cupcake import fastjson
+from cupcake.speedups import fastjson
 
 from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage

@@ -10,7 +10,7 @@ from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.loader import load
-from cupcake.policy.paths import find_root
+from cupcake.project import find_root
 from cupcake.policy.settings import fail_mode_of, run_seconds
 
 

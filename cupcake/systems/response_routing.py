@@ -4,7 +4,7 @@ Warnings added later (a state or audit write that failed) are rendered again at 
 
 from __future__ import annotations
 
-from cupcake.agents import claude_code
+from cupcake.agents.claude import render as claude_code
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 

@@ -2,7 +2,7 @@
 
 Which policies have state conditions is computed when policies are compiled (``state_needs``,
 per event), so a run whose policies need no state checks one dictionary and reads no file.
-The summary beside the log answers the conditions (``cupcake.state.index``)."""
+The summary beside the log answers the conditions (``cupcake.stores.state.index``)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class StateLoad(BaseSystem):
             return
         import os
 
-        from cupcake.state import index, names, store
+        from cupcake.stores.state import index, names, store
 
         name = names.state_name(ctx.payload.get("session_id"))
         if name is None:

@@ -17,7 +17,7 @@ import time
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.systems.side_effects import AFTER_THE_FACT, operation_goes_ahead, run_ignored_commands, side_effect_policies
+from cupcake.policy.side_effects import AFTER_THE_FACT, operation_goes_ahead, run_ignored_commands, side_effect_policies
 
 ENDS_FOR_GOOD = ("clear", "logout")
 
@@ -48,12 +48,12 @@ class StateWrite(BaseSystem):
 def record(ctx, effects) -> None:
     """Append the tool use and the custom events (one write), end the session, sweep old state."""
     from cupcake.errors import CupcakeError
-    from cupcake.state import entries, names, store, sweep
+    from cupcake.stores.state import entries, names, store, sweep
 
     now = time.time()
     pending = []
     if ctx.event in AFTER_THE_FACT:
-        from cupcake.audit import mask
+        from cupcake.stores.audit import mask
 
         mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
         pending.append(entries.tool_entry(ctx.payload, ctx.root, ctx.event == "PostToolUse", now))

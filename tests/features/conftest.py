@@ -553,7 +553,7 @@ def cache_not_rewritten(project, run):
 @then("the policy cache is valid again")
 def cache_valid(project):
     from cupcake.policy import cache
-    from cupcake.policy.paths import policy_files
+    from cupcake.project import policy_files
 
     path = project.root / ".cupcake" / "policy.cache"
     key = cache.cache_key([cache.file_identity(p) for p in policy_files(str(project.root), project.env())])
@@ -773,7 +773,7 @@ def terminal(project) -> Terminal:
 
 def installation() -> str:
     """This installation's `cupcake` launcher (what local and user scope write)."""
-    from cupcake.claude_settings.entries import installation_executable
+    from cupcake.agents.claude.hook_entries import installation_executable
 
     found = installation_executable()
     assert found, "the cupcake launcher is not installed beside this Python"
@@ -810,7 +810,7 @@ def _cupcake_cli(terminal, run, monkeypatch, arguments: str, answer: str | None 
     import contextlib
     import io
 
-    from cupcake.cli import main
+    from cupcake.cli.app import main
 
     for name in (".claude/settings.json", ".claude/settings.local.json", "~/.claude/settings.json", ".gitignore"):
         terminal.stats_before[name] = _stat(terminal.file(name))
@@ -834,7 +834,7 @@ def _settings_json(terminal, name: str) -> dict:
 
 def _cupcake_handlers(settings: dict) -> list[tuple]:
     """(event, matcher or None, handler) for every Cupcake hook in a settings object."""
-    from cupcake.claude_settings.entries import is_cupcake
+    from cupcake.agents.claude.hook_entries import is_cupcake
 
     found = []
     for event, groups in settings.get("hooks", {}).items():
@@ -847,7 +847,7 @@ def _cupcake_handlers(settings: dict) -> list[tuple]:
 
 def _without_cupcake(settings: dict) -> dict:
     """The settings with Cupcake's handlers taken out, and the groups and lists left empty by that."""
-    from cupcake.claude_settings.entries import is_cupcake
+    from cupcake.agents.claude.hook_entries import is_cupcake
 
     settings = json.loads(json.dumps(settings))
     hooks = settings.get("hooks")
@@ -985,7 +985,7 @@ def has_hooks_table(terminal, name, datatable):
 
 @then(parsers.parse('"{name}" calls "{command}" on every event, with timeout {timeout:d}'))
 def calls_on_every_event(terminal, name, command, timeout):
-    from cupcake.claude_settings.entries import EVENTS, NO_MATCHER
+    from cupcake.agents.claude.hook_entries import EVENTS, NO_MATCHER
 
     found = _cupcake_handlers(_settings_json(terminal, name))
     assert sorted(event for event, _, _ in found) == sorted(EVENTS), found
@@ -1141,7 +1141,7 @@ def no_mistakes_list(project):
 
 
 def _eval_record(run):
-    from cupcake.evalfeedback import EXT_KEY
+    from cupcake.evaluator_findings import EXT_KEY
 
     ctx = _answer(run).ctx
     assert ctx is not None, "the event was not sent in process"
@@ -1207,7 +1207,7 @@ def audit_log_holds(project, run, datatable):
 def audit_record_hours_ago(project, run, monkeypatch, hours):
     import types
 
-    import cupcake.audit.record as record
+    import cupcake.stores.audit.record as record
 
     real = record.time
     past = types.SimpleNamespace(time=lambda: real.time() - hours * 3600, gmtime=real.gmtime,
@@ -1578,7 +1578,7 @@ def holds_what_standin_wrote(terminal, standin, name, user, attempt):
 
 @then(parsers.parse('"{name}" is the commented starter'))
 def is_starter(terminal, name):
-    from cupcake.init.prompt import template
+    from cupcake.translate.prompt import template
 
     assert terminal.file(name).read_text() == template("starter.cupcake.toml")
 
@@ -1614,7 +1614,7 @@ def _state_dir(project):
 
 
 def _log_path(project, session_id=None):
-    from cupcake.state.names import state_name
+    from cupcake.stores.state.names import state_name
 
     return _state_dir(project) / f"{state_name(session_id or project.session_id)}.json"
 
@@ -1665,7 +1665,7 @@ def session_log_cut_short(project):
 
 @given(parsers.parse('the session log holds {count:d} failed runs of "{command}" from {minutes:d} minutes ago'))
 def session_log_old_failures(project, count, command, minutes):
-    from cupcake.state.timestamps import iso_timestamp
+    from cupcake.stores.state.timestamps import iso_timestamp
 
     path = _log_path(project)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -1771,7 +1771,7 @@ def last_entry(project, docstring):
 
 
 def _epoch(stamp: str) -> float:
-    from cupcake.state.timestamps import parse_timestamp
+    from cupcake.stores.state.timestamps import parse_timestamp
 
     found = parse_timestamp(stamp)
     assert found is not None, stamp

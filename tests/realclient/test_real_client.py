@@ -274,7 +274,7 @@ def _(tmp_path: Path) -> None:
 
 @then("the project's .claude/settings.json now calls Cupcake on every event, beside the hooks it had")
 def _(sandbox: Sandbox, init_run: InitRun) -> None:
-    from cupcake.claude_settings.entries import EVENTS, is_cupcake
+    from cupcake.agents.claude.hook_entries import EVENTS, is_cupcake
 
     settings = json.loads((sandbox.project / ".claude" / "settings.json").read_text())
     commands = {event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in settings["hooks"].items()}

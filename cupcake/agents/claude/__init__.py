@@ -1,0 +1,1 @@
+"""Claude Code: its hook protocol (events, payload fields, answers) and its settings files."""

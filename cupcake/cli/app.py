@@ -1,0 +1,322 @@
+"""Every command but the hot ``run`` path: a thin typer layer over plain functions.
+
+This is the only module besides ``cupcake.cli.run`` that touches the real streams and exit codes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Literal, Optional
+
+import typer
+
+from cupcake import __version__
+
+app = typer.Typer(
+    name="cupcake",
+    help="Deterministic policies for AI coding agents, enforced through Claude Code's hooks.\n\n"
+    "Policies live in cupcake.toml at the project root and in ~/.claude/cupcake.toml.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"cupcake {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = None,
+) -> None:
+    pass
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def run(
+    event: Annotated[str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the payload's hook_event_name).")],
+    timings: Annotated[bool, typer.Option("--timings", help="Print each system's time to stderr.")] = False,
+) -> None:
+    """Evaluate one hook event read from stdin and answer Claude Code (what the hooks call).
+
+    Reads the event JSON on stdin, evaluates the project's and the user's policies, and prints
+    Claude Code's answer: nothing when nothing matched, else one JSON object; exit code 0.
+    Whatever fails, it still prints one well-formed answer ([settings] fail_mode decides
+    whether a failure blocks).
+    """
+    from cupcake.cli.run import main as run_main
+
+    args = ["--event", event] + (["--timings"] if timings else [])
+    raise typer.Exit(run_main(args))
+
+
+@app.command()
+def validate(
+    files: Annotated[
+        Optional[list[str]],
+        typer.Argument(help="Policy files, each checked as a project file (default: the project's and the user's)."),
+    ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object for tools (schema version 1).")
+    ] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+) -> None:
+    """Check policy files with the loader `run` uses: every problem, with file and line.
+
+    Without FILES: the project's cupcake.toml and ~/.claude/cupcake.toml, imports included,
+    as `run` loads them. Each named FILE is checked on its own, as a project file.
+    Exit code: 0 no errors (warnings allowed unless --strict), 1 errors, 2 nothing to check.
+    """
+    from cupcake.cli.validate import validate_files
+
+    code = validate_files(files or [], os.environ, json_out=json_out, strict=strict, out=typer.echo)
+    raise typer.Exit(code)
+
+
+@app.command()
+def sync(
+    scope: Annotated[
+        Literal["project", "local", "user"],
+        typer.Option(
+            "--scope",
+            help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
+            "user: ~/.claude/settings.json (both with this installation's absolute path).",
+        ),
+    ] = "project",
+    command: Annotated[
+        Optional[str],
+        typer.Option("--command", metavar="PATH", help="The executable the hooks call (overrides the scope's choice)."),
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the changes as a diff; write nothing.")] = False,
+    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove Cupcake's hook entries (only those).")] = False,
+) -> None:
+    """Write Cupcake's hooks into Claude Code's settings, one entry per event.
+
+    Every other key, hook and matcher group stays exactly as it was; running it twice changes
+    nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
+    never overwritten. The previous file is kept as <name>.bak. Also adds .cupcake/ to .gitignore.
+    """
+    from cupcake.cli.sync import sync as run_sync
+
+    code = run_sync(scope, os.environ, os.getcwd(), command=command, dry_run=dry_run, uninstall=uninstall,
+                    out=typer.echo, err=_echo_err)  # fmt: skip
+    raise typer.Exit(code)
+
+
+@app.command()
+def doctor(
+    json_out: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+) -> None:
+    """Check the installation: why didn't it block?
+
+    Looks for Cupcake's hooks in every settings scope and runs the executable they name, validates
+    the policy files, checks that .cupcake/ is writable, and sends a sample event through the hook
+    command, timed. Each problem says how to fix it. Exit code 1 when there is a problem.
+    """
+    from cupcake.cli.doctor import doctor as run_doctor
+
+    raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
+
+
+@app.command()
+def init(
+    list_only: Annotated[bool, typer.Option("--list", help="Show the CLAUDE.md files found, and from where; write nothing.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="With --list: print it as JSON.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking (for scripts).")] = False,
+    template: Annotated[
+        bool, typer.Option("--template", help="Write a commented starter cupcake.toml instead; no agent needed.")
+    ] = False,
+    agent_command: Annotated[
+        Optional[str],
+        typer.Option(
+            "--agent-command",
+            help="The agent that translates (default: claude). Its prompt goes on stdin, or into an argument "
+            "{prompt}, or a file named by {prompt_file}.",
+        ),
+    ] = None,
+    attempts: Annotated[
+        int, typer.Option("--attempts", min=1, max=20, help="How many times the agent may try to write policies that load.")
+    ] = 5,
+    agent_timeout: Annotated[
+        float, typer.Option("--agent-timeout", min=1, help="Seconds one run of the agent may take.")
+    ] = 900.0,
+    show_prompt: Annotated[
+        bool, typer.Option("--show-prompt", help="Print the prompt the agent would get; run nothing, write nothing.")
+    ] = False,
+    sync: Annotated[
+        bool, typer.Option("--sync/--no-sync", help="Register the hooks (`cupcake sync`) once the policies are saved.")
+    ] = True,
+) -> None:
+    """Turn the rules in your CLAUDE.md files into policies, checked before you approve them.
+
+    Finds every CLAUDE.md (here, above, below, ~/.claude/CLAUDE.md, and their @imports), asks a
+    headless Claude Code to translate them into cupcake.toml (project rules) and ~/.claude/cupcake.toml
+    (your own rules), checks them with the loader `run` uses and sends every problem back until they
+    load, then shows one line per policy and the diff. Nothing is saved without your yes (or --yes);
+    a file replaced is kept as <name>.bak. Then it runs `cupcake sync`.
+    """
+    from cupcake.translate.flow import Io, Options, init as run_init
+
+    options = Options(list_only=list_only, json_out=json_out, yes=yes, template=template, show_prompt=show_prompt,
+                      agent_command=agent_command, attempts=attempts, agent_timeout=agent_timeout, sync=sync)  # fmt: skip
+    raise typer.Exit(run_init(os.environ, os.getcwd(), options, Io(typer.echo, _echo_err, _ask)))
+
+
+def _echo_err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+# ## cupcake audit #################################################################################
+
+audit_app = typer.Typer(
+    help="The audit trail: what Cupcake decided, for whom, and why ([settings] audit_logging = true).\n\n"
+    "Without a subcommand: the most recent decisions as a table (times in UTC). Filters combine;\n"
+    "a filter given twice matches either value. Reads the rotated files too.",
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.add_typer(audit_app, name="audit")
+
+_Session = Annotated[Optional[list[str]], typer.Option("--session", metavar="ID", help="Only this session (a prefix is enough).")]
+_Event = Annotated[Optional[list[str]], typer.Option("--event", metavar="EVENT", help="Only this hook event, e.g. PreToolUse.")]
+_Decision = Annotated[
+    Optional[list[str]],
+    typer.Option("--decision", metavar="DECISION", help="Only this decision: allow, block, approve, ask, feedback, context, error."),
+]
+_Policy = Annotated[Optional[list[str]], typer.Option("--policy", metavar="NAME", help="Only runs in which this policy matched.")]
+_Since = Annotated[
+    Optional[str], typer.Option("--since", metavar="AGE|TIME", help="Only records this recent (30m, 2h, 7d, 1w) or since a UTC time.")
+]
+_Json = Annotated[bool, typer.Option("--json", help="JSON Lines out, one stored record per line (for jq).")]
+_Log = Annotated[
+    Optional[str], typer.Option("--log", metavar="PATH", help="The audit log to read (default: .cupcake/audit.log of this project).")
+]
+
+
+def _audit_filters(session, event, decision, policy, since):
+    from cupcake.stores.audit.query import Filters, QueryError, parse_since
+
+    try:
+        return Filters(session, event, decision, policy, parse_since(since) if since else None)
+    except QueryError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def _audit_log(log) -> str:
+    from cupcake.stores.audit.reader import default_log
+
+    return os.path.abspath(log) if log else default_log(os.environ)
+
+
+@audit_app.callback(invoke_without_command=True)
+def audit(
+    ctx: typer.Context,
+    session: _Session = None,
+    event: _Event = None,
+    decision: _Decision = None,
+    policy: _Policy = None,
+    since: _Since = None,
+    limit: Annotated[
+        Optional[int], typer.Option("--limit", "-n", min=0, metavar="N", help="Show the last N (default 20 in the table; 0: all).")
+    ] = None,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new records (Ctrl-C ends).")] = False,
+    json_out: _Json = False,
+    log: _Log = None,
+) -> None:
+    """Recent decisions as a table; `stats` and `verify` below."""
+    filters = _audit_filters(session, event, decision, policy, since)
+    ctx.obj = {"filters": filters, "log": log}
+    if ctx.invoked_subcommand:
+        return
+    import shutil
+
+    from cupcake.cli.audit import show
+
+    width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 0
+    code = show(_audit_log(log), filters, limit=limit, follow=follow, json_out=json_out, width=width,
+                out=typer.echo, err=_echo_err)  # fmt: skip
+    raise typer.Exit(code)
+
+
+@audit_app.command("stats")
+def audit_stats(
+    ctx: typer.Context,
+    session: _Session = None,
+    event: _Event = None,
+    decision: _Decision = None,
+    policy: _Policy = None,
+    since: _Since = None,
+    json_out: _Json = False,
+    log: _Log = None,
+) -> None:
+    """Decisions per policy and per event, and the slowest runs."""
+    from cupcake.cli.audit import stats
+
+    given = ctx.obj or {}
+    filters = _audit_filters(session, event, decision, policy, since)
+    if not filters:
+        filters = given.get("filters") or filters
+    code = stats(_audit_log(log or given.get("log")), filters, json_out=json_out, out=typer.echo, err=_echo_err)
+    raise typer.Exit(code)
+
+
+@audit_app.command("verify")
+def audit_verify(ctx: typer.Context, json_out: _Json = False, log: _Log = None) -> None:
+    """Check the hash chain over every file; report the first broken link (exit 1)."""
+    from cupcake.cli.audit import verify
+
+    given = ctx.obj or {}
+    code = verify(_audit_log(log or given.get("log")), json_out=json_out, out=typer.echo, err=_echo_err)
+    raise typer.Exit(code)
+
+
+def _ask(question: str) -> bool:
+    """A yes or no on stdin; the end of input is a no."""
+    typer.echo(f"{question} [y/N] ", nl=False)
+    line = sys.stdin.readline()
+    if not line or not sys.stdin.isatty():  # a typed answer ends its own line; a piped one does not
+        typer.echo(line.strip())
+    return line.strip().lower() in ("y", "yes")
+
+
+@app.command()
+def systems(
+    json_out: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = False,
+) -> None:
+    """List the pipeline a run in this project goes through: order, system, where it comes from
+    (built-in, or the distribution and version that provides it), and whether it is enabled.
+
+    Custom systems are enabled in cupcake.toml, never by being installed:
+
+        [pipeline.systems]
+        acme-secrets = 450                      # an entry point (group cupcake.systems)
+        "acme_cupcake.audit:SplunkSink" = 850   # or an import path
+        audit_write = false                     # turn a built-in off (core systems cannot be)
+    """
+    from cupcake.cli.systems import list_systems
+
+    raise typer.Exit(list_systems(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
+
+
+def main(args=None) -> int:
+    try:
+        code = app(args=args, prog_name="cupcake", standalone_mode=False)
+        return code if isinstance(code, int) else 0
+    except typer.Exit as exc:
+        return exc.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        print("Aborted.", file=sys.stderr)
+        return 1
+    except Exception as exc:  # usage errors (typer's click exceptions have .show()) and the like
+        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
+            exc.show()
+            return exc.exit_code
+        print(f"cupcake: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0

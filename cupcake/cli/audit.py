@@ -1,0 +1,121 @@
+"""The ``cupcake audit`` commands as plain functions: options in, lines out, an exit code back.
+
+``out`` and ``err`` write one line each (the CLI passes ``typer.echo``)."""
+
+from __future__ import annotations
+
+import os
+
+from cupcake.stores.audit.query import Filters
+from cupcake.stores.audit.reader import Entry, file_entries, read_trail, trail_files
+
+TABLE_LIMIT = 20  # rows the table shows unless --limit says otherwise
+
+
+def shown(path: str) -> str:
+    rel = os.path.relpath(path)
+    return rel if not rel.startswith("..") else path
+
+
+def missing(path: str) -> str:
+    return (f"No audit log at {shown(path)}. Turn it on with `audit_logging = true` under [settings] "
+            "in cupcake.toml.")  # fmt: skip
+
+
+def _matching(entries, filters: Filters, err) -> list[Entry]:
+    found = []
+    for entry in entries:
+        if entry.record is None:
+            if entry.raw.strip():
+                err(f"cupcake audit: skipped {entry.where}: {entry.error} (see `cupcake audit verify`)")
+            continue
+        if filters.match(entry.record):
+            found.append(entry)
+    return found
+
+
+def _history_and_tail(path: str):
+    """Every line so far, and a Tail that goes on from exactly where the current file was read."""
+    from cupcake.stores.audit.follow import Tail
+
+    tail = Tail(path)
+    entries = []
+    for file in trail_files(path):
+        if file == path:
+            continue
+        try:
+            with open(file, "rb") as f:
+                if tail.ino is not None and os.fstat(f.fileno()).st_ino == tail.ino:
+                    continue  # rotated since the tail opened it: the tail reads it
+                entries.extend(file_entries(file, f.read()))
+        except OSError:
+            continue
+    entries.extend(tail.read())
+    return entries, tail
+
+
+def show(path: str, filters: Filters, *, limit=None, follow=False, json_out=False, width=0, out=print,
+         err=print) -> int:
+    from cupcake.stores.audit import table
+
+    if not trail_files(path) and not follow:
+        err(missing(path))
+        return 1
+    if follow:
+        entries, tail = _history_and_tail(path)
+    else:
+        entries, tail = read_trail(path), None
+    found = _matching(entries, filters, err)
+    limit = (None if json_out else TABLE_LIMIT) if limit is None else limit
+    if limit:
+        found = found[-limit:]
+
+    def emit(entry: Entry) -> None:
+        out(entry.raw.decode("utf-8", "replace") if json_out else table.row(entry.record, width))
+
+    if not json_out and (found or follow):
+        out(table.header(width))
+    for entry in found:
+        emit(entry)
+    if not found and not json_out and not follow:
+        out("No audit records match." if filters else "The audit log is empty.")
+    if follow:
+        from cupcake.stores.audit.follow import follow as follow_tail
+
+        if tail.fh is None:
+            err(f"Waiting for {shown(path)} to be written (Ctrl-C to stop).")
+        follow_tail(tail, lambda entry: emit(entry) if _matching([entry], filters, err) else None)
+    return 0
+
+
+def stats(path: str, filters: Filters, *, json_out=False, out=print, err=print) -> int:
+    from cupcake.stores.audit.stats import render, summarize
+
+    if not trail_files(path):
+        err(missing(path))
+        return 1
+    summary = summarize([e.record for e in _matching(read_trail(path), filters, err)])
+    if json_out:
+        import orjson
+
+        out(orjson.dumps(summary).decode())
+    else:
+        for line in render(summary):
+            out(line)
+    return 0
+
+
+def verify(path: str, *, json_out=False, out=print, err=print) -> int:
+    from cupcake.stores.audit.verify import verify as walk
+
+    if not trail_files(path):
+        err(missing(path))
+        return 1
+    verdict = walk(path)
+    if json_out:
+        import orjson
+
+        out(orjson.dumps(verdict.as_dict()).decode())
+    else:
+        out(verdict.text())
+    return 0 if verdict.ok else 1

@@ -1,0 +1,119 @@
+"""``cupcake run --event <Event>``: the hook command. The only code on the hot path that touches
+the real streams: it reads stdin, runs the pipeline, writes the rendered answer."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+RUN_OPTIONS = "--event <Event> [--timings]"
+
+
+def parse_args(args):
+    """(event, options, problem): a bad command line is reported in the answer, never a crash."""
+    event, options, problem = None, {}, None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--event" and i + 1 < len(args):
+            event = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--event="):
+            event = arg.split("=", 1)[1]
+        elif arg == "--timings":
+            options["timings"] = True
+        elif problem is None:
+            problem = f"unknown argument {arg!r} to `cupcake run` (usage: cupcake run {RUN_OPTIONS})"
+        i += 1
+    if os.environ.get("CUPCAKE_TIMINGS"):
+        options["timings"] = True
+    return event or None, options, problem
+
+
+def execute(raw: bytes, args, env, last_resort: bool = False):
+    """Run the pipeline over one hook event; returns the context (its ``envelope`` is the answer).
+
+    ``last_resort``: when a system will not stop after the deadline, write the answer and exit
+    the process (only for the real command: a test in the same process must not exit)."""
+    from cupcake.pipeline.clock import AlarmClock
+    from cupcake.pipeline.context import Context
+    from cupcake.pipeline.order import Stage
+    from cupcake.pipeline.plan import build_plan
+    from cupcake.pipeline.runner import Failure, run_plan
+    from cupcake.systems import builtin_systems, finish
+
+    event, options, problem = parse_args(args)
+    options["started"] = time.monotonic()
+    ctx = Context(raw=raw, event_arg=event, env=env, options=options)
+    if problem:
+        ctx.failures.append(Failure("cli", problem, True))
+    clock = AlarmClock(last_resort=(lambda: _answer_and_exit(ctx)) if last_resort else None)
+    replan = (Stage.POLICY_LOAD, configured_plan)
+    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=replan)
+    return ctx
+
+
+def configured_plan(ctx, rest):
+    """After policy load: the rest of the plan as ``[pipeline.systems]`` has it. Runs that name no
+    system import nothing more."""
+    policies = ctx.policies
+    if not policies or policies.get("error") or not policies.get("systems"):
+        return rest
+    from cupcake.stages.configure import configure
+
+    return configure(ctx, rest)
+
+
+def _answer_and_exit(ctx) -> None:
+    """A system is still running well past the deadline and will not stop: answer now, and exit."""
+    from cupcake.stages.guard import answer_fd, undo_running
+    from cupcake.pipeline.runner import Failure
+    from cupcake.systems import finish
+
+    undo_running(ctx)
+    name = ctx.current or "a system"
+    ctx.failures.append(Failure(name, f"{name}: ran past the run's deadline and would not stop", not ctx.sealed, True))
+    try:
+        finish(ctx)
+        stdout = ctx.envelope[0]
+    except BaseException as exc:
+        stdout = emergency(exc)
+    try:
+        fd = answer_fd()
+        while stdout:
+            stdout = stdout[os.write(fd, stdout) :]
+    finally:
+        os._exit(0)
+
+
+def emergency(exc: BaseException) -> bytes:
+    """Last resort when even the guarantee failed: a well-formed answer that names the failure."""
+    import json
+
+    text = f"Cupcake: internal error, no policy was enforced for this event: {type(exc).__name__}: {exc}"
+    return json.dumps({"systemMessage": text}, ensure_ascii=False).encode("utf-8", "replace") + b"\n"
+
+
+def main(args) -> int:
+    try:
+        raw = sys.stdin.buffer.read()
+    except Exception:
+        raw = b""
+    try:
+        ctx = execute(raw, args, os.environ, last_resort=True)
+        stdout, stderr, code = ctx.envelope
+        if ctx.options.get("timings"):
+            stderr += "".join(f"{name:>22} {sec * 1000:8.3f} ms\n" for name, sec in ctx.timings).encode()
+    except BaseException as exc:  # the edge: nothing escapes as a traceback
+        stdout, stderr, code = emergency(exc), b"", 0
+    try:
+        sys.stdout.buffer.write(stdout)
+        sys.stdout.buffer.flush()
+        if stderr:
+            sys.stderr.buffer.write(stderr)
+            sys.stderr.buffer.flush()
+    except (BrokenPipeError, OSError):
+        pass
+    return code

@@ -1,0 +1,226 @@
+"""``cupcake sync``: write Cupcake's hook entries into Claude Code settings (or take them out).
+
+A safe read-modify-write: only Cupcake's own entries change, a file that is not valid JSON is never
+overwritten, the write is atomic and the previous file is kept as ``<name>.bak``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+import sys
+
+from cupcake.agents.claude import hook_entries as entries
+from cupcake.stores import gitignore
+from cupcake.agents.claude import settings_file
+from cupcake.agents.claude.hook_edit import ShapeError, apply_sync, apply_uninstall, find_cupcake
+from cupcake.agents.jsonedit import Document
+from cupcake.agents.claude.settings_file import SettingsFileError
+from cupcake.project import PROJECT_FILE, find_root, policy_files, user_policy_file
+from cupcake.policy.settings import DEFAULTS, fail_mode_of
+
+EMPTY_SETTINGS = "{}\n"
+
+
+class Refused(Exception):
+    """Sync stops and writes nothing; the message says why and what to do."""
+
+
+def scope_label(scope: str, path: str, root: str, env) -> str:
+    """How a settings file is named in messages."""
+    home = entries.home_of(env).rstrip("/") + "/"
+    if scope != "user" and path.startswith(root.rstrip("/") + "/"):
+        return path[len(root.rstrip("/")) + 1 :]
+    if path.startswith(home):
+        return "~/" + path[len(home) :]
+    return path
+
+
+def applicable_policy_files(scope: str, root: str, env) -> list[str]:
+    """The policy files whose settings apply where the scope's hooks run: the user scope's hooks run
+    in every project, so only the user's file counts there."""
+    return list(policy_files(root, env)) if scope != "user" else [user_policy_file(env)]
+
+
+def hook_timeout(settings: dict):
+    """``hook_timeout_seconds`` as written into the hooks, or None when it is not a positive number."""
+    timeout = settings.get("hook_timeout_seconds", DEFAULTS["hook_timeout_seconds"])
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+        return None
+    return int(timeout) if isinstance(timeout, float) and timeout.is_integer() else timeout
+
+
+def policy_settings(scope: str, root: str, env):
+    """(fail_mode, timeout, policy errors, files present), read by the loader `cupcake run` uses.
+    Refused when the settings themselves cannot be known (a file that is not TOML, a bad [settings])."""
+    from cupcake.policy.compiler import compile_files  # cold: tomli, pydantic
+
+    paths = applicable_policy_files(scope, root, env)
+    compiled = compile_files(paths, root, env)
+    problems = compiled["problems"]
+    unknowable = [p for p in problems if p["severity"] == "error" and p["policy"] is None]
+    if unknowable:
+        listed = "\n".join(f"  {_where(p)}: {p['message']}" for p in unknowable)
+        raise Refused(
+            "cannot read the policy files, and sync takes fail_mode and hook_timeout_seconds from them:\n"
+            f"{listed}\nFix this (`cupcake validate` lists every problem), then run `cupcake sync` again. Nothing was written."
+        )
+    settings = compiled["settings"]
+    timeout = hook_timeout(settings)
+    if timeout is None:
+        raise Refused(
+            "[settings] hook_timeout_seconds must be a positive number of seconds, "
+            f"not {settings.get('hook_timeout_seconds')!r}. Nothing was written."
+        )
+    errors = [p for p in problems if p["severity"] == "error"]
+    present = [p for p in paths if os.path.exists(p)]
+    return fail_mode_of(settings), timeout, errors, present
+
+
+def _where(problem) -> str:
+    return f"{problem['file']}:{problem['line']}" if problem.get("line") else problem["file"]
+
+
+def chosen_executable(scope: str, command):
+    """The executable the hooks call: ``--command``, else `cupcake` by name for the shared project
+    file, else this installation's absolute path."""
+    if command:
+        return command
+    if scope in entries.SHARED_SCOPES:
+        return entries.DEFAULT_NAME
+    found = entries.installation_executable()
+    if found is None:
+        raise Refused(
+            "cannot find this installation's `cupcake` executable beside the Python interpreter "
+            f"({os.path.dirname(os.path.abspath(sys.executable))}); "
+            "pass its path with --command. Nothing was written."
+        )
+    return found
+
+
+def path_warnings(executable: str, env, closed: bool) -> list[str]:
+    """Whether Claude Code, started from this shell, will run this installation."""
+    mine = entries.installation_executable()
+    fails = "every hook would fail, and " + ("block every call (fail_mode \"closed\")" if closed else "Claude Code then lets every call through")
+    if "$" in executable:
+        return []
+    if "/" in executable:
+        expanded = os.path.expanduser(executable)
+        if not (os.path.isfile(expanded) and os.access(expanded, os.X_OK)):
+            return [f"{executable} is not an executable file: {fails}."]
+        return []
+    found = shutil.which(executable, path=env.get("PATH", os.defpath))
+    fix = (
+        f"Put {os.path.dirname(mine)} on PATH, or run `cupcake sync --scope local` to write this installation's absolute path."
+        if mine
+        else "Install Cupcake on PATH, or pass --command with its absolute path."
+    )
+    if found is None:
+        return [f"`{executable}` is not on this PATH, so Claude Code started from here will not find it: {fails}. {fix}"]
+    if mine and os.path.realpath(found) != os.path.realpath(mine):
+        return [f"`{executable}` on this PATH is {found}, not this installation ({mine}): the hooks will run that one. {fix}"]
+    return []
+
+
+def diff(label: str, old, new: str) -> str:
+    lines = difflib.unified_diff(
+        (old or "").splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=label if old is not None else "/dev/null",
+        tofile=label,
+    )
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def sync(scope: str, env, cwd: str, command=None, dry_run=False, uninstall=False, out=print, err=print) -> int:
+    try:
+        return _sync(scope, env, cwd, command, dry_run, uninstall, out, err)
+    except (Refused, SettingsFileError, ShapeError) as exc:
+        err(f"cupcake sync: {exc}")
+        return 1
+
+
+def _sync(scope, env, cwd, command, dry_run, uninstall, out, err) -> int:
+    if scope not in entries.SCOPES:
+        raise Refused(f"unknown scope {scope!r}: use project, local or user")
+    root = find_root(env, cwd)
+    path = entries.settings_path(scope, root, env)
+    label = scope_label(scope, path, root, env)
+    loaded = settings_file.read(path, label)
+    try:
+        doc = Document(loaded.text if loaded.exists else EMPTY_SETTINGS)
+    except RecursionError:
+        raise Refused(f"{label}: nested too deeply to edit safely; Cupcake leaves it as it is") from None
+    if uninstall:
+        also = (entries.executable_of(entries.command_word(command)),) if command else ()
+        return _uninstall(doc, loaded, also, dry_run, out)
+    return _install(scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err)
+
+
+def _edited(doc: Document, loaded):
+    """The new text, or None when the edits leave the file as it is."""
+    new_text = doc.render() if doc.changed else loaded.text
+    return new_text if new_text != loaded.text else None
+
+
+def _show_dry_run(loaded, new_text, ignore, out) -> int:
+    shown = diff(loaded.label, loaded.text, new_text) if new_text is not None else ""
+    if ignore is not None and ignore.new is not None:
+        shown += diff(".gitignore", ignore.old, ignore.new)
+    out(shown.rstrip("\n") if shown else f"{loaded.label}: nothing to change.")
+    out("(dry run: nothing was written)")
+    return 0
+
+
+def _backup_note(loaded) -> str:
+    return f" (the previous version is in {loaded.label}.bak)." if loaded.exists else "."
+
+
+def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
+    removed = len(find_cupcake(doc, also))
+    apply_uninstall(doc, also)
+    new_text = _edited(doc, loaded)
+    if dry_run:
+        return _show_dry_run(loaded, new_text, None, out)
+    if new_text is None:
+        out(f"{loaded.label}: no Cupcake hooks; nothing to remove.")
+        return 0
+    settings_file.write(loaded, new_text)
+    out(f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {loaded.label}" + _backup_note(loaded))
+    return 0
+
+
+def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err) -> int:
+    fail_mode, timeout, policy_errors, present = policy_settings(scope, root, env)
+    word = entries.command_word(executable)
+    closed = fail_mode == "closed"
+    also = (entries.executable_of(word),)
+    apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in entries.EVENTS}, also)
+    new_text = _edited(doc, loaded)
+    ignore = gitignore.plan(root) if scope != "user" else None
+    if dry_run:
+        return _show_dry_run(loaded, new_text, ignore, out)
+
+    shown_command = entries.hook_command(word, "<Event>", closed)
+    if new_text is not None:
+        settings_file.write(loaded, new_text)
+        out(f"Wrote Cupcake's hooks to {loaded.label}: {len(entries.EVENTS)} events, `{shown_command}`, "
+            f"timeout {timeout} s" + _backup_note(loaded))  # fmt: skip
+    else:
+        out(f"{loaded.label}: Cupcake's hooks are already up to date (`{shown_command}`, timeout {timeout} s).")
+    if ignore is not None and ignore.new is not None:
+        try:
+            settings_file.replace_atomically(ignore.path, gitignore.encode(ignore.new))
+        except OSError as exc:
+            raise Refused(f".gitignore: cannot write it: {exc.strerror or exc} (the hooks were written)") from None
+        out("Added .cupcake/ to .gitignore.")
+    for warning in path_warnings(executable, env, closed):
+        err(f"warning: {warning}")
+    if policy_errors:
+        err(f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed `cupcake run` "
+            "reports them instead of enforcing any policy. `cupcake validate` lists them.")  # fmt: skip
+    if not present:
+        names = PROJECT_FILE + " or ~/.claude/cupcake.toml" if scope != "user" else "~/.claude/cupcake.toml"
+        out(f"No policy file yet ({names}): Cupcake stays silent until there is one.")
+    return 0

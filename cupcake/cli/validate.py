@@ -1,0 +1,137 @@
+"""``cupcake validate``: the loader ``run`` uses, reporting every problem instead of failing.
+
+Without arguments it loads the project's and the user's files exactly as ``run`` does (one ordered
+list, imports included, names unique across all of them). Given files are each checked on their
+own, as a project file would be (their ``imports`` relative to them).
+
+Exit codes: 0 when there is no error (warnings only, unless ``--strict``), 1 when there is,
+2 when there is nothing to check (no policy file, or a named file that does not exist; with
+``--json`` the object then also holds ``"error"``, saying why).
+
+``--json`` prints one object (schema version 1; new keys may be added, none removed)::
+
+    {"version": 1, "ok": false, "errors": 1, "warnings": 1, "policies": 3,
+     "files": ["cupcake.toml", "policies/security.toml", "~/.claude/cupcake.toml"],
+     "problems": [{"severity": "error", "file": "cupcake.toml", "line": 9,
+                   "policy": "No force pushes", "index": 2,
+                   "message": "unknown action type \\"blok\\" (did you mean \\"block_with_feedback\\"?)",
+                   "suggestion": "block_with_feedback"}]}
+
+``file`` is shown relative to the project root (``~/`` for the home directory); ``line`` is the
+line of the offending key or element, else of its ``[[policy]]`` (null when unknown); ``policy``
+is the policy's name (null when it has none: ``index``, its 1-based position in the file, still
+says which); ``suggestion`` is the replacement a "did you mean" names, else null.
+"""
+
+from __future__ import annotations
+
+import os
+
+from cupcake.policy.problems import ERROR, WARNING, Problem
+
+SCHEMA_VERSION = 1
+
+
+class Report:
+    """Everything one ``validate`` found."""
+
+    def __init__(self):
+        self.files: list[str] = []
+        self.problems: list[dict] = []
+        self.policies = 0
+
+    def add(self, compiled: dict) -> None:
+        files = list(compiled.get("files", ()))
+        problems = sorted(compiled["problems"], key=lambda p: _rank(p, files))
+        self.files.extend(files)
+        self.problems.extend(problems)
+        self.policies += len(compiled["policies"])
+
+    def count(self, severity: str) -> int:
+        return sum(1 for p in self.problems if p["severity"] == severity)
+
+    def failed(self, strict: bool) -> bool:
+        return bool(self.count(ERROR) or (strict and self.count(WARNING)))
+
+    def as_json(self, strict: bool) -> dict:
+        return {
+            "version": SCHEMA_VERSION,
+            "ok": not self.failed(strict),
+            "errors": self.count(ERROR),
+            "warnings": self.count(WARNING),
+            "policies": self.policies,
+            "files": self.files,
+            "problems": self.problems,
+        }
+
+    def lines(self) -> list[str]:
+        out = []
+        for p in self.problems:
+            problem = Problem(p["severity"], p["file"], p["line"], p["policy"], p["message"], p.get("index"))
+            where = f"{problem.file}:{problem.line}" if problem.line else problem.file
+            out.append(f"{where}: {problem.severity}:{problem.who()} {problem.message}")
+        errors, warnings = self.count(ERROR), self.count(WARNING)
+        if not self.problems:
+            out.append(f"ok: {_plural(self.policies, 'policy', 'policies')} in {', '.join(self.files)}")
+        else:
+            out.append(f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}")
+        return out
+
+
+def _plural(n: int, one: str, many: str = "") -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _rank(problem: dict, files: list):
+    """File order (as loaded), then line: a report reads top to bottom."""
+    name = problem["file"]
+    return (files.index(name) if name in files else len(files), problem["line"] or 0)
+
+
+def collect(files, env, cwd=None):
+    """(report, None) or (None, why there is nothing to check)."""
+    from cupcake.policy.compiler import compile_files
+    from cupcake.policy.loader import load
+    from cupcake.project import find_root
+
+    cwd = cwd or os.getcwd()
+    report = Report()
+    if files:
+        missing = [f for f in files if not os.path.exists(os.path.join(cwd, f))]
+        if missing:
+            return None, f"no such file: {', '.join(missing)}"
+        base = os.path.realpath(cwd)
+        for name in files:
+            path = os.path.normpath(os.path.join(base, name))
+            report.add(compile_files([path], base, env))
+        return report, None
+    root = find_root(env, cwd)
+    loaded = load(root, env, use_cache=False)  # the very loader `run` uses, without its cache
+    if loaded is None:
+        return None, "no policy file found (cupcake.toml at the project root, or ~/.claude/cupcake.toml)"
+    report.add(loaded.compiled)
+    return report, None
+
+
+def validate_files(files, env, json_out=False, strict=False, out=print) -> int:
+    report, nothing = collect(files, env)
+    if report is None:
+        if json_out:
+            empty = Report().as_json(strict)
+            empty.update(ok=False, error=nothing)
+            out(_dumps(empty))
+        else:
+            out(f"cupcake validate: {nothing}")
+        return 2
+    if json_out:
+        out(_dumps(report.as_json(strict)))
+    else:
+        for line in report.lines():
+            out(line)
+    return 1 if report.failed(strict) else 0
+
+
+def _dumps(data) -> str:
+    import json
+
+    return json.dumps(data, indent=2, ensure_ascii=False)

@@ -1,0 +1,38 @@
+"""Side effects of matching policies: they never decide, and run after the decision, only when the
+operation goes ahead (always on PostToolUse/PostToolUseFailure, where it already happened)."""
+
+from __future__ import annotations
+
+from cupcake.pipeline.response import APPROVE, NONE
+from cupcake.run_command.check import run_check
+
+AFTER_THE_FACT = ("PostToolUse", "PostToolUseFailure")
+
+
+def operation_goes_ahead(ctx) -> bool:
+    """Nothing stopped it (no block, no soft denial, no pending question, no failure)."""
+    if ctx.event in AFTER_THE_FACT:
+        return True
+    response = ctx.response
+    return response is not None and response.decision in (NONE, APPROVE) and not ctx.decision_failures()
+
+
+def side_effect_policies(ctx):
+    """(name, action) of the matched policies whose action is a side effect (``update_state``,
+    ``run_command`` with ``on_failure = "ignore"``), in list order."""
+    if not ctx.matched or ctx.policies is None:
+        return []
+    policies = ctx.policies["policies"]
+    found = []
+    for i in ctx.matched:
+        action = policies[i][4]
+        if (action[0] == "check" and action[2] == "ignore") or action[0] == "state":
+            found.append((policies[i][0], action))
+    return found
+
+
+def run_ignored_commands(ctx) -> None:
+    """``run_command`` with ``on_failure = "ignore"``: run it, record it, never let it decide."""
+    for name, action in side_effect_policies(ctx):
+        if action[0] == "check":
+            run_check(ctx, name, action)

@@ -1,0 +1,237 @@
+"""Self-protection: the agent may not change what governs it (DESIGN.md "Self-protection").
+
+Protected: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file and
+any new file an ``imports`` glob would pick up), everything under ``.cupcake/``, and Claude Code's
+``settings*.json`` in ``<root>/.claude/`` and ``~/.claude/`` (where the hooks are). Write, Edit,
+MultiEdit and NotebookEdit on those paths are blocked, and so is a Bash command that plainly
+targets one (see ``shell_targets``) or runs ``cupcake sync --uninstall``. Reading is fine.
+
+The protected set is computed when policies are compiled and cached with them (``protected_paths``,
+cold); a run only compares strings and, for a Write to an existing file, one ``stat`` (a hard link
+to a policy file is the same file). A Bash command is parsed only when it mentions a protected
+name: most commands cost one substring scan."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+GUARDED_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
+POLICY_NAME = "Cupcake self-protection"
+
+_PATH_KEYS = ("file_path", "notebook_path", "path")
+_FOLD = sys.platform == "darwin"  # APFS and HFS+ are case-insensitive by default
+
+POLICY = "policy"
+WORKDIR = "workdir"
+SETTINGS = "settings"
+IMPORT_GLOB = "glob"
+
+_WHAT = {
+    POLICY: "a Cupcake policy file",
+    WORKDIR: "Cupcake's own data (.cupcake/)",
+    SETTINGS: "Claude Code's settings, where Cupcake's hooks are installed",
+}
+_PERSON = "Agents may not change it: a person must make this change, so ask the user to do it."
+
+
+def applies(ctx) -> bool:
+    """Cheap: whether this event could be a change to a protected path that self-protection stops."""
+    if ctx.event not in GUARDED_EVENTS or ctx.policies is None or not isinstance(ctx.payload, dict):
+        return False
+    if ctx.settings.get("self_protection") is False:  # only an explicit false turns it off
+        return False
+    tool = ctx.payload.get("tool_name")
+    return tool == "Bash" or tool in WRITE_TOOLS
+
+
+def violation(ctx, view):
+    """The block text when this tool call would change a protected path, else None."""
+    protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
+    if view.tool_name == "Bash":
+        return _bash(view, protected, ctx)
+    return _write(view, protected, ctx)
+
+
+# ## Warm: is this path protected? #################################################################
+
+
+def _write(view, protected, ctx):
+    raw = None
+    for key in _PATH_KEYS:
+        value = view.tool_input.get(key)
+        if isinstance(value, str) and value and "\0" not in value:
+            raw = value
+            break
+    if raw is None:
+        return None
+    cwd = _cwd(view.payload, ctx.root)
+    literal = os.path.normpath(os.path.join(cwd, raw))
+    shown = view.file_path  # resolved, symlinks followed; relative to the root when inside it
+    resolved = shown if shown.startswith("/") else os.path.normpath(os.path.join(ctx.root, shown))
+    for form in (literal, resolved):
+        found = classify(form, protected)
+        if found:
+            return f"Cupcake self-protection: {_describe(literal, found, ctx)}. {_PERSON}"
+    inodes = protected.get("inodes")
+    if inodes:
+        try:
+            st = os.stat(resolved)
+        except OSError:
+            return None
+        if (st.st_dev, st.st_ino) in inodes:
+            return (f"Cupcake self-protection: {_display(literal, ctx)} is the same file as a Cupcake policy file "
+                    f"(a hard link). {_PERSON}")  # fmt: skip
+    return None
+
+
+def classify(path: str, protected, ancestors: bool = False):
+    """(kind, detail) when the absolute ``path`` is protected; with ``ancestors``, also when it is
+    a directory that holds something protected (removing or moving it would take that along)."""
+    if _FOLD:
+        path = path.lower()
+    if path in protected["files"]:
+        return (POLICY, None)
+    for directory in protected["dirs"]:
+        if path == directory or path.startswith(directory + "/"):
+            return (WORKDIR, None)
+    parent, _, name = path.rpartition("/")
+    if parent in protected["settings_dirs"] and name.startswith("settings") and name.endswith(".json"):
+        return (SETTINGS, None)
+    for prefix, parts, entry in protected["globs"]:
+        if path.startswith(prefix + "/"):
+            from cupcake.policy.globmatch import match_path
+
+            if match_path(parts, path[len(prefix) + 1 :].split("/")):
+                return (IMPORT_GLOB, entry)
+    if ancestors:
+        inside = path.rstrip("/") + "/"
+        for kind, paths in ((POLICY, protected["files"]), (WORKDIR, protected["dirs"]),
+                            (SETTINGS, protected["settings_dirs"])):  # fmt: skip
+            for held in paths:
+                if held.startswith(inside):
+                    return (kind, held)
+    return None
+
+
+def _describe(literal: str, found, ctx, by: str = "") -> str:
+    """What the path is: "cupcake.toml is a Cupcake policy file", or with ``by`` (a command kind)
+    "this command (rm) would change cupcake.toml, a Cupcake policy file"."""
+    kind, detail = found
+    shown = _display(literal, ctx)
+    if kind == IMPORT_GLOB:
+        what = f'would be imported as a Cupcake policy file (imports "{detail}")'
+    elif detail:  # a directory holding a protected path
+        what = f"holds {_display(detail, ctx)}, {_WHAT[kind]}"
+    else:
+        what = _WHAT[kind]
+    verb = kind == IMPORT_GLOB or detail  # "what" starts with a verb: "holds …", "would be …"
+    if by:
+        return f"this command ({by}) would change {shown}, {'which ' if verb else ''}{what}"
+    return f"{shown} {what}" if verb else f"{shown} is {what}"
+
+
+def _display(path: str, ctx, resolve: bool = True) -> str:
+    """The path relative to the root, or under ``~/``, else absolute (the root is resolved, so a
+    path written through a symbolic link, such as macOS's /tmp, is tried resolved too)."""
+    root = ctx.root.rstrip("/") + "/"
+    if path.startswith(root):
+        return path[len(root) :]
+    home = (ctx.env.get("HOME") or "").rstrip("/")
+    if home and path.startswith(home + "/"):
+        return "~/" + path[len(home) + 1 :]
+    if resolve:
+        real = os.path.realpath(path)
+        if real != path:
+            shown = _display(real, ctx, resolve=False)
+            if shown != real:
+                return shown
+    return path
+
+
+def _cwd(payload, root: str) -> str:
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and cwd.startswith("/") else root
+
+
+# ## Warm: Bash ####################################################################################
+
+
+def _bash(view, protected, ctx):
+    command = view.command
+    if not command or not any(needle in command for needle in protected["needles"]):
+        return None
+    from cupcake.protection.shell_targets import targets  # only for a command that mentions one
+
+    home = ctx.env.get("HOME") or ""
+    for target in targets(command, _cwd(view.payload, ctx.root), home, ctx.root):
+        if target.kind == "uninstall":
+            return (f"Cupcake self-protection: `{target.path}` removes or replaces Cupcake's hooks. "
+                    "Agents may not run it: a person must make this change, so ask the user to do it.")  # fmt: skip
+        for form in target.forms():
+            found = classify(form, protected, ancestors=target.removes)
+            if found:
+                return f"Cupcake self-protection: {_describe(target.path, found, ctx, target.kind)}. {_PERSON}"
+    return None
+
+
+# ## Cold: what is protected #######################################################################
+
+
+def protected_paths(root: str, env, top_files, imported_files, import_patterns) -> dict:
+    """The protected set for this root and home, in the plain form the cache stores."""
+    from cupcake.policy.globmatch import has_magic
+    from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
+
+    home = env.get("HOME") or os.path.expanduser("~")
+    policy_files = [os.path.join(root, PROJECT_FILE), user_policy_file(env), *top_files, *imported_files]
+    files = _forms(policy_files)
+    dirs = _forms([os.path.join(root, WORK_DIR)])
+    settings_dirs = _forms([os.path.join(root, ".claude"), os.path.join(home, ".claude")])
+    globs, needles = [], {"cupcake", ".claude", "settings", "*", "?"}
+    for base, pattern in import_patterns:
+        parts = pattern.split("/")
+        literal = 0
+        while literal < len(parts) and not has_magic(parts[literal]):
+            literal += 1
+        needles.update(p for p in parts[:literal] if p)
+        if literal == len(parts):
+            continue  # a plain file: protected as a policy file
+        rest = [p.lower() for p in parts[literal:]] if _FOLD else parts[literal:]
+        for prefix in _forms([os.path.join(base, *parts[:literal])]):
+            globs.append((prefix, rest, pattern))
+    for path in imported_files:
+        needles.add(os.path.basename(path))
+    inodes = []
+    for path in policy_files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) not in inodes:
+            inodes.append((st.st_dev, st.st_ino))
+    return {
+        "files": files,
+        "dirs": dirs,
+        "settings_dirs": settings_dirs,
+        "globs": globs,
+        "inodes": inodes,
+        "needles": sorted(needles),
+    }
+
+
+def protected_defaults(root: str, env) -> dict:
+    """The protected set without imports (a compiled set that predates ``protected``)."""
+    return protected_paths(root, env, [], [], [])
+
+
+def _forms(paths) -> list:
+    """Each path as written (normalised) and with symlinks resolved; folded where names are."""
+    out = []
+    for path in paths:
+        for form in (os.path.normpath(os.path.abspath(path)), os.path.realpath(path)):
+            form = form.lower() if _FOLD else form
+            if form not in out:
+                out.append(form)
+    return out

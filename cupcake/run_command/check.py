@@ -1,0 +1,38 @@
+"""Running the command of a ``run_command`` policy for the evaluation, and recording it."""
+
+from __future__ import annotations
+
+
+def template_values(ctx) -> dict:
+    """What a command and its feedback may use: the agent's command, the file, the tool, the session."""
+    payload = ctx.payload if isinstance(ctx.payload, dict) else {}
+    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    file_path = next((tool_input[k] for k in ("file_path", "notebook_path", "path") if isinstance(tool_input.get(k), str)), "")
+    return {
+        "command": tool_input.get("command") if isinstance(tool_input.get("command"), str) else "",
+        "file_path": file_path,
+        "tool_name": payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else "",
+        "session_id": payload.get("session_id") if isinstance(payload.get("session_id"), str) else "",
+        "tool_input": tool_input,
+    }
+
+
+def run_check(ctx, policy_name: str, action) -> tuple[bool, str]:
+    """Run the policy's command within the run's deadline: (succeeded, feedback text when it failed)."""
+    from cupcake.run_command import CommandSpecError, render_feedback, run_command
+
+    _kind, spec, on_failure, template = action
+    values = template_values(ctx)
+    try:
+        result = run_command(spec, values, root=ctx.root, deadline=ctx.deadline, env=ctx.env)
+    except CommandSpecError as exc:
+        text = f"Command `{spec.get('command')}` could not start: {exc}"
+        ctx.checks.append({"policy": policy_name, "command": spec.get("command"), "on_failure": on_failure,
+                           "ok": False, "error": str(exc), "stdout": "", "stderr": ""})  # fmt: skip
+        return False, text
+    record = result.to_dict()
+    record.update(policy=policy_name, on_failure=on_failure)
+    ctx.checks.append(record)
+    if result.ok:
+        return True, ""
+    return False, render_feedback(template, result, values)

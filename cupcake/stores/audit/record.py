@@ -1,0 +1,133 @@
+"""What one run contributes to the audit trail: a plain dict, built from the sealed context.
+
+The writer adds ``v``, ``seq`` and ``prev`` in front of it under the lock. Every text that came
+from the agent, a policy or a command is masked (see ``mask``) and cut; file contents never
+appear, only the path being written."""
+
+from __future__ import annotations
+
+import time
+
+from cupcake import __version__
+from cupcake.stores.audit.mask import mask_cut
+
+# Response.decision → the decision a reader of the log sees.
+DECISIONS = {"none": "allow", "soft": "feedback", "block": "block", "approve": "approve", "ask": "ask", "error": "error"}
+KINDS = ("allow", "block", "approve", "ask", "feedback", "context", "error")
+
+SESSION_CHARS = 128
+INPUT_CHARS = 500
+PROMPT_CHARS = 200
+TEXT_CHARS = 12_000  # the agent's texts are capped at 10,000 already; this only bounds the odd one
+
+# What stands for a tool call in the log: (key in tool_input, name in the record, limit).
+_INPUT_KEYS = (
+    ("command", "command", INPUT_CHARS),
+    ("file_path", "file_path", INPUT_CHARS),
+    ("notebook_path", "file_path", INPUT_CHARS),
+    ("path", "path", INPUT_CHARS),
+    ("pattern", "pattern", PROMPT_CHARS),
+    ("url", "url", INPUT_CHARS),
+    ("query", "query", PROMPT_CHARS),
+    ("subagent_type", "subagent_type", PROMPT_CHARS),
+    ("description", "description", PROMPT_CHARS),
+)
+
+
+def utc_stamp(seconds: float) -> str:
+    """UTC, ISO 8601, milliseconds: ``2025-01-31T12:00:00.123Z`` (strings sort by time)."""
+    millis = int(seconds * 1000) % 1000
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{millis:03d}Z"
+
+
+def _text(value, limit: int):
+    return mask_cut(value, limit) if isinstance(value, str) else None
+
+
+def summarize_input(payload: dict) -> dict:
+    """A compact, masked summary of what the agent asked for: never whole file contents."""
+    out = {}
+    tool_input = payload.get("tool_input")
+    if isinstance(tool_input, dict):
+        for key, name, limit in _INPUT_KEYS:
+            value = tool_input.get(key)
+            if isinstance(value, str) and name not in out:
+                out[name] = mask_cut(value, limit)
+        if "command" in out and "description" in out:
+            del out["description"]  # Bash's description repeats the command in words
+    prompt = payload.get("prompt")
+    if isinstance(prompt, str):
+        out["prompt"] = mask_cut(prompt, PROMPT_CHARS)
+    return out
+
+
+def decision_of(response) -> str:
+    if response is None:
+        return "error"
+    kind = DECISIONS.get(response.decision, "error")
+    if kind == "allow" and response.context:
+        return "context"
+    return kind
+
+
+def message_of(response) -> str:
+    """The text the agent (or, for an error, the user) was sent."""
+    if response is None:
+        return ""
+    if response.decision in ("approve", "ask"):
+        return "\n\n".join(t for t in (response.reason, response.soft_text) if t)
+    return response.text or ""
+
+
+def _command(check: dict) -> dict:
+    duration = check.get("duration")
+    return {
+        "policy": check.get("policy"),
+        "command": _text(check.get("command"), INPUT_CHARS),
+        "exit_code": check.get("exit_code"),
+        "ms": round(duration * 1000, 1) if isinstance(duration, (int, float)) else None,
+        "ok": check.get("ok") is True,
+        "timed_out": check.get("timed_out") is True,
+        "on_failure": check.get("on_failure"),
+        "error": _text(check.get("error"), PROMPT_CHARS),
+    }
+
+
+def ext_notes(ctx) -> dict:
+    """Notes that a part of Cupcake (or an integrator) keeps for the audit trail only, never shown to
+    the agent: ``ctx.ext[<namespace>]["notes"]`` (e.g. ``cupcake.eval_feedback``: a malformed eval skipped)."""
+    return {
+        key: value["notes"]
+        for key, value in ctx.ext.items()
+        if isinstance(value, dict) and isinstance(value.get("notes"), list) and value["notes"]
+    }
+
+
+def build(ctx, now: float | None = None) -> dict:
+    """The record of one run (everything but ``v``, ``seq`` and ``prev``)."""
+    now = time.time() if now is None else now
+    payload = ctx.payload if isinstance(ctx.payload, dict) else {}
+    session = payload.get("session_id")
+    tool = payload.get("tool_name")
+    policies = ctx.policies["policies"] if ctx.policies and ctx.policies.get("policies") else ()
+    response = ctx.response
+    started = ctx.options.get("started")
+    return {
+        "time": utc_stamp(now),
+        "session": session[:SESSION_CHARS] if isinstance(session, str) else None,
+        "event": ctx.event,
+        "tool": tool[:SESSION_CHARS] if isinstance(tool, str) else None,
+        "input": summarize_input(payload),
+        "matched": [policies[i][0] for i in ctx.matched if i < len(policies)],
+        "policy": ctx.hard[2] if ctx.hard else None,
+        "decision": decision_of(response),
+        "message": mask_cut(message_of(response), TEXT_CHARS),
+        "context": mask_cut(response.context, TEXT_CHARS) if response is not None and response.context else "",
+        "commands": [_command(c) for c in ctx.checks if isinstance(c, dict)],
+        "failures": [{"system": f.system, "message": mask_cut(f.message, TEXT_CHARS), "decides": f.decides,
+                      "custom": getattr(f, "custom", False)} for f in ctx.failures],  # fmt: skip
+        "warnings": [mask_cut(w, TEXT_CHARS) for w in ctx.warnings],
+        "notes": {key: [mask_cut(str(n), TEXT_CHARS) for n in notes] for key, notes in ext_notes(ctx).items()},
+        "version": __version__,
+        "ms": round((time.monotonic() - started) * 1000, 3) if isinstance(started, float) else None,
+    }

@@ -1,0 +1,167 @@
+"""The agent that writes the policy files: headless Claude Code by default, or any command.
+
+Claude Code (the command's program is named ``claude``) runs as
+``claude -p --output-format json --settings '{"disableAllHooks": true}' --allowedTools Edit(./<tmp>)…``
+with the prompt on stdin, in the project root: the project's own hooks (Cupcake among them) do not
+judge the translation, and the only files it may write are the temporary policy files. A correction
+goes to the same session (``--resume <session_id>`` from the JSON result).
+
+Any other command gets the prompt on stdin, or in place of an argument ``{prompt}``, or as the path
+of a file for an argument ``{prompt_file}``; it runs in the project root with
+``CUPCAKE_INIT_ATTEMPT``, ``CUPCAKE_INIT_PROJECT_FILE`` and ``CUPCAKE_INIT_USER_FILE`` (the files
+to write) in its environment. Without a session to resume, a correction repeats the whole task after
+the problems. Its standard output is shown to the person as the agent's answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import tempfile
+
+from cupcake.translate.process import run_process
+
+DEFAULT_COMMAND = "claude"
+HOOKS_OFF = json.dumps({"disableAllHooks": True})
+MAX_ARGUMENT = 100_000  # bytes: Linux refuses one argument longer than 128 KiB
+
+
+class AgentUnavailable(Exception):
+    """The agent's program is not there: say so and offer the template."""
+
+
+class Reply:
+    """What one run of the agent came to."""
+
+    __slots__ = ("ok", "text", "problem", "session_id")
+
+    def __init__(self, ok: bool, text: str = "", problem: str | None = None, session_id: str | None = None):
+        self.ok = ok
+        self.text = text  # the agent's final answer, for the person
+        self.problem = problem  # why the run failed
+        self.session_id = session_id
+
+
+def make_agent(command: str | None, root: str, targets, env: dict, timeout: float):
+    words = shlex.split(command) if command else [DEFAULT_COMMAND]
+    if not words:
+        raise AgentUnavailable("--agent-command is empty")
+    program = _find(words[0], root, env)
+    if program is None:
+        raise AgentUnavailable(f"`{words[0]}` was not found on PATH")
+    words[0] = program
+    cls = ClaudeCode if os.path.basename(program) == "claude" else Command
+    return cls(words, root, targets, env, timeout)
+
+
+def _find(program: str, root: str, env: dict):
+    if "/" in program:
+        path = os.path.abspath(os.path.expanduser(program))  # as the person typed it, from where they are
+        return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+    return shutil.which(program, path=env.get("PATH", os.defpath))
+
+
+def _tail(text: str, limit: int = 2000) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else "…" + text[-limit:]
+
+
+def _failure(name: str, done) -> str:
+    if done.not_started:
+        return f"{name} could not start: {done.not_started}"
+    if done.timed_out:
+        return f"{name} did not finish in time and was stopped"
+    output = _tail(done.stderr) or _tail(done.stdout)
+    return f"{name} exited with code {done.exit_code}" + (f":\n{output}" if output else "")
+
+
+class _Agent:
+    """What every agent is run with: its command words, the project root, the files it may write."""
+
+    def __init__(self, words, root, targets, env, timeout):
+        self.words = words
+        self.root = root
+        self.targets = targets
+        self.env = env
+        self.timeout = timeout
+
+
+class ClaudeCode(_Agent):
+    name = "Claude Code"
+
+    def __init__(self, words, root, targets, env, timeout):
+        super().__init__(words, root, targets, env, timeout)
+        self.session_id = None
+
+    def argv(self) -> list[str]:
+        allowed = ",".join(f"Edit(./{t.tmp_name})" for t in self.targets)
+        argv = self.words + ["-p", "--output-format", "json", "--settings", HOOKS_OFF, "--allowedTools", allowed]
+        if self.session_id:
+            argv += ["--resume", self.session_id]
+        return argv
+
+    def first(self, prompt: str, attempt: int) -> Reply:
+        return self._run(prompt)
+
+    def again(self, correction: str, task: str, attempt: int) -> Reply:
+        return self._run(correction if self.session_id else correction + "\n\n---\n\n" + task)
+
+    def _run(self, prompt: str) -> Reply:
+        done = run_process(self.argv(), prompt, cwd=self.root, env=self.env, timeout=self.timeout)
+        try:
+            result = json.loads(done.stdout)
+        except ValueError:
+            result = None
+        if not isinstance(result, dict):
+            if done.exit_code == 0:
+                return Reply(False, problem=f"Claude Code printed no JSON result:\n{_tail(done.stdout)}")
+            return Reply(False, problem=_failure(self.name, done))
+        if isinstance(result.get("session_id"), str):
+            self.session_id = result["session_id"]
+        text = result.get("result") if isinstance(result.get("result"), str) else ""
+        if result.get("is_error") or done.exit_code != 0:
+            return Reply(False, text, problem=f"Claude Code reported an error: {_tail(text) or _failure(self.name, done)}")
+        denied = [d.get("tool_input", {}).get("file_path") or d.get("tool_name") for d in result.get("permission_denials") or []]
+        if denied:
+            text += "\n\n(Claude Code was refused: " + ", ".join(str(d) for d in denied) + ")"
+        return Reply(True, text, session_id=self.session_id)
+
+
+class Command(_Agent):
+    """Any program that takes a prompt."""
+
+    def __init__(self, words, root, targets, env, timeout):
+        super().__init__(words, root, targets, env, timeout)
+        self.name = f"`{os.path.basename(words[0])}`"
+
+    def first(self, prompt: str, attempt: int) -> Reply:
+        return self._run(prompt, attempt)
+
+    def again(self, correction: str, task: str, attempt: int) -> Reply:
+        return self._run(correction + "\n\n---\n\nThe task, as you were first given it:\n\n" + task, attempt)
+
+    def _run(self, prompt: str, attempt: int) -> Reply:
+        env = dict(self.env)
+        env["CUPCAKE_INIT_ATTEMPT"] = str(attempt)
+        for target in self.targets:
+            env[f"CUPCAKE_INIT_{target.scope.upper()}_FILE"] = target.tmp
+        with tempfile.TemporaryDirectory(prefix="cupcake-prompt-") as scratch:
+            prompt_file = os.path.join(scratch, "prompt.md")
+            with open(prompt_file, "w", encoding="utf-8") as f:
+                f.write(prompt)
+            argv, stdin = [], prompt
+            for word in self.words:
+                if "{prompt}" in word:
+                    if len(prompt.encode()) > MAX_ARGUMENT:
+                        return Reply(False, problem="the prompt is too long for one argument: "
+                                                    "use {prompt_file} or standard input instead of {prompt}")  # fmt: skip
+                    word, stdin = word.replace("{prompt}", prompt), None
+                if "{prompt_file}" in word:
+                    word, stdin = word.replace("{prompt_file}", prompt_file), None
+                argv.append(word)
+            done = run_process(argv, stdin, cwd=self.root, env=env, timeout=self.timeout)
+        if done.exit_code != 0:
+            return Reply(False, problem=_failure(self.name, done))
+        return Reply(True, done.stdout.strip())

@@ -1,0 +1,42 @@
+"""With the audit trail on, a warm `cupcake run` still imports none of the slow modules, even when it
+masks a secret."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import cupcake
+from cupcake.policy.loader import load
+
+SLOW = ("re", "json", "hashlib", "datetime", "typing", "enum", "dataclasses", "pydantic", "typer", "subprocess",
+        "pathlib", "orjson")  # fmt: skip
+
+WARM_RUN = """
+import sys
+from cupcake.cli.run import execute
+ctx = execute(sys.stdin.buffer.read(), ["--event", "PreToolUse"], {"CLAUDE_PROJECT_DIR": sys.argv[1], "HOME": sys.argv[1]})
+print(ctx.envelope[0].decode().strip())
+print(",".join(sorted(m for m in %r if m in sys.modules)))
+""" % (SLOW,)
+
+
+def test_a_warm_run_that_writes_an_audit_line_imports_nothing_slow(tmp_path):
+    (tmp_path / "cupcake.toml").write_text(
+        '[settings]\naudit_logging = true\n\n[[policy]]\nname = "No shell"\nmatcher = "Bash"\n'
+        'action = { type = "block_with_feedback", feedback_message = "no shell here" }\n'
+    )
+    assert load(str(tmp_path), {"HOME": str(tmp_path)}).compiled["error"] is None  # the cache, built cold
+    payload = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(tmp_path),
+               "tool_input": {"command": "curl -H 'Authorization: Bearer abcdefgh' https://deploy:pw@x"}}  # fmt: skip
+    repo = os.path.dirname(os.path.dirname(cupcake.__file__))
+    done = subprocess.run([sys.executable, "-S", "-c", WARM_RUN, str(tmp_path)], input=json.dumps(payload).encode(),
+                          capture_output=True, env={"PYTHONPATH": repo}, check=True)  # fmt: skip
+    answer, slow = done.stdout.decode().splitlines()
+    assert "no shell here" in answer
+    assert slow == ""
+    record = json.loads((tmp_path / ".cupcake" / "audit.log").read_text())
+    assert record["decision"] == "block"
+    assert record["input"]["command"] == "curl -H 'Authorization: Bearer ***' https://deploy:***@x"
