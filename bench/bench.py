@@ -60,13 +60,15 @@ class BenchError(Exception):
 # Policy files and payloads
 # --------------------------------------------------------------------------------------
 
+
 def toml_str(value: str) -> str:
     # A JSON string (ASCII, \" \\ \n \uXXXX escapes) is a valid TOML basic string.
     return json.dumps(value)
 
 
-def policy_block(name: str, matcher: str, conditions: list[tuple[str, str]], action: dict[str, str],
-                 hook_event: str = "PreToolUse") -> str:
+def policy_block(
+    name: str, matcher: str, conditions: list[tuple[str, str]], action: dict[str, str], hook_event: str = "PreToolUse"
+) -> str:
     conds = ", ".join(f"{{ type = {toml_str(t)}, value = {toml_str(v)} }}" for t, v in conditions)
     act = ", ".join(f"{k} = {toml_str(v)}" for k, v in action.items())
     return (
@@ -130,8 +132,9 @@ def fifty_policies() -> list[str]:
         if group in (0, 1):  # Bash, command_regex, 20 of them
             regex, what = _BASH_RULES[(i // 5 * 2 + group) % len(_BASH_RULES)]
             regex = f"{regex}.*#bench{i:02d}" if i >= 20 else regex
-            blocks.append(policy_block(f"bash rule {i:02d}: {what}", "Bash",
-                                       [("command_regex", regex)], _action(kind, i, what)))
+            blocks.append(
+                policy_block(f"bash rule {i:02d}: {what}", "Bash", [("command_regex", regex)], _action(kind, i, what))
+            )
         else:  # file rules, filepath_regex, 30 of them
             matcher = {2: "Write|Edit", 3: "Read", 4: ("Write" if i % 2 else "Edit")}[group]
             regex, what = _FILE_RULES[(i // 5 * 3 + group) % len(_FILE_RULES)]
@@ -153,8 +156,11 @@ def thousand_policies() -> list[str]:
             matcher, conds = "Bash", [("command_regex", rf"deploy_{i:04d}\b")]
         elif quarter == 1:
             matcher = "Write|Edit"
-            conds = ([("file_content_regex", f"FORBIDDEN_{i:04d}")] if i % 8 == 1
-                     else [("filepath_regex", rf"secret_{i:04d}\.txt$")])
+            conds = (
+                [("file_content_regex", f"FORBIDDEN_{i:04d}")]
+                if i % 8 == 1
+                else [("filepath_regex", rf"secret_{i:04d}\.txt$")]
+            )
         elif quarter == 2:
             matcher, conds = "Read", [("filepath_regex", rf"(?:^|/)private_{i:04d}/.*\.key$")]
         else:  # the matcher is a regex, so an engine cannot index these by tool name
@@ -184,7 +190,7 @@ def two_kb_source() -> str:
     """About 2 KB of ordinary code that none of the generated rules matches."""
     unit = (
         "def total_price(items, tax_rate=0.2):\n"
-        "    \"\"\"Sum the items and add tax; used by the checkout page.\"\"\"\n"
+        '    """Sum the items and add tax; used by the checkout page."""\n'
         "    subtotal = sum(item.price * item.quantity for item in items)\n"
         "    return round(subtotal * (1 + tax_rate), 2)\n\n"
     )
@@ -229,6 +235,7 @@ def expect_deny(block_message: str, feedback: list[str]) -> Check:
         if missing:
             return f"feedback missing from the reason: {missing!r}"
         return None
+
     return check
 
 
@@ -248,6 +255,7 @@ def error_path(stdout: bytes) -> str | None:
 # --------------------------------------------------------------------------------------
 # Scenarios
 # --------------------------------------------------------------------------------------
+
 
 @dataclass
 class Setup:
@@ -286,15 +294,32 @@ FEEDBACK = [
 
 def make_block_and_feedback(project: Path) -> Setup:
     blocks = fifty_policies()
-    blocks[10:10] = [policy_block("feedback: ls", "Bash", [("command_regex", r"^ls\b")],
-                                  {"type": "provide_feedback", "message": FEEDBACK[0]})]
-    blocks[25:25] = [policy_block("block: ls", "Bash", [("command_regex", r"^\s*ls(?:\s|$)")],
-                                  {"type": "block_with_feedback", "feedback_message": BLOCK_MESSAGE})]
+    blocks[10:10] = [
+        policy_block(
+            "feedback: ls", "Bash", [("command_regex", r"^ls\b")], {"type": "provide_feedback", "message": FEEDBACK[0]}
+        )
+    ]
+    blocks[25:25] = [
+        policy_block(
+            "block: ls",
+            "Bash",
+            [("command_regex", r"^\s*ls(?:\s|$)")],
+            {"type": "block_with_feedback", "feedback_message": BLOCK_MESSAGE},
+        )
+    ]
     blocks += [
-        policy_block("feedback: long listing", "Bash", [("command_regex", r"\s-\w*l")],
-                     {"type": "provide_feedback", "message": FEEDBACK[1]}),
-        policy_block("feedback: hidden files", "Bash", [("command_regex", r"\s-\w*a")],
-                     {"type": "provide_feedback", "message": FEEDBACK[2]}),
+        policy_block(
+            "feedback: long listing",
+            "Bash",
+            [("command_regex", r"\s-\w*l")],
+            {"type": "provide_feedback", "message": FEEDBACK[1]},
+        ),
+        policy_block(
+            "feedback: hidden files",
+            "Bash",
+            [("command_regex", r"\s-\w*a")],
+            {"type": "provide_feedback", "message": FEEDBACK[2]},
+        ),
     ]
     (project / "cupcake.toml").write_text(policy_file(blocks), encoding="utf-8")
     return Setup(bash_payload(project), expect_deny(BLOCK_MESSAGE, FEEDBACK))
@@ -310,8 +335,9 @@ def make_thousand_policies(project: Path) -> Setup:
 def make_audit_on(project: Path) -> Setup:
     """Scenario 1 with the audit trail on for every run (``audit_allows``): each run appends a line."""
     settings = "[settings]\naudit_logging = true\naudit_allows = true\n\n"
-    text = policy_file(fifty_policies()).replace('policy_schema_version = "1.0"\n\n',
-                                                 'policy_schema_version = "1.0"\n\n' + settings, 1)
+    text = policy_file(fifty_policies()).replace(
+        'policy_schema_version = "1.0"\n\n', 'policy_schema_version = "1.0"\n\n' + settings, 1
+    )
     (project / "cupcake.toml").write_text(text, encoding="utf-8")
     return Setup(bash_payload(project), expect_nothing)
 
@@ -354,11 +380,13 @@ def session_log(project: Path, events: int) -> None:
 def make_state_query(events: int) -> Callable[[Path], Setup]:
     """50 policies + seed 003's "read before edit"; an Edit of file.xyz in a session of `events` tool uses
     that include the read: allowed, no output. The warm-up run builds the state summary."""
+
     def make(project: Path) -> Setup:
         (project / "cupcake.toml").write_text(policy_file(fifty_policies() + [READ_BEFORE_EDIT]), encoding="utf-8")
         session_log(project, events)
         edit = {"file_path": str(project / "file.xyz"), "old_string": "a", "new_string": "b"}
         return Setup(payload(project, "Edit", edit), expect_nothing)
+
     return make
 
 
@@ -366,20 +394,58 @@ def make_state_query(events: int) -> Callable[[Path], Setup]:
 # project files) and returns the payload and its expected output, then one line here. Ids are stable.
 # 4 and 7 differ only in the session's length (SCALE_BUDGETS).
 SCENARIOS: list[Scenario] = [
-    Scenario(1, "nothing-matches", "50 policies, a Bash call that none matches: no output",
-             2.3, 1.5, make_nothing_matches),
-    Scenario(2, "block-and-feedback", "the same 50 + 1 block and 3 feedback that match: deny",
-             2.3, 1.5, make_block_and_feedback),
-    Scenario(3, "thousand-policies", "1,000 policies (Bash, Write|Edit, Read, mcp__.*), a 2 KB Write: no output",
-             2.7, 1.5, make_thousand_policies),  # issue 10 asked 3.0; measured 2.27
-    Scenario(4, "state-100k", "a state query (read before edit) in a session of 100,000 recorded events",
-             2.5, 1.5, make_state_query(100_000)),  # asked 3.0; measured 1.73
-    Scenario(5, "cold-cache", "scenario 1 with the policy file touched before every run (cache rebuilt)",
-             10.0, None, make_nothing_matches, cold=True),  # asked 15; measured 7.4
-    Scenario(6, "audit-on", "scenario 1 with audit logging on for every run (audit_allows): a line per run",
-             2.3, 1.5, make_audit_on),
-    Scenario(7, "state-10", "scenario 4's query in a session of 10 recorded events (its reference)",
-             2.5, 1.5, make_state_query(10)),
+    Scenario(
+        1, "nothing-matches", "50 policies, a Bash call that none matches: no output", 2.3, 1.5, make_nothing_matches
+    ),
+    Scenario(
+        2,
+        "block-and-feedback",
+        "the same 50 + 1 block and 3 feedback that match: deny",
+        2.3,
+        1.5,
+        make_block_and_feedback,
+    ),
+    Scenario(
+        3,
+        "thousand-policies",
+        "1,000 policies (Bash, Write|Edit, Read, mcp__.*), a 2 KB Write: no output",
+        2.7,
+        1.5,
+        make_thousand_policies,
+    ),  # issue 10 asked 3.0; measured 2.27
+    Scenario(
+        4,
+        "state-100k",
+        "a state query (read before edit) in a session of 100,000 recorded events",
+        2.5,
+        1.5,
+        make_state_query(100_000),
+    ),  # asked 3.0; measured 1.73
+    Scenario(
+        5,
+        "cold-cache",
+        "scenario 1 with the policy file touched before every run (cache rebuilt)",
+        10.0,
+        None,
+        make_nothing_matches,
+        cold=True,
+    ),  # asked 15; measured 7.4
+    Scenario(
+        6,
+        "audit-on",
+        "scenario 1 with audit logging on for every run (audit_allows): a line per run",
+        2.3,
+        1.5,
+        make_audit_on,
+    ),
+    Scenario(
+        7,
+        "state-10",
+        "scenario 4's query in a session of 10 recorded events (its reference)",
+        2.5,
+        1.5,
+        make_state_query(10),
+    ),
 ]
 
 # (scenario, reference, max ratio): growth that must not cost more than this. The ratio compares the
@@ -396,8 +462,16 @@ def scale_checks(results: list[dict]) -> list[dict]:
         if big in by_id and small in by_id:
             a, b = by_id[big], by_id[small]
             ratio = a["ratio_paired_median"] / b["ratio_paired_median"]
-            checks.append({"scenario": a["name"], "reference": b["name"], "ratio_paired": ratio,
-                           "ratio_median": a["median_ms"] / b["median_ms"], "budget": budget, "ok": ratio <= budget})
+            checks.append(
+                {
+                    "scenario": a["name"],
+                    "reference": b["name"],
+                    "ratio_paired": ratio,
+                    "ratio_median": a["median_ms"] / b["median_ms"],
+                    "budget": budget,
+                    "ok": ratio <= budget,
+                }
+            )
     return checks
 
 
@@ -413,8 +487,19 @@ def find_scenario(key: str) -> Scenario:
 # The venv
 # --------------------------------------------------------------------------------------
 
-_COPY_IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", "*.pyc",
-                                      ".venv", "venv", ".cupcake", ".pytest_cache", "results*.json")
+_COPY_IGNORE = shutil.ignore_patterns(
+    ".git",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "*.pyc",
+    ".venv",
+    "venv",
+    ".cupcake",
+    ".pytest_cache",
+    "results*.json",
+)
 
 
 def create_venv(python: str, repo: Path, workdir: Path, install: bool) -> Path:
@@ -427,8 +512,10 @@ def create_venv(python: str, repo: Path, workdir: Path, install: bool) -> Path:
         shutil.copytree(repo, src, ignore=_COPY_IGNORE)
         print("bench: pip install <repo> (regular install, not editable) ...", flush=True)
         t0 = time.monotonic()
-        run_or_fail([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(src)],
-                    "pip install of the repository failed")
+        run_or_fail(
+            [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(src)],
+            "pip install of the repository failed",
+        )
         print(f"bench: installed in {time.monotonic() - t0:.0f} s", flush=True)
     return venv
 
@@ -467,8 +554,13 @@ print(json.dumps(out))
 
 def inspect_install(venv: Path) -> dict:
     env = clean_env()
-    proc = subprocess.run([str(venv / "bin" / "python"), "-c", _INSPECT_INSTALL], capture_output=True,
-                          text=True, env=env, cwd=tempfile.gettempdir())
+    proc = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", _INSPECT_INSTALL],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tempfile.gettempdir(),
+    )
     if proc.returncode != 0:
         raise BenchError(f"could not inspect the venv's cupcake install:\n{proc.stderr[-2000:]}")
     return json.loads(proc.stdout)
@@ -574,8 +666,9 @@ class Launcher:
         code_path = workdir / "launcher.marshal"
         code_path.write_bytes(marshal.dumps(compile(_LAUNCHER, "<bench launcher>", "exec")))
         boot = f"import marshal,posix;f=posix.open({str(code_path)!r},0);exec(marshal.loads(posix.read(f,1<<20)))"
-        self.proc = subprocess.Popen([sys.executable, "-S", "-I", "-c", boot],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-S", "-I", "-c", boot], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
         tag, self.max_rss_kib = self._recv()  # the launcher's resident set when it spawns
         assert tag == "ready"
 
@@ -604,8 +697,16 @@ class Launcher:
     def _recv(self):
         return marshal.loads(self._read(int.from_bytes(self._read(4), "little")))
 
-    def run(self, argv: list[str], cwd: Path, env: dict[str, str], stdin_path: Path,
-            stdout_path: Path, stderr_path: Path, timeout: float) -> tuple[int, int, int, bool]:
+    def run(
+        self,
+        argv: list[str],
+        cwd: Path,
+        env: dict[str, str],
+        stdin_path: Path,
+        stdout_path: Path,
+        stderr_path: Path,
+        timeout: float,
+    ) -> tuple[int, int, int, bool]:
         data = marshal.dumps((argv, env, str(cwd), str(stdin_path), str(stdout_path), str(stderr_path), timeout))
         self.proc.stdin.write(len(data).to_bytes(4, "little") + data)
         self.proc.stdin.flush()
@@ -626,8 +727,9 @@ def clean_env() -> dict[str, str]:
     return env
 
 
-def run_once(argv: list[str], cwd: Path, env: dict[str, str], stdin_path: Path, scratch: Path,
-             timeout: float = RUN_TIMEOUT_S) -> RunResult:
+def run_once(
+    argv: list[str], cwd: Path, env: dict[str, str], stdin_path: Path, scratch: Path, timeout: float = RUN_TIMEOUT_S
+) -> RunResult:
     out_path, err_path = scratch / "stdout", scratch / "stderr"
     wall_ns, maxrss, code, timed_out = Launcher.get().run(argv, cwd, env, stdin_path, out_path, err_path, timeout)
     return RunResult(wall_ns, maxrss, code, out_path.read_bytes(), err_path.read_bytes(), timed_out)
@@ -636,6 +738,7 @@ def run_once(argv: list[str], cwd: Path, env: dict[str, str], stdin_path: Path, 
 # --------------------------------------------------------------------------------------
 # A prepared scenario: its directories, command and checks
 # --------------------------------------------------------------------------------------
+
 
 @dataclass
 class Prepared:
@@ -706,8 +809,17 @@ def prepare(sc: Scenario, root: Path, command: list[str], check_output: bool) ->
     env["HOME"] = str(home.resolve())  # no user policy file (~/.claude/cupcake.toml) can interfere
     env["CLAUDE_PROJECT_DIR"] = str(project)
     argv = [a.replace("{event}", setup.event) for a in command]
-    return Prepared(sc, argv, project, env, payload_path, scratch,
-                    setup.check if check_output else None, project / "cupcake.toml", setup.event)
+    return Prepared(
+        sc,
+        argv,
+        project,
+        env,
+        payload_path,
+        scratch,
+        setup.check if check_output else None,
+        project / "cupcake.toml",
+        setup.event,
+    )
 
 
 def prepare_baseline(root: Path, python: Path) -> Prepared:
@@ -721,13 +833,22 @@ def prepare_baseline(root: Path, python: Path) -> Prepared:
     env["HOME"] = str(home.resolve())
     env["CLAUDE_PROJECT_DIR"] = str(project.resolve())
     sc = Scenario(0, "baseline", "python -c pass", 1.0, None, None)
-    return Prepared(sc, [str(python), "-c", "pass"], project.resolve(), env, payload_path, scratch,
-                    expect_nothing, project / "cupcake.toml")
+    return Prepared(
+        sc,
+        [str(python), "-c", "pass"],
+        project.resolve(),
+        env,
+        payload_path,
+        scratch,
+        expect_nothing,
+        project / "cupcake.toml",
+    )
 
 
 # --------------------------------------------------------------------------------------
 # Statistics and the report
 # --------------------------------------------------------------------------------------
+
 
 def p95(values: list[float]) -> float:
     if len(values) < 2:
@@ -770,24 +891,33 @@ def evaluate(stats: dict, base: dict, sc: Scenario) -> dict:
 
 
 def print_table(base: dict, rows: list[tuple[Scenario, dict | None]]) -> None:
-    head = (f"{'id':>2}  {'scenario':<20} {'median ms':>9} {'p95 ms':>8} {'x base':>7} {'p95 x':>6} {'pair x':>6} "
-            f"{'budget':>7}  {'RSS MiB':>7} {'x base':>6} {'budget':>6}  result")
+    head = (
+        f"{'id':>2}  {'scenario':<20} {'median ms':>9} {'p95 ms':>8} {'x base':>7} {'p95 x':>6} {'pair x':>6} "
+        f"{'budget':>7}  {'RSS MiB':>7} {'x base':>6} {'budget':>6}  result"
+    )
     print(head)
     print("-" * len(head))
-    print(f"{'':>2}  {'baseline (-c pass)':<20} {base['median_ms']:9.2f} {base['p95_ms']:8.2f} "
-          f"{1.0:7.2f} {base['p95_ms'] / base['median_ms']:6.2f} {'':>6} {'':>7}  {base['max_rss_median_mib']:7.1f} "
-          f"{1.0:6.2f} {'':>6}")
+    print(
+        f"{'':>2}  {'baseline (-c pass)':<20} {base['median_ms']:9.2f} {base['p95_ms']:8.2f} "
+        f"{1.0:7.2f} {base['p95_ms'] / base['median_ms']:6.2f} {'':>6} {'':>7}  {base['max_rss_median_mib']:7.1f} "
+        f"{1.0:6.2f} {'':>6}"
+    )
     for sc, r in rows:
         if r is None:
             print(f"{sc.id:>2}  {sc.name:<20} {'not built yet (skipped)':>47}")
             continue
         mem_budget = f"<={sc.mem_budget:g}" if sc.mem_budget is not None else "-"
-        verdict = "ok" if r["ok"] else "MISSED " + ", ".join(
-            w for w, ok in (("time", r["time_ok"]), ("memory", r["mem_ok"])) if not ok)
-        print(f"{sc.id:>2}  {sc.name:<20} {r['median_ms']:9.2f} {r['p95_ms']:8.2f} {r['ratio_median']:7.2f} "
-              f"{r['ratio_p95']:6.2f} {r['ratio_paired_median']:6.2f} {'<=' + format(sc.time_budget, 'g'):>7}  "
-              f"{r['max_rss_median_mib']:7.1f} "
-              f"{r['max_rss_ratio']:6.2f} {mem_budget:>6}  {verdict}")
+        verdict = (
+            "ok"
+            if r["ok"]
+            else "MISSED " + ", ".join(w for w, ok in (("time", r["time_ok"]), ("memory", r["mem_ok"])) if not ok)
+        )
+        print(
+            f"{sc.id:>2}  {sc.name:<20} {r['median_ms']:9.2f} {r['p95_ms']:8.2f} {r['ratio_median']:7.2f} "
+            f"{r['ratio_p95']:6.2f} {r['ratio_paired_median']:6.2f} {'<=' + format(sc.time_budget, 'g'):>7}  "
+            f"{r['max_rss_median_mib']:7.1f} "
+            f"{r['max_rss_ratio']:6.2f} {mem_budget:>6}  {verdict}"
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -795,9 +925,27 @@ def print_table(base: dict, rows: list[tuple[Scenario, dict | None]]) -> None:
 # --------------------------------------------------------------------------------------
 
 _IMPORT_LINE = re.compile(r"^import time:\s+(\d+)\s+\|\s+(\d+)\s+\|(\s*)(\S+)\s*$")
-_NOTABLE = ["pydantic", "typer", "rich", "click", "dataclasses", "typing", "inspect", "subprocess",
-            "orjson", "datetime", "hashlib", "pickle", "tomli", "tomllib", "uuid", "tenacity", "importlib.metadata",
-            "logging", "argparse"]
+_NOTABLE = [
+    "pydantic",
+    "typer",
+    "rich",
+    "click",
+    "dataclasses",
+    "typing",
+    "inspect",
+    "subprocess",
+    "orjson",
+    "datetime",
+    "hashlib",
+    "pickle",
+    "tomli",
+    "tomllib",
+    "uuid",
+    "tenacity",
+    "importlib.metadata",
+    "logging",
+    "argparse",
+]
 
 
 def importtime_report(p: Prepared) -> None:
@@ -825,8 +973,10 @@ def importtime_report(p: Prepared) -> None:
         raise BenchError("no -X importtime output: is the command a Python process?")
     top_level = sum(cum for _, cum, depth, _ in rows if depth == 0)
     print(f"\nscenario {p.scenario.id} {p.scenario.name}: one run via {how}")
-    print(f"wall time {res.wall_ns / 1e6:.1f} ms (importtime itself adds overhead); "
-          f"{len(rows)} modules imported, top-level imports total {top_level / 1000:.1f} ms\n")
+    print(
+        f"wall time {res.wall_ns / 1e6:.1f} ms (importtime itself adds overhead); "
+        f"{len(rows)} modules imported, top-level imports total {top_level / 1000:.1f} ms\n"
+    )
     print(f"{'cumulative ms':>13} {'self ms':>8}  module (indented by depth)")
     for self_us, cum_us, depth, name in sorted(rows, key=lambda r: -r[1])[:15]:
         print(f"{cum_us / 1000:13.2f} {self_us / 1000:8.2f}  {'  ' * depth}{name}")
@@ -839,6 +989,7 @@ def importtime_report(p: Prepared) -> None:
 # main
 # --------------------------------------------------------------------------------------
 
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         prog="bench/bench.py",
@@ -849,23 +1000,43 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--quick", action="store_true", help="5 runs and --report-only")
     ap.add_argument("--report-only", action="store_true", help="report budgets but never fail on them")
     ap.add_argument("--scenario", action="append", metavar="ID", help="id or name; repeatable (default: all)")
-    ap.add_argument("--json-out", type=Path, default=DEFAULT_JSON_OUT,
-                    help="where to write the results (default bench/results.json)")
+    ap.add_argument(
+        "--json-out",
+        type=Path,
+        default=DEFAULT_JSON_OUT,
+        help="where to write the results (default bench/results.json)",
+    )
     ap.add_argument("--venv", type=Path, help="reuse a venv with a regular (non-editable) install of cupcake")
-    ap.add_argument("--allow-editable", action="store_true",
-                    help="with --venv: measure an editable install anyway (slower by an import finder)")
+    ap.add_argument(
+        "--allow-editable",
+        action="store_true",
+        help="with --venv: measure an editable install anyway (slower by an import finder)",
+    )
     ap.add_argument("--python", default=sys.executable, help="interpreter for the fresh venv (default: this one)")
-    ap.add_argument("--repo", type=Path, default=DEFAULT_REPO,
-                    help="the repository to install (default: the one holding this script)")
+    ap.add_argument(
+        "--repo",
+        type=Path,
+        default=DEFAULT_REPO,
+        help="the repository to install (default: the one holding this script)",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory and print where it is")
-    ap.add_argument("--importtime", metavar="SCENARIO", help="run that scenario once under -X importtime, "
-                    "print the top 15 cumulative imports, measure nothing")
+    ap.add_argument(
+        "--importtime",
+        metavar="SCENARIO",
+        help="run that scenario once under -X importtime, print the top 15 cumulative imports, measure nothing",
+    )
     ap.add_argument("--list", action="store_true", help="print the scenario table and exit")
-    ap.add_argument("--command", help="harness debugging: a stand-in command instead of `cupcake run --event E`; "
-                    "{python}, {venv} and {event} are substituted (e.g. \"{python} -c 'import json'\"); "
-                    "the scenarios' output checks are off, the error-path check stays")
-    ap.add_argument("--no-install", action="store_true",
-                    help="with --command: create the fresh venv but do not install the repository")
+    ap.add_argument(
+        "--command",
+        help="harness debugging: a stand-in command instead of `cupcake run --event E`; "
+        "{python}, {venv} and {event} are substituted (e.g. \"{python} -c 'import json'\"); "
+        "the scenarios' output checks are off, the error-path check stays",
+    )
+    ap.add_argument(
+        "--no-install",
+        action="store_true",
+        help="with --command: create the fresh venv but do not install the repository",
+    )
     args = ap.parse_args(argv)
     if args.quick:
         args.runs = 5
@@ -939,8 +1110,16 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         p = next((q for q in prepared if q.scenario is sc), None)
         if p is None:
             rows.append((sc, None))
-            results.append({"id": sc.id, "name": sc.name, "description": sc.description,
-                            "status": "not built yet", "time_budget": sc.time_budget, "mem_budget": sc.mem_budget})
+            results.append(
+                {
+                    "id": sc.id,
+                    "name": sc.name,
+                    "description": sc.description,
+                    "status": "not built yet",
+                    "time_budget": sc.time_budget,
+                    "mem_budget": sc.mem_budget,
+                }
+            )
             continue
         stats = summarize(p)
         stats.update(evaluate(stats, base, sc))
@@ -948,15 +1127,26 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         paired = [t / b for t, b in zip(p.times_ns, p.paired_base_ns, strict=True)]
         stats["ratio_paired_median"] = statistics.median(paired)
         rows.append((sc, stats))
-        results.append({"id": sc.id, "name": sc.name, "description": sc.description, "event": p.event,
-                        "cold": sc.cold, "status": "ok" if stats["ok"] else "missed",
-                        "warnings": p.warnings, **stats})
+        results.append(
+            {
+                "id": sc.id,
+                "name": sc.name,
+                "description": sc.description,
+                "event": p.event,
+                "cold": sc.cold,
+                "status": "ok" if stats["ok"] else "missed",
+                "warnings": p.warnings,
+                **stats,
+            }
+        )
 
     print()
-    print(f"cupcake run start-up, {args.runs} runs per scenario interleaved with the baseline "
-          f"(python {platform.python_version()}, {platform.system()} {platform.machine()}, "
-          f"{os.cpu_count()} CPUs; cupcake {info['version']}, {venv_kind} venv, "
-          f"{'editable' if info['editable'] else 'regular'} install)")
+    print(
+        f"cupcake run start-up, {args.runs} runs per scenario interleaved with the baseline "
+        f"(python {platform.python_version()}, {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; cupcake {info['version']}, {venv_kind} venv, "
+        f"{'editable' if info['editable'] else 'regular'} install)"
+    )
     print()
     print_table(base, rows)
     for p in prepared:
@@ -964,16 +1154,22 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
             print(f"warning: scenario {p.scenario.id} {p.scenario.name}: {w}")
     launcher_kib = Launcher.get().max_rss_kib
     if launcher_kib > 0 and base["max_rss_median_mib"] * 1024 * 1.02 < launcher_kib:
-        print(f"warning: the launcher's resident set ({launcher_kib / 1024:.2f} MiB) is above the baseline's "
-              "peak: peak-RSS figures below it are floored by it")
-    print("\nx base = median / baseline median (the budgeted figure); p95 x = p95 / baseline median;\n"
-          "pair x = median of each run / the baseline run just before it (a cross-check, steadier under load);\n"
-          "RSS MiB = median of the child's peak resident set (wait4); the memory budget applies to warm runs only.")
+        print(
+            f"warning: the launcher's resident set ({launcher_kib / 1024:.2f} MiB) is above the baseline's "
+            "peak: peak-RSS figures below it are floored by it"
+        )
+    print(
+        "\nx base = median / baseline median (the budgeted figure); p95 x = p95 / baseline median;\n"
+        "pair x = median of each run / the baseline run just before it (a cross-check, steadier under load);\n"
+        "RSS MiB = median of the child's peak resident set (wait4); the memory budget applies to warm runs only."
+    )
 
     scale = scale_checks(results)
     for c in scale:
-        print(f"{c['scenario']} / {c['reference']}: {c['ratio_paired']:.3f} x paired (budget <= {c['budget']:g}), "
-              f"{c['ratio_median']:.3f} x of medians  {'ok' if c['ok'] else 'MISSED'}")
+        print(
+            f"{c['scenario']} / {c['reference']}: {c['ratio_paired']:.3f} x paired (budget <= {c['budget']:g}), "
+            f"{c['ratio_median']:.3f} x of medians  {'ok' if c['ok'] else 'MISSED'}"
+        )
     missed = [r for r in results if r.get("status") == "missed"]
     missed += [{"id": f"{c['scenario']}/{c['reference']}", "name": "scale"} for c in scale if not c["ok"]]
     out = {
@@ -988,8 +1184,9 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         "install": "editable" if info["editable"] else ("none" if args.no_install else "regular"),
         "venv": venv_kind,
         "git_commit": git_commit(args.repo),
-        "command": (["<stand-in>"] + shlex.split(args.command)) if args.command
-                   else ["<venv>/bin/cupcake", "run", "--event", "<event>"],
+        "command": (["<stand-in>"] + shlex.split(args.command))
+        if args.command
+        else ["<venv>/bin/cupcake", "run", "--event", "<event>"],
         "launcher_rss_kib": launcher_kib,
         "baseline": {"command": ["<venv>/bin/python", "-c", "pass"], **base},
         "scenarios": results,
@@ -1026,8 +1223,10 @@ def open_venv(args: argparse.Namespace, tmp: Path) -> tuple[Path, str, dict]:
         if info["version"] is None:
             raise BenchError("cupcake is not installed in the venv")
         if info["editable"]:
-            msg = ("cupcake is an editable install (" + "; ".join(info["why"]) + "): its import finder "
-                   "adds ~14 ms to every start, which users do not pay (and its .pth slows the baseline too)")
+            msg = (
+                "cupcake is an editable install (" + "; ".join(info["why"]) + "): its import finder "
+                "adds ~14 ms to every start, which users do not pay (and its .pth slows the baseline too)"
+            )
             if not args.allow_editable:
                 raise BenchError(msg + ". Use a regular install (`pip install .`) or pass --allow-editable.")
             print(f"bench: WARNING: {msg}", file=sys.stderr)
@@ -1085,14 +1284,16 @@ def measure(baseline: Prepared, prepared: list[Prepared], runs: int, check_cache
 
 def git_commit(repo: Path) -> str | None:
     try:
-        proc = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10)
+        proc = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     if proc.returncode != 0:
         return None
-    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    ).stdout.strip()
     return proc.stdout.strip() + ("-dirty" if dirty else "")
 
 

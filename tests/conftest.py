@@ -90,7 +90,7 @@ class Project:
             return Path(written)
         return (base or self.root) / written
 
-    def send(self, payload, event=None) -> "Answer":
+    def send(self, payload, event=None) -> Answer:
         """In process, through the same entry the console script uses (fast)."""
         from cupcake.cli.run import execute
 
@@ -102,7 +102,7 @@ class Project:
         answer.ctx = ctx  # what the run recorded beyond its answer (e.g. notes for the audit trail)
         return answer
 
-    def send_process(self, payload, event=None, args=None, timeout=30) -> "Answer":
+    def send_process(self, payload, event=None, args=None, timeout=30) -> Answer:
         """As Claude Code does it: the installed executable, stdin, exact bytes and exit code."""
         raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         event = event or (payload.get("hook_event_name") if isinstance(payload, dict) else None)
@@ -201,4 +201,3 @@ def acme_installed(monkeypatch, project, acme_site) -> Project:
     forget_modules("acme_cupcake")
     yield project
     forget_modules("acme_cupcake")
-

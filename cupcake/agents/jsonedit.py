@@ -161,7 +161,11 @@ class Document:
                 if inner.startswith(outer) and len(inner) > len(outer):
                     return inner[len(outer) :]
             stack.extend(c.value if isinstance(c, Member) else c for c in children)
-        if self.root.kind != "scalar" and self.root.children() and "\n" not in self.text[self.root.start : self.root.end]:
+        if (
+            self.root.kind != "scalar"
+            and self.root.children()
+            and "\n" not in self.text[self.root.start : self.root.end]
+        ):
             return None
         return "  "
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 import typer
 
@@ -32,7 +32,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+        bool | None, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
     ] = None,
 ) -> None:
     pass
@@ -40,7 +40,9 @@ def _root(
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run(
-    event: Annotated[str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the payload's hook_event_name).")],
+    event: Annotated[
+        str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the payload's hook_event_name).")
+    ],
     timings: Annotated[bool, typer.Option("--timings", help="Print each system's time to stderr.")] = False,
 ) -> None:
     """Evaluate one hook event read from stdin and answer Claude Code (what the hooks call).
@@ -59,7 +61,7 @@ def run(
 @app.command()
 def validate(
     files: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Argument(help="Policy files, each checked as a project file (default: the project's and the user's)."),
     ] = None,
     json_out: Annotated[
@@ -90,7 +92,7 @@ def sync(
         ),
     ] = "project",
     command: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--command", metavar="PATH", help="The executable the hooks call (overrides the scope's choice)."),
     ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the changes as a diff; write nothing.")] = False,
@@ -104,8 +106,16 @@ def sync(
     """
     from cupcake.cli.sync import sync as run_sync
 
-    code = run_sync(scope, os.environ, os.getcwd(), command=command, dry_run=dry_run, uninstall=uninstall,
-                    out=typer.echo, err=_echo_err)  # fmt: skip
+    code = run_sync(
+        scope,
+        os.environ,
+        os.getcwd(),
+        command=command,
+        dry_run=dry_run,
+        uninstall=uninstall,
+        out=typer.echo,
+        err=_echo_err,
+    )
     raise typer.Exit(code)
 
 
@@ -126,14 +136,16 @@ def doctor(
 
 @app.command()
 def init(
-    list_only: Annotated[bool, typer.Option("--list", help="Show the CLAUDE.md files found, and from where; write nothing.")] = False,
+    list_only: Annotated[
+        bool, typer.Option("--list", help="Show the CLAUDE.md files found, and from where; write nothing.")
+    ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="With --list: print it as JSON.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking (for scripts).")] = False,
     template: Annotated[
         bool, typer.Option("--template", help="Write a commented starter cupcake.toml instead; no agent needed.")
     ] = False,
     agent_command: Annotated[
-        Optional[str],
+        str | None,
         typer.Option(
             "--agent-command",
             help="The agent that translates (default: claude). Its prompt goes on stdin, or into an argument "
@@ -141,7 +153,8 @@ def init(
         ),
     ] = None,
     attempts: Annotated[
-        int, typer.Option("--attempts", min=1, max=20, help="How many times the agent may try to write policies that load.")
+        int,
+        typer.Option("--attempts", min=1, max=20, help="How many times the agent may try to write policies that load."),
     ] = 5,
     agent_timeout: Annotated[
         float, typer.Option("--agent-timeout", min=1, help="Seconds one run of the agent may take.")
@@ -161,10 +174,20 @@ def init(
     load, then shows one line per policy and the diff. Nothing is saved without your yes (or --yes);
     a file replaced is kept as <name>.bak. Then it runs `cupcake sync`.
     """
-    from cupcake.translate.flow import Io, Options, init as run_init
+    from cupcake.translate.flow import Io, Options
+    from cupcake.translate.flow import init as run_init
 
-    options = Options(list_only=list_only, json_out=json_out, yes=yes, template=template, show_prompt=show_prompt,
-                      agent_command=agent_command, attempts=attempts, agent_timeout=agent_timeout, sync=sync)  # fmt: skip
+    options = Options(
+        list_only=list_only,
+        json_out=json_out,
+        yes=yes,
+        template=template,
+        show_prompt=show_prompt,
+        agent_command=agent_command,
+        attempts=attempts,
+        agent_timeout=agent_timeout,
+        sync=sync,
+    )
     raise typer.Exit(run_init(os.environ, os.getcwd(), options, Io(typer.echo, _echo_err, _ask)))
 
 
@@ -183,19 +206,31 @@ audit_app = typer.Typer(
 )
 app.add_typer(audit_app, name="audit")
 
-_Session = Annotated[Optional[list[str]], typer.Option("--session", metavar="ID", help="Only this session (a prefix is enough).")]
-_Event = Annotated[Optional[list[str]], typer.Option("--event", metavar="EVENT", help="Only this hook event, e.g. PreToolUse.")]
-_Decision = Annotated[
-    Optional[list[str]],
-    typer.Option("--decision", metavar="DECISION", help="Only this decision: allow, block, approve, ask, feedback, context, error."),
+_Session = Annotated[
+    list[str] | None, typer.Option("--session", metavar="ID", help="Only this session (a prefix is enough).")
 ]
-_Policy = Annotated[Optional[list[str]], typer.Option("--policy", metavar="NAME", help="Only runs in which this policy matched.")]
+_Event = Annotated[
+    list[str] | None, typer.Option("--event", metavar="EVENT", help="Only this hook event, e.g. PreToolUse.")
+]
+_Decision = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--decision",
+        metavar="DECISION",
+        help="Only this decision: allow, block, approve, ask, feedback, context, error.",
+    ),
+]
+_Policy = Annotated[
+    list[str] | None, typer.Option("--policy", metavar="NAME", help="Only runs in which this policy matched.")
+]
 _Since = Annotated[
-    Optional[str], typer.Option("--since", metavar="AGE|TIME", help="Only records this recent (30m, 2h, 7d, 1w) or since a UTC time.")
+    str | None,
+    typer.Option("--since", metavar="AGE|TIME", help="Only records this recent (30m, 2h, 7d, 1w) or since a UTC time."),
 ]
 _Json = Annotated[bool, typer.Option("--json", help="JSON Lines out, one stored record per line (for jq).")]
 _Log = Annotated[
-    Optional[str], typer.Option("--log", metavar="PATH", help="The audit log to read (default: .cupcake/audit.log of this project).")
+    str | None,
+    typer.Option("--log", metavar="PATH", help="The audit log to read (default: .cupcake/audit.log of this project)."),
 ]
 
 
@@ -223,7 +258,8 @@ def audit(
     policy: _Policy = None,
     since: _Since = None,
     limit: Annotated[
-        Optional[int], typer.Option("--limit", "-n", min=0, metavar="N", help="Show the last N (default 20 in the table; 0: all).")
+        int | None,
+        typer.Option("--limit", "-n", min=0, metavar="N", help="Show the last N (default 20 in the table; 0: all)."),
     ] = None,
     follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new records (Ctrl-C ends).")] = False,
     json_out: _Json = False,
@@ -239,8 +275,16 @@ def audit(
     from cupcake.cli.audit import show
 
     width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 0
-    code = show(_audit_log(log), filters, limit=limit, follow=follow, json_out=json_out, width=width,
-                out=typer.echo, err=_echo_err)  # fmt: skip
+    code = show(
+        _audit_log(log),
+        filters,
+        limit=limit,
+        follow=follow,
+        json_out=json_out,
+        width=width,
+        out=typer.echo,
+        err=_echo_err,
+    )
     raise typer.Exit(code)
 
 

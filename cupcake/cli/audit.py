@@ -18,8 +18,7 @@ def shown(path: str) -> str:
 
 
 def missing(path: str) -> str:
-    return (f"No audit log at {shown(path)}. Turn it on with `audit_logging = true` under [settings] "
-            "in cupcake.toml.")  # fmt: skip
+    return f"No audit log at {shown(path)}. Turn it on with `audit_logging = true` under [settings] in cupcake.toml."
 
 
 def _matching(entries, filters: Filters, err) -> list[Entry]:
@@ -54,8 +53,9 @@ def _history_and_tail(path: str):
     return entries, tail
 
 
-def show(path: str, filters: Filters, *, limit=None, follow=False, json_out=False, width=0, out=print,
-         err=print) -> int:
+def show(
+    path: str, filters: Filters, *, limit=None, follow=False, json_out=False, width=0, out=print, err=print
+) -> int:
     from cupcake.stores.audit import table
 
     if not trail_files(path) and not follow:

@@ -15,14 +15,13 @@ import tempfile
 
 from cupcake import __version__
 from cupcake.agents.claude import hook_entries as entries
-from cupcake.agents.claude import probe
-from cupcake.agents.claude import settings_file
+from cupcake.agents.claude import probe, settings_file
 from cupcake.agents.claude.hook_edit import ShapeError, find_cupcake
-from cupcake.agents.jsonedit import Document
 from cupcake.agents.claude.settings_file import SettingsFileError
-from cupcake.project import WORK_DIR, find_root, policy_files
-from cupcake.policy.settings import fail_mode_of
+from cupcake.agents.jsonedit import Document
 from cupcake.cli.sync import applicable_policy_files, hook_timeout, scope_label
+from cupcake.policy.settings import fail_mode_of
+from cupcake.project import WORK_DIR, find_root, policy_files
 
 OK, WARNING, PROBLEM = "ok", "warning", "problem"
 SCOPE_ORDER = ("project", "local", "user")
@@ -95,15 +94,23 @@ def _check_settings(report: Report, root: str, env) -> list[Installed]:
             doc = Document(loaded.text)
             found = find_cupcake(doc)
         except SettingsFileError as exc:
-            report.add("settings", PROBLEM, f"{label}: {exc.what}: Claude Code cannot use this file, nor any hook in it",
-                       f"fix {label} (valid JSON, no comments or trailing commas), then run `cupcake sync{fix_scope}`")  # fmt: skip
+            report.add(
+                "settings",
+                PROBLEM,
+                f"{label}: {exc.what}: Claude Code cannot use this file, nor any hook in it",
+                f"fix {label} (valid JSON, no comments or trailing commas), then run `cupcake sync{fix_scope}`",
+            )
             continue
         except (ShapeError, RecursionError) as exc:
             report.add("settings", PROBLEM, f"{label}: {exc}", f"fix {label}, then run `cupcake sync{fix_scope}`")
             continue
         if _disables_hooks(doc):
-            report.add("settings", PROBLEM, f'{label} sets "disableAllHooks": true: Claude Code runs no hooks at all',
-                       f'remove "disableAllHooks" from {label}')  # fmt: skip
+            report.add(
+                "settings",
+                PROBLEM,
+                f'{label} sets "disableAllHooks": true: Claude Code runs no hooks at all',
+                f'remove "disableAllHooks" from {label}',
+            )
         if found:
             installed.append(Installed(scope, label, found))
             _check_handlers(report, label, fix_scope, found)
@@ -115,24 +122,45 @@ def _check_handlers(report: Report, label: str, fix_scope: str, found) -> None:
     covered = {f.event for f in found if f.matches_all}
     missing = [e for e in entries.EVENTS if e not in covered]
     if missing:
-        report.add("hooks", PROBLEM, f"{label}: no Cupcake hook for {', '.join(missing)}: those events are never checked",
-                   f"run `cupcake sync{fix_scope}`")  # fmt: skip
+        report.add(
+            "hooks",
+            PROBLEM,
+            f"{label}: no Cupcake hook for {', '.join(missing)}: those events are never checked",
+            f"run `cupcake sync{fix_scope}`",
+        )
     else:
         report.add("hooks", OK, f"{label}: Cupcake's hook on all {len(entries.EVENTS)} events")
     for f in found:
         named = entries.split_command(f.value["command"])[0][3]
         if named != f.event:
-            report.add("hooks", PROBLEM, f"{label}: the hook listed under {f.event} runs `--event {named}`, "
-                       f"so {f.event} policies are never evaluated", f"run `cupcake sync{fix_scope}`")  # fmt: skip
+            report.add(
+                "hooks",
+                PROBLEM,
+                f"{label}: the hook listed under {f.event} runs `--event {named}`, "
+                f"so {f.event} policies are never evaluated",
+                f"run `cupcake sync{fix_scope}`",
+            )
         if not f.matches_all:
-            report.add("hooks", WARNING, f"{label}: Cupcake's {f.event} hook runs only for matcher {f.matcher!r}",
-                       f"run `cupcake sync{fix_scope}` (it writes matcher \"\": every call)")  # fmt: skip
+            report.add(
+                "hooks",
+                WARNING,
+                f"{label}: Cupcake's {f.event} hook runs only for matcher {f.matcher!r}",
+                f'run `cupcake sync{fix_scope}` (it writes matcher "": every call)',
+            )
         if f.value.get("async") is True:
-            report.add("hooks", PROBLEM, f"{label}: Cupcake's {f.event} hook is async, and an async hook cannot block",
-                       f"run `cupcake sync{fix_scope}`")  # fmt: skip
+            report.add(
+                "hooks",
+                PROBLEM,
+                f"{label}: Cupcake's {f.event} hook is async, and an async hook cannot block",
+                f"run `cupcake sync{fix_scope}`",
+            )
         if "if" in f.value:
-            report.add("hooks", WARNING, f"{label}: Cupcake's {f.event} hook has an \"if\" filter ({f.value['if']!r})",
-                       f"run `cupcake sync{fix_scope}`")  # fmt: skip
+            report.add(
+                "hooks",
+                WARNING,
+                f'{label}: Cupcake\'s {f.event} hook has an "if" filter ({f.value["if"]!r})',
+                f"run `cupcake sync{fix_scope}`",
+            )
 
 
 def _disables_hooks(doc: Document) -> bool:
@@ -142,19 +170,34 @@ def _disables_hooks(doc: Document) -> bool:
 
 def _check_hooks_present(report: Report, installed: list[Installed]) -> None:
     if not installed:
-        report.add("hooks", PROBLEM, "Claude Code never calls Cupcake: no settings file has Cupcake's hooks",
-                   "run `cupcake sync` (the project's .claude/settings.json, shared with the team) "
-                   "or `cupcake sync --scope local` (only you)")  # fmt: skip
+        report.add(
+            "hooks",
+            PROBLEM,
+            "Claude Code never calls Cupcake: no settings file has Cupcake's hooks",
+            "run `cupcake sync` (the project's .claude/settings.json, shared with the team) "
+            "or `cupcake sync --scope local` (only you)",
+        )
         return
     commands = {}
     for item in installed:
         for f in item.found:
             commands.setdefault(f.event, {}).setdefault(f.value.get("command"), []).append(item.label)
-    doubled = sorted({label for by_command in commands.values() if len(by_command) > 1
-                      for labels in by_command.values() for label in labels})  # fmt: skip
+    doubled = sorted(
+        {
+            label
+            for by_command in commands.values()
+            if len(by_command) > 1
+            for labels in by_command.values()
+            for label in labels
+        }
+    )
     if doubled:
-        report.add("hooks", WARNING, f"Cupcake runs more than once per event: different hook commands in {', '.join(doubled)}",
-                   "keep one scope, e.g. `cupcake sync --uninstall --scope user`")  # fmt: skip
+        report.add(
+            "hooks",
+            WARNING,
+            f"Cupcake runs more than once per event: different hook commands in {', '.join(doubled)}",
+            "keep one scope, e.g. `cupcake sync --uninstall --scope user`",
+        )
 
 
 # -- the executable ----------------------------------------------------------------------------------
@@ -188,24 +231,42 @@ def _check_executables(report: Report, installed: list[Installed], root: str, en
         if path is None:
             place = "on PATH" if "/" not in exe else "there"
             if "/" not in exe and mine:
-                fix = (f"put {os.path.dirname(mine)} on the PATH Claude Code starts with, "
-                       "or run `cupcake sync --scope local` to write this installation's absolute path")  # fmt: skip
+                fix = (
+                    f"put {os.path.dirname(mine)} on the PATH Claude Code starts with, "
+                    "or run `cupcake sync --scope local` to write this installation's absolute path"
+                )
             else:
                 fix = f"install Cupcake there, or run `cupcake sync` again to write this installation's path ({mine})"
-            report.add("executable", PROBLEM,
-                       f"`{exe}` (the hooks in {where}) is not found {place}: every hook fails, and Claude Code "
-                       "then lets every call through (or blocks it, where the command ends in `|| exit 2`)", fix)  # fmt: skip
+            report.add(
+                "executable",
+                PROBLEM,
+                f"`{exe}` (the hooks in {where}) is not found {place}: every hook fails, and Claude Code "
+                "then lets every call through (or blocks it, where the command ends in `|| exit 2`)",
+                fix,
+            )
             continue
         version, problem = probe.version_of(path, env)
         if problem:
-            report.add("executable", PROBLEM, f"{problem} (the hooks in {where})",
-                       "reinstall Cupcake, or point the hooks at a working one with `cupcake sync --command <path>`")  # fmt: skip
+            report.add(
+                "executable",
+                PROBLEM,
+                f"{problem} (the hooks in {where})",
+                "reinstall Cupcake, or point the hooks at a working one with `cupcake sync --command <path>`",
+            )
         elif not version.startswith("cupcake "):
-            report.add("executable", PROBLEM, f"`{exe}` is {path}, which is not Cupcake (`--version` printed {version[:80]!r})",
-                       "run `cupcake sync --scope local` to write this installation's absolute path")  # fmt: skip
+            report.add(
+                "executable",
+                PROBLEM,
+                f"`{exe}` is {path}, which is not Cupcake (`--version` printed {version[:80]!r})",
+                "run `cupcake sync --scope local` to write this installation's absolute path",
+            )
         elif version != f"cupcake {__version__}":
-            report.add("executable", WARNING, f"`{exe}` is {path} ({version}); this is cupcake {__version__}",
-                       "upgrade one of them, or point the hooks at this one with `cupcake sync --scope local`")  # fmt: skip
+            report.add(
+                "executable",
+                WARNING,
+                f"`{exe}` is {path} ({version}); this is cupcake {__version__}",
+                "upgrade one of them, or point the hooks at this one with `cupcake sync --scope local`",
+            )
         else:
             report.add("executable", OK, f"`{exe}` is {path} ({version})")
 
@@ -219,16 +280,24 @@ def _check_policies(report: Report, root: str, env):
     paths = list(policy_files(root, env))
     present = [p for p in paths if os.path.exists(p)]
     if not present:
-        report.add("policies", WARNING, "no policy file (cupcake.toml at the project root, ~/.claude/cupcake.toml): "
-                   "Cupcake has nothing to enforce", "write your policies in cupcake.toml")  # fmt: skip
+        report.add(
+            "policies",
+            WARNING,
+            "no policy file (cupcake.toml at the project root, ~/.claude/cupcake.toml): Cupcake has nothing to enforce",
+            "write your policies in cupcake.toml",
+        )
         return None
     compiled = compile_files(paths, root, env)
     for p in compiled["problems"]:
         where = f"{p['file']}:{p['line']}" if p["line"] else p["file"]
         who = f' policy "{p["policy"]}":' if p["policy"] else ""
         if p["severity"] == "error":
-            report.add("policies", PROBLEM, f"{where}:{who} {p['message']}",
-                       "fix it: until then `cupcake run` enforces no policy at all; `cupcake validate` lists every problem")  # fmt: skip
+            report.add(
+                "policies",
+                PROBLEM,
+                f"{where}:{who} {p['message']}",
+                "fix it: until then `cupcake run` enforces no policy at all; `cupcake validate` lists every problem",
+            )
         else:
             report.add("policies", WARNING, f"{where}:{who} {p['message']}", "see `cupcake validate`")
     if not compiled["error"]:
@@ -250,36 +319,56 @@ def _check_modes(report: Report, installed: list[Installed], root: str, env, com
         closed = fail_mode_of(settings) == "closed"
         open_ended = [f.event for f in item.found if not entries.split_command(f.value["command"])[1]]
         if closed and open_ended:
-            report.add("fail_mode", PROBLEM,
-                       f'fail_mode is "closed", but in {item.label} a missing or crashing cupcake lets the call through '
-                       f"(no `|| exit 2` on {', '.join(open_ended)})", fix)  # fmt: skip
+            report.add(
+                "fail_mode",
+                PROBLEM,
+                f'fail_mode is "closed", but in {item.label} a missing or crashing cupcake lets the call through '
+                f"(no `|| exit 2` on {', '.join(open_ended)})",
+                fix,
+            )
         timeout = hook_timeout(settings)
         stale = [f.event for f in item.found if timeout is not None and f.value.get("timeout") != timeout]
         if stale:
-            report.add("fail_mode", WARNING,
-                       f"{item.label}: the hook timeout of {', '.join(stale)} is not hook_timeout_seconds ({timeout})", fix)  # fmt: skip
+            report.add(
+                "fail_mode",
+                WARNING,
+                f"{item.label}: the hook timeout of {', '.join(stale)} is not hook_timeout_seconds ({timeout})",
+                fix,
+            )
 
 
 def _check_workdir(report: Report, root: str) -> None:
     path = os.path.join(root, WORK_DIR)
     if os.path.lexists(path) and not os.path.isdir(path):
-        report.add(WORK_DIR, PROBLEM, f"{WORK_DIR} is not a directory: Cupcake cannot keep its policy cache there",
-                   f"remove {path}; Cupcake creates the directory itself")  # fmt: skip
+        report.add(
+            WORK_DIR,
+            PROBLEM,
+            f"{WORK_DIR} is not a directory: Cupcake cannot keep its policy cache there",
+            f"remove {path}; Cupcake creates the directory itself",
+        )
         return
     if not os.path.isdir(path):
         if os.access(root, os.W_OK):
             report.add(WORK_DIR, OK, f"{WORK_DIR}/ does not exist yet; the first run creates it")
         else:
-            report.add(WORK_DIR, PROBLEM, f"{root} is not writable, so {WORK_DIR}/ cannot be created",
-                       f"make {root} writable for this user, or create {path}/ writable")  # fmt: skip
+            report.add(
+                WORK_DIR,
+                PROBLEM,
+                f"{root} is not writable, so {WORK_DIR}/ cannot be created",
+                f"make {root} writable for this user, or create {path}/ writable",
+            )
         return
     try:
         fd, probe_file = tempfile.mkstemp(prefix=".doctor-", dir=path)
         os.close(fd)
         os.unlink(probe_file)
     except OSError as exc:
-        report.add(WORK_DIR, PROBLEM, f"{WORK_DIR}/ is not writable: {exc.strerror or exc}",
-                   f"make {path} writable for this user")  # fmt: skip
+        report.add(
+            WORK_DIR,
+            PROBLEM,
+            f"{WORK_DIR}/ is not writable: {exc.strerror or exc}",
+            f"make {path} writable for this user",
+        )
         return
     report.add(WORK_DIR, OK, f"{WORK_DIR}/ is writable")
 
@@ -297,20 +386,36 @@ def _round_trip(report: Report, installed: list[Installed], root: str, env) -> N
     if command is None:
         mine = entries.installation_executable()
         if mine is None:
-            report.add("round trip", WARNING, "no hook command to try, and this installation's executable was not found",
-                       "run `cupcake sync`")  # fmt: skip
+            report.add(
+                "round trip",
+                WARNING,
+                "no hook command to try, and this installation's executable was not found",
+                "run `cupcake sync`",
+            )
             return
-        command, source = entries.hook_command(entries.command_word(mine), "PreToolUse", False), "this installation (no hook)"
+        command, source = (
+            entries.hook_command(entries.command_word(mine), "PreToolUse", False),
+            "this installation (no hook)",
+        )
     payload = probe.sample_event(root)
     first = probe.run_hook(command, root, env, payload)
     second = probe.run_hook(command, root, env, payload) if first.exit_code == 0 else None
     report.round_trip = {"command": command, "source": source, "runs": [r.as_dict() for r in (first, second) if r]}
     status, what, fix = _judge(first)
     timing = f"{first.seconds * 1000:.0f} ms" + (f", then {second.seconds * 1000:.0f} ms warm" if second else "")
-    report.add("round trip", status, f"a sample PreToolUse (Bash `echo cupcake doctor`) through {source}: {what} ({timing})", fix)
+    report.add(
+        "round trip",
+        status,
+        f"a sample PreToolUse (Bash `echo cupcake doctor`) through {source}: {what} ({timing})",
+        fix,
+    )
     if status == OK and second is not None and second.seconds > SLOW_SECONDS:
-        report.add("round trip", WARNING, f"a warm run took {second.seconds:.1f} s, and every tool call waits for it",
-                   "check for slow run_command checks or a slow `cupcake` on PATH (a version manager's shim?)")  # fmt: skip
+        report.add(
+            "round trip",
+            WARNING,
+            f"a warm run took {second.seconds:.1f} s, and every tool call waits for it",
+            "check for slow run_command checks or a slow `cupcake` on PATH (a version manager's shim?)",
+        )
 
 
 def _judge(outcome):
@@ -319,18 +424,28 @@ def _judge(outcome):
     if outcome.error:
         return PROBLEM, outcome.error, "run the hook command by hand to see where it hangs"
     if outcome.exit_code == 2:
-        return (PROBLEM, f"the hook exited 2 (cupcake missing or crashed, and `|| exit 2` blocks every call): {tail}",
-                "fix the executable (see above), or run `cupcake sync` again")  # fmt: skip
+        return (
+            PROBLEM,
+            f"the hook exited 2 (cupcake missing or crashed, and `|| exit 2` blocks every call): {tail}",
+            "fix the executable (see above), or run `cupcake sync` again",
+        )
     if outcome.exit_code != 0:
         hint = " (command not found)" if outcome.exit_code == 127 else ""
-        return (PROBLEM, f"the hook failed with exit {outcome.exit_code}{hint}, so Claude Code lets every call through: {tail}",
-                "fix the executable (see above), or run `cupcake sync` again")  # fmt: skip
+        return (
+            PROBLEM,
+            f"the hook failed with exit {outcome.exit_code}{hint}, so Claude Code lets every call through: {tail}",
+            "fix the executable (see above), or run `cupcake sync` again",
+        )
     if not outcome.stdout.strip():
         return OK, "answered in time, no objection (it printed nothing)", None
     try:
         answer = json.loads(outcome.stdout)
     except ValueError:
-        return PROBLEM, f"printed something that is not JSON: {outcome.stdout[:200]!r}", "check what the hook command runs"
+        return (
+            PROBLEM,
+            f"printed something that is not JSON: {outcome.stdout[:200]!r}",
+            "check what the hook command runs",
+        )
     specific = answer.get("hookSpecificOutput", {}) if isinstance(answer, dict) else {}
     reason = str(specific.get("permissionDecisionReason", ""))
     message = str(answer.get("systemMessage", "")) if isinstance(answer, dict) else ""
@@ -350,8 +465,18 @@ def doctor(env, cwd: str, json_out: bool = False, out=print) -> int:
     report = diagnose(env, cwd)
     problems = report.count(PROBLEM)
     if json_out:
-        out(json.dumps({"root": report.root, "ok": problems == 0, "findings": [f.as_dict() for f in report.findings],
-                        "round_trip": report.round_trip}, indent=2, ensure_ascii=False))  # fmt: skip
+        out(
+            json.dumps(
+                {
+                    "root": report.root,
+                    "ok": problems == 0,
+                    "findings": [f.as_dict() for f in report.findings],
+                    "round_trip": report.round_trip,
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         out(f"cupcake doctor: project root {report.root}")
         for f in report.findings:

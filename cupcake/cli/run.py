@@ -68,8 +68,8 @@ def configured_plan(ctx, rest):
 
 def _answer_and_exit(ctx) -> None:
     """A system is still running well past the deadline and will not stop: answer now, and exit."""
-    from cupcake.stages.guard import answer_fd, undo_running
     from cupcake.pipeline.runner import Failure
+    from cupcake.stages.guard import answer_fd, undo_running
     from cupcake.systems import finish
 
     undo_running(ctx)

@@ -12,13 +12,13 @@ import shutil
 import sys
 
 from cupcake.agents.claude import hook_entries as entries
-from cupcake.stores import gitignore
 from cupcake.agents.claude import settings_file
 from cupcake.agents.claude.hook_edit import ShapeError, apply_sync, apply_uninstall, find_cupcake
-from cupcake.agents.jsonedit import Document
 from cupcake.agents.claude.settings_file import SettingsFileError
-from cupcake.project import PROJECT_FILE, find_root, policy_files, user_policy_file
+from cupcake.agents.jsonedit import Document
 from cupcake.policy.settings import DEFAULTS, fail_mode_of
+from cupcake.project import PROJECT_FILE, find_root, policy_files, user_policy_file
+from cupcake.stores import gitignore
 
 EMPTY_SETTINGS = "{}\n"
 
@@ -102,7 +102,9 @@ def chosen_executable(scope: str, command):
 def path_warnings(executable: str, env, closed: bool) -> list[str]:
     """Whether Claude Code, started from this shell, will run this installation."""
     mine = entries.installation_executable()
-    fails = "every hook would fail, and " + ("block every call (fail_mode \"closed\")" if closed else "Claude Code then lets every call through")
+    fails = "every hook would fail, and " + (
+        'block every call (fail_mode "closed")' if closed else "Claude Code then lets every call through"
+    )
     if "$" in executable:
         return []
     if "/" in executable:
@@ -117,9 +119,13 @@ def path_warnings(executable: str, env, closed: bool) -> list[str]:
         else "Install Cupcake on PATH, or pass --command with its absolute path."
     )
     if found is None:
-        return [f"`{executable}` is not on this PATH, so Claude Code started from here will not find it: {fails}. {fix}"]
+        return [
+            f"`{executable}` is not on this PATH, so Claude Code started from here will not find it: {fails}. {fix}"
+        ]
     if mine and os.path.realpath(found) != os.path.realpath(mine):
-        return [f"`{executable}` on this PATH is {found}, not this installation ({mine}): the hooks will run that one. {fix}"]
+        return [
+            f"`{executable}` on this PATH is {found}, not this installation ({mine}): the hooks will run that one. {fix}"
+        ]
     return []
 
 
@@ -187,7 +193,10 @@ def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
         out(f"{loaded.label}: no Cupcake hooks; nothing to remove.")
         return 0
     settings_file.write(loaded, new_text)
-    out(f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {loaded.label}" + _backup_note(loaded))
+    out(
+        f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {loaded.label}"
+        + _backup_note(loaded)
+    )
     return 0
 
 
@@ -205,8 +214,10 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     shown_command = entries.hook_command(word, "<Event>", closed)
     if new_text is not None:
         settings_file.write(loaded, new_text)
-        out(f"Wrote Cupcake's hooks to {loaded.label}: {len(entries.EVENTS)} events, `{shown_command}`, "
-            f"timeout {timeout} s" + _backup_note(loaded))  # fmt: skip
+        out(
+            f"Wrote Cupcake's hooks to {loaded.label}: {len(entries.EVENTS)} events, `{shown_command}`, "
+            f"timeout {timeout} s" + _backup_note(loaded)
+        )
     else:
         out(f"{loaded.label}: Cupcake's hooks are already up to date (`{shown_command}`, timeout {timeout} s).")
     if ignore is not None and ignore.new is not None:
@@ -218,8 +229,10 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     for warning in path_warnings(executable, env, closed):
         err(f"warning: {warning}")
     if policy_errors:
-        err(f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed `cupcake run` "
-            "reports them instead of enforcing any policy. `cupcake validate` lists them.")  # fmt: skip
+        err(
+            f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed `cupcake run` "
+            "reports them instead of enforcing any policy. `cupcake validate` lists them."
+        )
     if not present:
         names = PROJECT_FILE + " or ~/.claude/cupcake.toml" if scope != "user" else "~/.claude/cupcake.toml"
         out(f"No policy file yet ({names}): Cupcake stays silent until there is one.")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import os
 
-from cupcake.stages.configure import GROUP, resolve
 from cupcake.pipeline.order import BUILTIN_ORDER, CORE
-from cupcake.stages.registry import distribution_of, scan
 from cupcake.project import find_root, label, policy_files
+from cupcake.stages.configure import GROUP, resolve
+from cupcake.stages.registry import distribution_of, scan
 
 
 def plan_report(env, cwd) -> dict:
@@ -32,23 +32,41 @@ def plan_report(env, cwd) -> dict:
     off = {name: _where(file, line) for name, value, file, line in entries if value is False}
     rows = [
         {
-            "order": order, "name": name, "from": "built-in", "distribution": None, "version": None,
-            "core": order in CORE, "enabled": name not in off, "configured_in": off.get(name),
+            "order": order,
+            "name": name,
+            "from": "built-in",
+            "distribution": None,
+            "version": None,
+            "core": order in CORE,
+            "enabled": name not in off,
+            "configured_in": off.get(name),
         }
         for order, name in BUILTIN_ORDER
-    ]  # fmt: skip
+    ]
     for item in resolve(entries, None):
         origin = (item.distribution, item.version) if item.distribution else None
         if origin is None and item.kind == "import path":
             origin = distribution_of(item.name.partition(":")[0])
-        rows.append({
-            "order": item.order, "name": item.name, "from": item.kind,
-            "distribution": origin[0] if origin else None, "version": origin[1] if origin else None,
-            "core": False, "enabled": item.problem is None, "configured_in": item.where,
-        })  # fmt: skip
+        rows.append(
+            {
+                "order": item.order,
+                "name": item.name,
+                "from": item.kind,
+                "distribution": origin[0] if origin else None,
+                "version": origin[1] if origin else None,
+                "core": False,
+                "enabled": item.problem is None,
+                "configured_in": item.where,
+            }
+        )
         if item.problem:
-            problems.append({"file": item.file, "line": item.line,
-                             "message": f'custom system "{item.name}" could not be loaded: {item.problem}'})  # fmt: skip
+            problems.append(
+                {
+                    "file": item.file,
+                    "line": item.line,
+                    "message": f'custom system "{item.name}" could not be loaded: {item.problem}',
+                }
+            )
     rows.sort(key=lambda row: row["order"])
     named = {item["name"] for item in rows} | {name for name, *_ in entries}
     available = [
@@ -85,8 +103,9 @@ def render(report: dict) -> str:
             origin = f"{row['distribution']} {row['version']}".strip()
         else:
             origin = f"{row['from']}, no distribution"
-        table.append((str(row["order"]), row["name"], origin, "yes" if row["enabled"] else "no",
-                      row["configured_in"] or ""))  # fmt: skip
+        table.append(
+            (str(row["order"]), row["name"], origin, "yes" if row["enabled"] else "no", row["configured_in"] or "")
+        )
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     lines = []
     for line in table:

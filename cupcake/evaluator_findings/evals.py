@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 
-from cupcake.speedups import fastjson
 from cupcake.inject_context.files import FileProblem, open_regular, read_fd
+from cupcake.speedups import fastjson
 
 MAX_EVAL_BYTES = 1 << 20  # an eval file larger than this is not read
 MAX_SKIPPED = 20  # malformed files looked past before giving up

@@ -7,9 +7,7 @@ Fields are read from the eval file's top-level JSON object; a field of the wrong
 from __future__ import annotations
 
 QUALITY_HEADING = "## Quality Gate Feedback (from automated eval of prior features)"
-MISTAKES_HEADING = (
-    "## KNOWN REPEATED MISTAKES (from prior features in this campaign \u2014 do NOT repeat these):"
-)
+MISTAKES_HEADING = "## KNOWN REPEATED MISTAKES (from prior features in this campaign \u2014 do NOT repeat these):"
 
 WARN = "\u26a0"  # ⚠
 RED = "\U0001f534"  # 🔴

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 
-from cupcake.inject_context.files import FileProblem
 from cupcake.errors import DeadlineExceeded
 from cupcake.evaluator_findings import EXT_KEY
 from cupcake.evaluator_findings.evals import eval_dir, newest_eval
 from cupcake.evaluator_findings.findings import feedback_block, mistakes_of, warning_lines
 from cupcake.evaluator_findings.mistakes import FILE_NAME, add_mistakes, list_path, read_mistakes
+from cupcake.inject_context.files import FileProblem
 from cupcake.project import WORK_DIR
 
 LIST_SHOWN = f"{WORK_DIR}/{FILE_NAME}"
@@ -22,8 +22,14 @@ def record_of(ctx) -> dict:
     """What eval feedback did in this run, kept for the audit trail (see ``EXT_KEY``)."""
     record = ctx.ext.get(EXT_KEY)
     if record is None:
-        record = ctx.ext[EXT_KEY] = {"eval": None, "findings": None, "notes": [], "added": [], "gate": None,
-                                     "read": False}  # fmt: skip
+        record = ctx.ext[EXT_KEY] = {
+            "eval": None,
+            "findings": None,
+            "notes": [],
+            "added": [],
+            "gate": None,
+            "read": False,
+        }
     return record
 
 

@@ -7,13 +7,19 @@ from __future__ import annotations
 import os
 import stat
 
-from cupcake.inject_context.files import FileProblem, open_regular, read_fd
+from cupcake.inject_context.files import open_regular, read_fd
 from cupcake.project import WORK_DIR
 
 FILE_NAME = "repeated-mistakes.txt"
 MAX_BYTES = 1 << 20  # what is read of the list
-_APPEND = (os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-           | getattr(os, "O_CLOEXEC", 0))  # fmt: skip
+_APPEND = (
+    os.O_RDWR
+    | os.O_APPEND
+    | os.O_CREAT
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 def list_path(root: str) -> str:

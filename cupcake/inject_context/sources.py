@@ -48,8 +48,17 @@ def _from_command(ctx, policy_name: str, spec: dict) -> str:
         result = run_command(spec, values, root=ctx.root, deadline=ctx.deadline, env=ctx.env)
     except CommandSpecError as exc:
         ctx.warnings.append(f"{head}Command `{spec.get('command')}` could not start: {exc}")
-        ctx.checks.append({"policy": policy_name, "command": spec.get("command"), "on_failure": "context",
-                           "ok": False, "error": str(exc), "stdout": "", "stderr": ""})  # fmt: skip
+        ctx.checks.append(
+            {
+                "policy": policy_name,
+                "command": spec.get("command"),
+                "on_failure": "context",
+                "ok": False,
+                "error": str(exc),
+                "stdout": "",
+                "stderr": "",
+            }
+        )
         return ""
     record = result.to_dict()
     record.update(policy=policy_name, on_failure="context")

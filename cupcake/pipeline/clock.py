@@ -9,9 +9,8 @@ hook time out in silence."""
 
 from __future__ import annotations
 
-import time
-
 import _signal  # the C module: ``signal`` wraps it in enums, which cost milliseconds per run
+import time
 
 from cupcake.errors import DeadlineExceeded, DeadlinePassed
 

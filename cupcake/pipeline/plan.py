@@ -15,9 +15,7 @@ def build_plan(systems, disabled=(), core=frozenset()):
     names = {}
     orders = {}
     for system in systems:
-        if not isinstance(getattr(system, "name", None), str) or not isinstance(
-            getattr(system, "order", None), int
-        ):
+        if not isinstance(getattr(system, "name", None), str) or not isinstance(getattr(system, "order", None), int):
             raise PlanError(f"{system!r} is not a system: it needs a str `name` and an int `order`")
         if system.name in names:
             raise PlanError(f"two systems are named {system.name!r}")

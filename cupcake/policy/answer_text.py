@@ -34,7 +34,7 @@ def shorten(piece: str, excess: int) -> str:
     tail = target - note_room - (len(first) + 1 if sep else 0)
     if sep and tail > 0:
         cut = len(piece) - len(first) - 1 - tail
-        return f"{first}\n{cut_note(cut)}\n{piece[len(piece) - tail:]}"
+        return f"{first}\n{cut_note(cut)}\n{piece[len(piece) - tail :]}"
     keep = max(0, target - note_room)
     head = keep // 2
     tail_text = piece[len(piece) - (keep - head) :] if keep - head else ""

@@ -12,9 +12,12 @@ from cupcake.policy.state_conditions import compile_update_state
 
 # The action kinds the evaluation knows: soft messages, hard decisions, context, side effects.
 ACTION_KIND = {
-    "provide_feedback": "soft", "block_with_feedback": "block", "approve": "approve", "ask": "ask",
+    "provide_feedback": "soft",
+    "block_with_feedback": "block",
+    "approve": "approve",
+    "ask": "ask",
     "inject_context": "context",
-}  # fmt: skip
+}
 
 
 def pydantic_message(err, known=()) -> str:
@@ -24,7 +27,7 @@ def pydantic_message(err, known=()) -> str:
 def compile_action(action, event, report):
     if not isinstance(action, dict):
         if action is not None:
-            report("`action` must be a table such as { type = \"block_with_feedback\", … }", "action")
+            report('`action` must be a table such as { type = "block_with_feedback", … }', "action")
         return None
     kind = action.get("type")
     if kind == "run_command":
@@ -44,11 +47,17 @@ def compile_action(action, event, report):
     compiled = ACTION_KIND[kind]
     if isinstance(event, str) and event in EVENTS and not action_supported(compiled, event):
         if compiled == "context":
-            report(f'"{kind}" cannot be honoured on {event}: Claude Code passes no context to the model there'
-                   f" (it can on {context_events()})", ("action", "type"))  # fmt: skip
+            report(
+                f'"{kind}" cannot be honoured on {event}: Claude Code passes no context to the model there'
+                f" (it can on {context_events()})",
+                ("action", "type"),
+            )
         else:
-            report(f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event'
-                   f"{_honoured_on(compiled)}", ("action", "type"))  # fmt: skip
+            report(
+                f'"{kind}" cannot be honoured on {event}: Claude Code has no such answer for that event'
+                f"{_honoured_on(compiled)}",
+                ("action", "type"),
+            )
         return None
     if compiled == "context":
         from cupcake.inject_context.compile import compile_context
@@ -68,7 +77,11 @@ def _honoured_on(kind: str) -> str:
     events = [e for e in EVENTS if action_supported(kind, e)]
     if not events or len(events) == len(EVENTS):
         return ""
-    return f" (it works on {', '.join(events[:-1])} and {events[-1]})" if len(events) > 1 else f" (it works on {events[0]})"
+    return (
+        f" (it works on {', '.join(events[:-1])} and {events[-1]})"
+        if len(events) > 1
+        else f" (it works on {events[0]})"
+    )
 
 
 def compile_run_command(action: dict, report):
@@ -79,12 +92,16 @@ def compile_run_command(action: dict, report):
     ok = True
     for key in action:
         if key not in schema.RUN_COMMAND_KEYS:
-            report(f"action run_command: unknown key `{key}`{suggestion(key, schema.RUN_COMMAND_KEYS)}", ("action", key))
+            report(
+                f"action run_command: unknown key `{key}`{suggestion(key, schema.RUN_COMMAND_KEYS)}", ("action", key)
+            )
             ok = False
     on_failure = action.get("on_failure", "block")
     if on_failure not in schema.ON_FAILURE:
-        report(f'action run_command: `on_failure` must be "block", "feedback" or "ignore", got {on_failure!r}',
-               ("action", "on_failure"))  # fmt: skip
+        report(
+            f'action run_command: `on_failure` must be "block", "feedback" or "ignore", got {on_failure!r}',
+            ("action", "on_failure"),
+        )
         ok = False
     for problem in check_command_template(action):
         report(f"action run_command: {problem}", "action")

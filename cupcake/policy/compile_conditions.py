@@ -21,8 +21,9 @@ def compile_matcher(matcher, event, report):
     if matcher is None or not isinstance(matcher, str) or matcher in ("", "*"):
         return None
     if event not in TOOL_EVENTS:
-        report(f'`matcher` has no effect: "{event}" has no tool (the policy applies to every {event})',
-               "matcher", WARNING)  # fmt: skip
+        report(
+            f'`matcher` has no effect: "{event}" has no tool (the policy applies to every {event})', "matcher", WARNING
+        )
         return None
     if _NAME_LIST.fullmatch(matcher):
         return ("names", tuple(sorted(set(matcher.split("|")))))
@@ -45,7 +46,7 @@ def checked_regex(pattern, what: str, report):
 
 def compile_condition(cond, report, root: str = ""):
     if not isinstance(cond, dict):
-        report("each condition must be a table such as { type = \"command_regex\", value = \"…\" }", "conditions")
+        report('each condition must be a table such as { type = "command_regex", value = "…" }', "conditions")
         return None
     if "type" not in cond:
         for combinator in schema.COMBINATORS:
@@ -59,16 +60,23 @@ def compile_condition(cond, report, root: str = ""):
                 if not isinstance(inner, list) or not inner:
                     report("`any` takes a non-empty array of conditions", "conditions")
                     return None
-                return ("any", tuple(compile_condition(c, condition_reporter(report, report.path + ("any", m)), root)
-                                     for m, c in enumerate(inner)))  # fmt: skip
+                return (
+                    "any",
+                    tuple(
+                        compile_condition(c, condition_reporter(report, report.path + ("any", m)), root)
+                        for m, c in enumerate(inner)
+                    ),
+                )
         report("a condition needs a `type` (or is `not = {…}` / `any = […]`)", "conditions")
         return None
     kind = cond["type"]
     if kind in schema.STATE_CONDITIONS:
         return compile_state_condition(cond, root, report)
     if kind not in schema.CONDITION_TYPES:
-        report(f'unknown condition type "{kind}"{suggestion(kind, schema.CONDITION_TYPES + schema.COMBINATORS)}',
-               "conditions")  # fmt: skip
+        report(
+            f'unknown condition type "{kind}"{suggestion(kind, schema.CONDITION_TYPES + schema.COMBINATORS)}',
+            "conditions",
+        )
         return None
     model = schema.FieldCondition if kind == "field" else schema.RegexCondition
     try:

@@ -58,8 +58,15 @@ def shadowed_warnings(policies):
         hard = action[0] in ("block", "ask") or (action[0] == "check" and action[2] == "block")
         earlier = next((a for a in approvers.get(event, ()) if _covers(a[1], tools)), None) if hard else None
         if earlier:
-            found.append(Problem(WARNING, file, line, name,
-                                 f'never reached: "{earlier[0]}" ({earlier[2]}) approves these calls first'))  # fmt: skip
+            found.append(
+                Problem(
+                    WARNING,
+                    file,
+                    line,
+                    name,
+                    f'never reached: "{earlier[0]}" ({earlier[2]}) approves these calls first',
+                )
+            )
         if action[0] == "approve" and not conds:
             approvers.setdefault(event, []).append((name, tools, f"{file}:{line}"))
     return found

@@ -5,25 +5,24 @@ Every problem is collected, not only the first: the load fails when any is an er
 
 from __future__ import annotations
 
-
 import tomli
 from pydantic_core import ValidationError
 
 from cupcake.agents.claude.render import CONTEXT_EVENTS, EVENTS
 from cupcake.evaluator_findings.settings import eval_feedback_settings
 from cupcake.policy import schema
-from cupcake.stages import settings as pipeline_systems
 from cupcake.policy.compile_actions import compile_action, context_events, pydantic_message
 from cupcake.policy.compile_conditions import compile_condition, compile_matcher, condition_reporter
 from cupcake.policy.compile_index import build_index, shadowed_warnings, sre_forms_of
 from cupcake.policy.imports import expand as expand_imports
 from cupcake.policy.lines import FileLines
 from cupcake.policy.messages import explain
-from cupcake.project import label
 from cupcake.policy.problems import ERROR, WARNING, Problem, suggestion
-from cupcake.protection.hook import protected_paths
 from cupcake.policy.settings import merge, raw_settings
 from cupcake.policy.state_conditions import state_plan
+from cupcake.project import label
+from cupcake.protection.hook import protected_paths
+from cupcake.stages import settings as pipeline_systems
 
 
 class _Source:
@@ -85,8 +84,14 @@ def compile_files(paths, root: str, env) -> dict:
         result.update(error=_summary(errors), policies=[], index={})
     else:
         state_filters, state_needs = state_plan(policies)
-        result.update(error=None, policies=policies, index=build_index(policies), sre=sre_forms_of(policies),
-                      state_filters=state_filters, state_needs=state_needs)  # fmt: skip
+        result.update(
+            error=None,
+            policies=policies,
+            index=build_index(policies),
+            sre=sre_forms_of(policies),
+            state_filters=state_filters,
+            state_needs=state_needs,
+        )
     # The session log (always) and the audit trail mask secrets with these patterns.
     from cupcake.stores.audit.mask import sre_forms as mask_forms
 
@@ -109,9 +114,17 @@ def _unique_name(source, index: int, table, seen: dict, problems) -> bool:
     if first is None:
         seen[name] = here
         return True
-    problems.append(Problem(ERROR, source.name, source.lines.key(index, "name"), name,
-                            f"duplicate policy name: also defined at {first} (names must be unique across "
-                            "all policy files, imported ones included)", index + 1))  # fmt: skip
+    problems.append(
+        Problem(
+            ERROR,
+            source.name,
+            source.lines.key(index, "name"),
+            name,
+            f"duplicate policy name: also defined at {first} (names must be unique across "
+            "all policy files, imported ones included)",
+            index + 1,
+        )
+    )
     return False
 
 
@@ -159,8 +172,7 @@ def _check_file(source, problems) -> None:
         except ValidationError as exc:
             for loc, message in explain(exc.errors(), schema.SettingsModel.model_fields):
                 key = str(loc[0]) if loc else "settings"
-                problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None,
-                                        "settings: " + message))  # fmt: skip
+                problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None, "settings: " + message))
 
 
 def _check_file_model(source, table, known, problems) -> None:
@@ -197,8 +209,11 @@ def _check_eval_feedback(source, table, problems) -> None:
         if event not in EVENTS:
             report(f'`eval_feedback.events`: unknown hook_event "{event}"{suggestion(event, EVENTS)}', "events")
         elif event not in CONTEXT_EVENTS:
-            report(f'`eval_feedback.events`: Claude Code passes no context to the model on {event}'
-                   f" (it can on {context_events()})", "events")  # fmt: skip
+            report(
+                f"`eval_feedback.events`: Claude Code passes no context to the model on {event}"
+                f" (it can on {context_events()})",
+                "events",
+            )
     folder = table.get("dir", "logs/evals")
     if isinstance(folder, str) and (not folder.strip() or "\x00" in folder):
         report("`eval_feedback.dir` must name a directory (relative to the project root)", "dir")
@@ -221,7 +236,11 @@ def _compile_policy(source, index: int, table, problems):
         schema.PolicyModel.model_validate(table)
     except ValidationError as exc:
         for loc, message in explain(exc.errors(), schema.PolicyModel.model_fields):
-            if loc and loc[0] in ("conditions", "action") and (len(loc) > 1 or (loc[0] == "action" and "action" in table)):
+            if (
+                loc
+                and loc[0] in ("conditions", "action")
+                and (len(loc) > 1 or (loc[0] == "action" and "action" in table))
+            ):
                 continue  # each condition and the action are checked below, with better words
             if loc == ("name",) and "name" not in table:
                 message = "missing required key `name`: every policy needs a name, unique across all policy files"
@@ -237,7 +256,9 @@ def _compile_policy(source, index: int, table, problems):
     compiled_conditions = []
     if isinstance(conditions, list):
         for n, condition in enumerate(conditions):
-            compiled_conditions.append(compile_condition(condition, condition_reporter(report, ("conditions", n)), source.root))
+            compiled_conditions.append(
+                compile_condition(condition, condition_reporter(report, ("conditions", n)), source.root)
+            )
     action = compile_action(table.get("action"), event, report)
     if len(problems) > start and any(p.severity == ERROR for p in problems[start:]):
         return None
@@ -288,14 +309,18 @@ def _check_imported_file(source, problems) -> None:
     table = source.table
     for key, why in (
         ("settings", "settings are read only from cupcake.toml and ~/.claude/cupcake.toml"),
-        ("imports", f"this file is imported by {source.imported_by}, and only cupcake.toml and "
-                    "~/.claude/cupcake.toml may import, so imports never nest and never form a cycle"),
+        (
+            "imports",
+            f"this file is imported by {source.imported_by}, and only cupcake.toml and "
+            "~/.claude/cupcake.toml may import, so imports never nest and never form a cycle",
+        ),
         ("pipeline", "pipeline systems are configured only in cupcake.toml and ~/.claude/cupcake.toml"),
-    ):  # fmt: skip
+    ):
         if key in table:
             line = source.lines.top_key(key) or _table_header(source.lines, key)
-            problems.append(Problem(ERROR, source.name, line, None,
-                                    f"`{key}` is not allowed in an imported file: {why}"))  # fmt: skip
+            problems.append(
+                Problem(ERROR, source.name, line, None, f"`{key}` is not allowed in an imported file: {why}")
+            )
     rest = {k: v for k, v in table.items() if k not in ("settings", "imports", "pipeline")}
     _check_file_model(source, rest, ("policy_schema_version", "policy"), problems)
 

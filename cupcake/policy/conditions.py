@@ -5,7 +5,6 @@ never even imports ``re``."""
 from __future__ import annotations
 
 from cupcake.speedups import fastjson
-
 from cupcake.speedups.sre import compile_pattern
 
 _compiled: dict = {}

@@ -47,7 +47,7 @@ def expand(importer: str, entries, report, warn) -> Expansion:
     real_base = os.path.realpath(base)
     real_importer = os.path.realpath(importer)
     if not isinstance(entries, list):
-        report("`imports` must be an array of paths or globs, such as [\"policies/*.toml\"]", None)
+        report('`imports` must be an array of paths or globs, such as ["policies/*.toml"]', None)
         return out
     seen: dict[str, int] = {}
     for n, entry in enumerate(entries):
@@ -103,14 +103,16 @@ def expand(importer: str, entries, report, warn) -> Expansion:
 def _parts(entry, n: int, report):
     """The entry's path components, or None (reported) when it is not allowed."""
     if not isinstance(entry, str) or not entry.strip():
-        report("each `imports` entry must be a non-empty string, such as \"policies/*.toml\"", n)
+        report('each `imports` entry must be a non-empty string, such as "policies/*.toml"', n)
         return None
     if entry.startswith(("/", "~")):
         report(f'"{entry}" is not relative: imports must stay inside the project (paths relative to this file)', n)
         return None
     parts = [p for p in entry.split("/") if p not in ("", ".")]
     if ".." in parts:
-        report(f'"{entry}" leads outside the project (".."): imports must stay inside the importing file\'s directory', n)
+        report(
+            f'"{entry}" leads outside the project (".."): imports must stay inside the importing file\'s directory', n
+        )
         return None
     if not parts:
         report(f'"{entry}" names no file', n)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 try:
-    from re import _constants as _c, _parser as _p
+    from re import _constants as _c
+    from re import _parser as _p
 except ImportError:  # pragma: no cover - Python < 3.11
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _p  # type: ignore[no-redef]

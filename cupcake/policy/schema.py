@@ -141,9 +141,13 @@ COMBINATORS = ("not", "any")
 
 # Actions: one table per ``type``.
 BlockAction = Table(
-    "action", {"type": _literal("block_with_feedback"), "feedback_message": _str()}, required=("type", "feedback_message")
+    "action",
+    {"type": _literal("block_with_feedback"), "feedback_message": _str()},
+    required=("type", "feedback_message"),
 )
-FeedbackAction = Table("action", {"type": _literal("provide_feedback"), "message": _str()}, required=("type", "message"))
+FeedbackAction = Table(
+    "action", {"type": _literal("provide_feedback"), "message": _str()}, required=("type", "message")
+)
 ApproveAction = Table("action", {"type": _literal("approve"), "reason": _str()}, required=("type",))
 AskAction = Table("action", {"type": _literal("ask"), "reason": _str()}, required=("type", "reason"))
 # ``inject_context``: exactly one of text, file, command (checked in ``cupcake.inject_context.compile``).
@@ -162,7 +166,9 @@ InjectContextAction = Table(
     },
     required=("type",),
 )
-UpdateStateAction = Table("action", {"type": _literal("update_state"), "event": _str(), "data": _table()}, required=("type", "event"))
+UpdateStateAction = Table(
+    "action", {"type": _literal("update_state"), "event": _str(), "data": _table()}, required=("type", "event")
+)
 
 
 ACTION_MODELS = {
@@ -177,8 +183,16 @@ CONTEXT_COMMAND_KEYS = ("timeout", "working_dir", "env", "shell", "max_output")
 CONTEXT_SOURCES = ("text", "file", "command")
 # run_command is checked by cupcake.run_command (its keys, placeholders and argv), not by a model.
 RUN_COMMAND_KEYS = (
-    "type", "command", "on_failure", "on_failure_feedback", "timeout", "working_dir", "env", "shell", "max_output",
-)  # fmt: skip
+    "type",
+    "command",
+    "on_failure",
+    "on_failure_feedback",
+    "timeout",
+    "working_dir",
+    "env",
+    "shell",
+    "max_output",
+)
 ON_FAILURE = ("block", "feedback", "ignore")
 ACTION_TYPES = tuple(ACTION_MODELS) + ("run_command", "update_state")
 STATE_CONDITIONS = ("state_exists", "state_missing")

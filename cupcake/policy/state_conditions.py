@@ -13,8 +13,8 @@ import re
 from pydantic_core import ValidationError
 
 from cupcake.policy import schema
-from cupcake.project import shown_path
 from cupcake.policy.messages import explain
+from cupcake.project import shown_path
 
 _DURATION = re.compile(r"(?:\d+(?:\.\d+)?[smhd])+")
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)([smhd])")
@@ -59,15 +59,21 @@ def compile_state_condition(cond: dict, root: str, report):
     tool, event = cond.get("tool"), cond.get("event")
     ok = True
     if (tool is None) == (event is None):
-        report(f"condition {kind}: give exactly one of `tool` (a tool use, e.g. \"Read\") or `event` "
-               "(a custom event recorded by update_state)", "conditions")  # fmt: skip
+        report(
+            f'condition {kind}: give exactly one of `tool` (a tool use, e.g. "Read") or `event` '
+            "(a custom event recorded by update_state)",
+            "conditions",
+        )
         ok = False
     within = None
     if cond.get("within") is not None:
         within = duration(cond["within"])
         if not within:
-            report(f'condition {kind}: `within` must be a duration such as "30s", "10m", "2h" or "1d", '
-                   f"got {cond['within']!r}", "conditions")  # fmt: skip
+            report(
+                f'condition {kind}: `within` must be a duration such as "30s", "10m", "2h" or "1d", '
+                f"got {cond['within']!r}",
+                "conditions",
+            )
             ok = False
     if event is not None:
         for key in ("path", "path_regex", "command", "success"):

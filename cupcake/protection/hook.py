@@ -81,8 +81,10 @@ def _write(view, protected, ctx):
         except OSError:
             return None
         if (st.st_dev, st.st_ino) in inodes:
-            return (f"Cupcake self-protection: {_display(literal, ctx)} is the same file as a Cupcake policy file "
-                    f"(a hard link). {_PERSON}")  # fmt: skip
+            return (
+                f"Cupcake self-protection: {_display(literal, ctx)} is the same file as a Cupcake policy file "
+                f"(a hard link). {_PERSON}"
+            )
     return None
 
 
@@ -107,8 +109,11 @@ def classify(path: str, protected, ancestors: bool = False):
                 return (IMPORT_GLOB, entry)
     if ancestors:
         inside = path.rstrip("/") + "/"
-        for kind, paths in ((POLICY, protected["files"]), (WORKDIR, protected["dirs"]),
-                            (SETTINGS, protected["settings_dirs"])):  # fmt: skip
+        for kind, paths in (
+            (POLICY, protected["files"]),
+            (WORKDIR, protected["dirs"]),
+            (SETTINGS, protected["settings_dirs"]),
+        ):
             for held in paths:
                 if held.startswith(inside):
                     return (kind, held)
@@ -167,8 +172,10 @@ def _bash(view, protected, ctx):
     home = ctx.env.get("HOME") or ""
     for target in targets(command, _cwd(view.payload, ctx.root), home, ctx.root):
         if target.kind == "uninstall":
-            return (f"Cupcake self-protection: `{target.path}` removes or replaces Cupcake's hooks. "
-                    "Agents may not run it: a person must make this change, so ask the user to do it.")  # fmt: skip
+            return (
+                f"Cupcake self-protection: `{target.path}` removes or replaces Cupcake's hooks. "
+                "Agents may not run it: a person must make this change, so ask the user to do it."
+            )
         for form in target.forms():
             found = classify(form, protected, ancestors=target.removes)
             if found:

@@ -22,7 +22,20 @@ _SEPARATORS = {";", "&", "|", "&&", "||", "|&", ";;", "\n", "(", ")"}
 _REDIRECT_WRITE = {">", ">>", ">|", "&>", "&>>", "<>", ">&"}
 _REDIRECT_OTHER = {"<", "<<", "<<-", "<<<", "<&"}
 _RESERVED = {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "{", "}", "!", "time"}
-_WRAPPERS = {"sudo", "doas", "command", "builtin", "exec", "nohup", "nice", "ionice", "stdbuf", "timeout", "env", "xargs"}
+_WRAPPERS = {
+    "sudo",
+    "doas",
+    "command",
+    "builtin",
+    "exec",
+    "nohup",
+    "nice",
+    "ionice",
+    "stdbuf",
+    "timeout",
+    "env",
+    "xargs",
+}
 _WRAPPER_ARGS = {  # options that take a value, per wrapper
     "sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"},
     "doas": {"-u", "-C"},
@@ -34,7 +47,11 @@ _WRAPPER_ARGS = {  # options that take a value, per wrapper
     "xargs": {"-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a"},
 }
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
-_LAUNCHERS = {"uvx", "uv", "pipx"}  # `uvx cupcake …`, `uv run cupcake …`, `pipx run cupcake …` (and `python -m cupcake`)
+_LAUNCHERS = {
+    "uvx",
+    "uv",
+    "pipx",
+}  # `uvx cupcake …`, `uv run cupcake …`, `pipx run cupcake …` (and `python -m cupcake`)
 _MAX_DEPTH = 4  # sh -c 'sh -c …' nesting read
 _MAX_NESTING = 16  # $( $( … ) ) nesting read
 
@@ -154,8 +171,30 @@ class _Lexer:
             end += 1
         if end > pos and end < len(text) and text[end] in "<>" and (pos == 0 or text[pos - 1] in " \t\n;&|()"):
             pos = end
-        for op in ("&>>", "<<<", "<<-", "&&", "||", "|&", ";;", ">>", ">|", "&>", "<>", ">&", "<&", "<<",
-                   ">", "<", ";", "&", "|", "\n", "(", ")"):  # fmt: skip
+        for op in (
+            "&>>",
+            "<<<",
+            "<<-",
+            "&&",
+            "||",
+            "|&",
+            ";;",
+            ">>",
+            ">|",
+            "&>",
+            "<>",
+            ">&",
+            "<&",
+            "<<",
+            ">",
+            "<",
+            ";",
+            "&",
+            "|",
+            "\n",
+            "(",
+            ")",
+        ):
             if text.startswith(op, pos):
                 if op in ("<", ">") and text.startswith("(", pos + 1):  # <(…) / >(…): process substitution
                     self.pos = pos + 2
@@ -165,7 +204,7 @@ class _Lexer:
                 return op
         return None
 
-    def _child(self, text: str) -> "_Lexer":
+    def _child(self, text: str) -> _Lexer:
         child = _Lexer(text, self.home, self.env["CLAUDE_PROJECT_DIR"], self.out, self.depth)
         child.nesting = self.nesting + 1
         return child
@@ -423,8 +462,8 @@ def _analyse(words, redirects, cwd, home, root, found, depth):
 def _assignment(word) -> bool:
     text = word.value()
     name, eq, _ = text.partition("=")
-    return bool(eq) and bool(name) and (name[0].isalpha() or name[0] == "_") and all(
-        c.isalnum() or c == "_" for c in name
+    return (
+        bool(eq) and bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
     )
 
 
@@ -526,8 +565,11 @@ def _edited_files(args):
 def _in_place(text: str, name: str) -> bool:
     if text.startswith("--in-place"):
         return True
-    return text.startswith("-") and not text.startswith("--") and "i" in text[1:] and (
-        name != "sed" or text[1:2] == "i" or text[1:].replace("i", "").isalpha()
+    return (
+        text.startswith("-")
+        and not text.startswith("--")
+        and "i" in text[1:]
+        and (name != "sed" or text[1:2] == "i" or text[1:].replace("i", "").isalpha())
     )
 
 

@@ -104,7 +104,7 @@ def shell_script(command: str) -> tuple[str, list[str]]:
                 i = m.end()
                 continue
         if c == "\\" and state != "'":
-            out.append(command[i:i + 2])
+            out.append(command[i : i + 2])
             i += 2
             continue
         if state == "":

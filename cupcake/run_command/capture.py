@@ -25,7 +25,7 @@ class OutputTail:
 
     def text(self) -> str:
         """The kept bytes as text (UTF-8, bad bytes replaced); when cut, a note first and no half character."""
-        data = bytes(self._buf[-self.limit:]) if len(self._buf) > self.limit else bytes(self._buf)
+        data = bytes(self._buf[-self.limit :]) if len(self._buf) > self.limit else bytes(self._buf)
         if self.total <= len(data):
             return data.decode("utf-8", errors="replace")
         skip = 0

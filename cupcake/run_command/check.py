@@ -7,7 +7,9 @@ def template_values(ctx) -> dict:
     """What a command and its feedback may use: the agent's command, the file, the tool, the session."""
     payload = ctx.payload if isinstance(ctx.payload, dict) else {}
     tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
-    file_path = next((tool_input[k] for k in ("file_path", "notebook_path", "path") if isinstance(tool_input.get(k), str)), "")
+    file_path = next(
+        (tool_input[k] for k in ("file_path", "notebook_path", "path") if isinstance(tool_input.get(k), str)), ""
+    )
     return {
         "command": tool_input.get("command") if isinstance(tool_input.get("command"), str) else "",
         "file_path": file_path,
@@ -27,8 +29,17 @@ def run_check(ctx, policy_name: str, action) -> tuple[bool, str]:
         result = run_command(spec, values, root=ctx.root, deadline=ctx.deadline, env=ctx.env)
     except CommandSpecError as exc:
         text = f"Command `{spec.get('command')}` could not start: {exc}"
-        ctx.checks.append({"policy": policy_name, "command": spec.get("command"), "on_failure": on_failure,
-                           "ok": False, "error": str(exc), "stdout": "", "stderr": ""})  # fmt: skip
+        ctx.checks.append(
+            {
+                "policy": policy_name,
+                "command": spec.get("command"),
+                "on_failure": on_failure,
+                "ok": False,
+                "error": str(exc),
+                "stdout": "",
+                "stderr": "",
+            }
+        )
         return False, text
     record = result.to_dict()
     record.update(policy=policy_name, on_failure=on_failure)

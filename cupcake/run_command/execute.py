@@ -56,8 +56,9 @@ def _not_started(result: CommandResult, reason: str) -> None:
     result.error = reason
 
 
-def _execute(result: CommandResult, shell: bool, extra_env: dict, max_output: int, root: str, end: float,
-             base_env=None) -> None:
+def _execute(
+    result: CommandResult, shell: bool, extra_env: dict, max_output: int, root: str, end: float, base_env=None
+) -> None:
     if end <= time.monotonic():
         result.timed_out = True
         result.error = "no time was left before the hook's deadline"
@@ -86,8 +87,15 @@ def _execute(result: CommandResult, shell: bool, extra_env: dict, max_output: in
 
     try:
         proc = subprocess.Popen(
-            result.argv, executable=executable, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, close_fds=True,
+            result.argv,
+            executable=executable,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
         )
     except OSError as exc:
         return _not_started(result, _start_error(result.argv[0], exc))

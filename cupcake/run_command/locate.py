@@ -39,7 +39,9 @@ def find_executable(program: str, cwd: str, search_path: str | None, place: str)
     if "/" in program:
         path = os.path.join(cwd, program)
         if not os.path.exists(path):
-            return None, f"{program} does not exist in {place}" if not os.path.isabs(program) else f"{program} does not exist"
+            return None, f"{program} does not exist in {place}" if not os.path.isabs(
+                program
+            ) else f"{program} does not exist"
         return _usable(program, path)
     for entry in (search_path or "").split(os.pathsep):
         candidate = os.path.join(cwd, entry or ".", program)

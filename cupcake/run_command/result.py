@@ -12,13 +12,39 @@ class CommandResult:
     or, for a command that finished, what else happened (processes left behind were stopped).
     """
 
-    __slots__ = ("command", "argv", "executable", "cwd", "pid", "exit_code", "timed_out", "not_started",
-                 "error", "stdout", "stderr", "duration", "timeout")
+    __slots__ = (
+        "command",
+        "argv",
+        "executable",
+        "cwd",
+        "pid",
+        "exit_code",
+        "timed_out",
+        "not_started",
+        "error",
+        "stdout",
+        "stderr",
+        "duration",
+        "timeout",
+    )
 
-    def __init__(self, command: str, argv: list[str], *, executable: str | None = None, cwd: str | None = None,
-                 pid: int | None = None, exit_code: int | None = None, timed_out: bool = False,
-                 not_started: bool = False, error: str | None = None, stdout: str = "", stderr: str = "",
-                 duration: float = 0.0, timeout: float = 0.0) -> None:
+    def __init__(
+        self,
+        command: str,
+        argv: list[str],
+        *,
+        executable: str | None = None,
+        cwd: str | None = None,
+        pid: int | None = None,
+        exit_code: int | None = None,
+        timed_out: bool = False,
+        not_started: bool = False,
+        error: str | None = None,
+        stdout: str = "",
+        stderr: str = "",
+        duration: float = 0.0,
+        timeout: float = 0.0,
+    ) -> None:
         self.command = command  # the policy's command string, as written
         self.argv = argv  # what the child received as its arguments (argv[0] as written)
         self.executable = executable  # the file executed, once found
@@ -44,6 +70,13 @@ class CommandResult:
         return data
 
     def __repr__(self) -> str:
-        state = ("ok" if self.ok else "timed out" if self.timed_out else "not started" if self.not_started
-                 else f"exit {self.exit_code}")
+        state = (
+            "ok"
+            if self.ok
+            else "timed out"
+            if self.timed_out
+            else "not started"
+            if self.not_started
+            else f"exit {self.exit_code}"
+        )
         return f"<CommandResult {self.command!r} {state} in {self.duration:.3f}s>"

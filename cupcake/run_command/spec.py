@@ -16,8 +16,7 @@ class CommandSpec:
 
     __slots__ = ("command", "timeout", "working_dir", "env", "shell", "max_output")
 
-    def __init__(self, command: str, timeout: float, working_dir: str, env: dict, shell: bool,
-                 max_output: int) -> None:
+    def __init__(self, command: str, timeout: float, working_dir: str, env: dict, shell: bool, max_output: int) -> None:
         self.command = command
         self.timeout = timeout
         self.working_dir = working_dir
@@ -39,8 +38,7 @@ def spec_problems(spec: object) -> list[str]:
 
     timeout = spec.get("timeout")
     if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-        or not math.isfinite(timeout) or timeout <= 0
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not math.isfinite(timeout) or timeout <= 0
     ):
         problems.append(f"timeout: must be a positive number of seconds, got {timeout!r}")
 

@@ -37,8 +37,14 @@ def is_value_field(name: str) -> bool:
 
 
 def describe_fields(with_result: bool) -> str:
-    names = ["{{command}}", "{{file_path}}", "{{tool_name}}", "{{session_id}}", "{{tool_input}}",
-             "{{tool_input.<field>}}"]
+    names = [
+        "{{command}}",
+        "{{file_path}}",
+        "{{tool_name}}",
+        "{{session_id}}",
+        "{{tool_input}}",
+        "{{tool_input.<field>}}",
+    ]
     if with_result:
         names += ["{{stdout}}", "{{stderr}}", "{{exit_code}}", "{{reason}}"]
     return ", ".join(names[:-1]) + " and " + names[-1]

@@ -6,7 +6,8 @@ separators=(",", ":"))``; where ``_json`` lacks them, it falls back to ``json``.
 from __future__ import annotations
 
 try:
-    from _json import encode_basestring as _encode_str, make_scanner as _make_scanner
+    from _json import encode_basestring as _encode_str
+    from _json import make_scanner as _make_scanner
 except ImportError:  # pragma: no cover - interpreters without the C accelerator
     _make_scanner = None
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake.stages.guard import Guarded
 from cupcake.pipeline.order import CORE, Stage
 from cupcake.pipeline.plan import PlanError, build_plan
-from cupcake.stages.registry import NotFound, group_entry_points, import_object, is_import_path
 from cupcake.pipeline.runner import Failure, describe_exception
 from cupcake.project import WORK_DIR
+from cupcake.stages.guard import Guarded
+from cupcake.stages.registry import NotFound, group_entry_points, import_object, is_import_path
 
 GROUP = "cupcake.systems"
 CACHE_NAME = "entry-points.cache"
@@ -63,7 +63,9 @@ def configure(ctx, rest):
         added.append(Guarded(item.system, item.name, item.order, item.origin))
     for system in added:
         if system.order <= Stage.POLICY_LOAD:
-            raise PlanError(f'custom system "{system.name}" has order {system.order}: custom systems run after {Stage.POLICY_LOAD}')
+            raise PlanError(
+                f'custom system "{system.name}" has order {system.order}: custom systems run after {Stage.POLICY_LOAD}'
+            )
     return build_plan(list(rest) + added, disabled=disabled, core=CORE)
 
 

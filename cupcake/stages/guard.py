@@ -15,11 +15,10 @@ changes undone too. While it runs, what it prints goes to stderr: stdout carries
 
 from __future__ import annotations
 
+import _signal  # the C module: ``signal`` wraps it in enums
 import os
 import sys
 import time
-
-import _signal  # the C module: ``signal`` wraps it in enums
 
 from cupcake.errors import CupcakeError, DeadlineExceeded, DeadlinePassed
 from cupcake.pipeline import clock
@@ -28,9 +27,22 @@ from cupcake.pipeline.response import BLOCK, HARD_RANK, Response
 
 # Fields a custom system reads but never changes (compared by identity, or by value for plain data).
 _OWNED = (
-    "raw", "event_arg", "event", "payload", "env", "options", "root", "configured", "policies", "settings",
-    "fail_mode", "deadline", "envelope", "rendered_warnings", "sealed",
-)  # fmt: skip
+    "raw",
+    "event_arg",
+    "event",
+    "payload",
+    "env",
+    "options",
+    "root",
+    "configured",
+    "policies",
+    "settings",
+    "fail_mode",
+    "deadline",
+    "envelope",
+    "rendered_warnings",
+    "sealed",
+)
 _FIXED_LISTS = ("matched", "failures")  # only Cupcake's own systems and the runner write these
 _GROWING_LISTS = ("soft", "contexts", "warnings")  # append-only, str items
 _RESPONSE_FIELDS = Response.__slots__
@@ -163,8 +175,10 @@ class _Snapshot:
                 return f"changed ctx.{name}, which belongs to Cupcake"
         for name in _FIXED_LISTS:
             now = getattr(ctx, name)
-            if type(now) is not list or len(now) != len(self.lists[name]) or any(
-                a is not b for a, b in zip(now, self.lists[name])
+            if (
+                type(now) is not list
+                or len(now) != len(self.lists[name])
+                or any(a is not b for a, b in zip(now, self.lists[name]))
             ):
                 return f"changed ctx.{name}, which belongs to Cupcake"
         sealed = ctx.sealed
@@ -189,9 +203,12 @@ class _Snapshot:
         if sealed:
             return f"changed ctx.hard after the answer was sealed ({SEALED_AFTER})"
         if not (
-            type(hard) is tuple and len(hard) == 3 and hard[0] in HARD_RANK
-            and isinstance(hard[1], str) and isinstance(hard[2], str)
-        ):  # fmt: skip
+            type(hard) is tuple
+            and len(hard) == 3
+            and hard[0] in HARD_RANK
+            and isinstance(hard[1], str)
+            and isinstance(hard[2], str)
+        ):
             if hard is None:
                 return f"tried to loosen the decision: it removed the {_described(was)}"
             return f'set ctx.hard to {_shown(hard)}; use ctx.decide("block" | "ask" | "approve", text, by=name)'
@@ -212,7 +229,12 @@ class _Snapshot:
             )
         if was is not None and self.response_fields[0] == BLOCK:
             return "tried to change the prepared answer; a block stands"
-        if not isinstance(response, Response) or response.decision != BLOCK or not isinstance(response.text, str) or not response.text:
+        if (
+            not isinstance(response, Response)
+            or response.decision != BLOCK
+            or not isinstance(response.text, str)
+            or not response.text
+        ):
             return "tried to change the prepared answer; it may only be replaced by a block"
         return None
 

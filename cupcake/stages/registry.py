@@ -36,7 +36,11 @@ def import_object(ref: str):
     try:
         obj = import_module(module_name)
     except ModuleNotFoundError as exc:
-        if exc.name and module_name.startswith(exc.name) and module_name[len(exc.name) : len(exc.name) + 1] in ("", "."):
+        if (
+            exc.name
+            and module_name.startswith(exc.name)
+            and module_name[len(exc.name) : len(exc.name) + 1] in ("", ".")
+        ):
             raise NotFound(f"no module named {exc.name!r} is installed for this Python ({sys.executable})") from None
         raise
     for part in attr.split("."):

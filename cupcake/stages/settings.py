@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 
 from cupcake.pipeline.order import BUILTIN_ORDER, CORE, Stage
-from cupcake.stages.registry import is_import_path
 from cupcake.policy.problems import ERROR, WARNING, Problem, suggestion
+from cupcake.stages.registry import is_import_path
 
 TABLE = "pipeline.systems"
 BUILTIN = {name: order for order, name in BUILTIN_ORDER}
@@ -39,18 +39,22 @@ def check_file(source, problems) -> list:
         return []
     for key in pipeline:
         if key != "systems":
-            report(f"unknown key `pipeline.{key}`{suggestion(key, ['systems'])}", source.lines.table_key("pipeline", key))
+            report(
+                f"unknown key `pipeline.{key}`{suggestion(key, ['systems'])}", source.lines.table_key("pipeline", key)
+            )
     systems = pipeline.get("systems")
     if systems is None:
         return []
     if not isinstance(systems, dict):
-        report("[pipeline.systems] must be a table of `name = order` (or `name = false` for a built-in)",
-               source.lines.table_key("pipeline", "systems"))  # fmt: skip
+        report(
+            "[pipeline.systems] must be a table of `name = order` (or `name = false` for a built-in)",
+            source.lines.table_key("pipeline", "systems"),
+        )
         return []
     entries = []
     for name, value in systems.items():
         line = source.lines.table_key(TABLE, name)
-        entry = _check_entry(name, value, lambda message, severity=ERROR: report(message, line, severity))
+        entry = _check_entry(name, value, lambda message, severity=ERROR, line=line: report(message, line, severity))
         if entry is not None:
             entries.append((name, entry, source.name, line))
     return entries
@@ -61,8 +65,10 @@ def _check_entry(name: str, value, report):
     builtin = name in BUILTIN
     if value is False:
         if not builtin:
-            report(f"{where} = false: false turns a built-in system off, and there is no built-in system"
-                   f' "{name}"{suggestion(name, BUILTIN)}; a custom system runs only where it is named, so leave it out')  # fmt: skip
+            report(
+                f"{where} = false: false turns a built-in system off, and there is no built-in system"
+                f' "{name}"{suggestion(name, BUILTIN)}; a custom system runs only where it is named, so leave it out'
+            )
         elif BUILTIN[name] in CORE:
             report(f'{where} = false: "{name}" is a core system ({CORE_WHY}) and cannot be turned off')
         else:
@@ -75,23 +81,32 @@ def _check_entry(name: str, value, report):
         report(f"{where}: the value must be an order (an integer such as 450) or false, got {type(value).__name__}")
         return None
     if builtin:
-        report(f"{where} = {value}: built-in systems keep their place in the order table; only false (off) applies to them")
+        report(
+            f"{where} = {value}: built-in systems keep their place in the order table; only false (off) applies to them"
+        )
         return None
     if not (is_import_path(name) or ENTRY_POINT_NAME.fullmatch(name)):
-        report(f'{where}: neither an entry-point name (letters, digits, "-", "_", ".") nor an import path'
-               ' ("package.module:Class")')  # fmt: skip
+        report(
+            f'{where}: neither an entry-point name (letters, digits, "-", "_", ".") nor an import path'
+            ' ("package.module:Class")'
+        )
         return None
     if value <= Stage.POLICY_LOAD:
-        report(f"{where} = {value}: custom systems run after the policies are loaded ({Stage.POLICY_LOAD}), which"
-               f" is where [pipeline.systems] is read; give it an order above {Stage.POLICY_LOAD}")  # fmt: skip
+        report(
+            f"{where} = {value}: custom systems run after the policies are loaded ({Stage.POLICY_LOAD}), which"
+            f" is where [pipeline.systems] is read; give it an order above {Stage.POLICY_LOAD}"
+        )
         return None
     if not is_import_path(name):
         import difflib
 
         close = difflib.get_close_matches(name, BUILTIN, n=1, cutoff=0.85)
         if close:
-            report(f'{where} is not a built-in system (did you mean "{close[0]}"?); it will be looked up as an'
-                   " installed entry point", WARNING)  # fmt: skip
+            report(
+                f'{where} is not a built-in system (did you mean "{close[0]}"?); it will be looked up as an'
+                " installed entry point",
+                WARNING,
+            )
     return value
 
 
@@ -109,15 +124,29 @@ def check_together(entries, problems) -> tuple:
         if name in first:
             if value is False and first[name][1] is False:
                 continue  # turned off in both files: the same wish
-            problems.append(Problem(ERROR, file, line, None,
-                                    f'[pipeline.systems] "{name}" is configured twice (first at {first[name][0]})'))  # fmt: skip
+            problems.append(
+                Problem(
+                    ERROR,
+                    file,
+                    line,
+                    None,
+                    f'[pipeline.systems] "{name}" is configured twice (first at {first[name][0]})',
+                )
+            )
             continue
         first[name] = (where, value)
         if value is not False:
             if value in taken:
-                problems.append(Problem(ERROR, file, line, None,
-                                        f'[pipeline.systems] "{name}" = {value}: order {value} is taken by {taken[value]};'
-                                        f" two systems never share an order: give it a free number such as {_free_near(value, taken)}"))  # fmt: skip
+                problems.append(
+                    Problem(
+                        ERROR,
+                        file,
+                        line,
+                        None,
+                        f'[pipeline.systems] "{name}" = {value}: order {value} is taken by {taken[value]};'
+                        f" two systems never share an order: give it a free number such as {_free_near(value, taken)}",
+                    )
+                )
                 continue
             taken[value] = f'"{name}" ({where})'
         kept.append(entry)

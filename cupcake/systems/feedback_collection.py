@@ -11,8 +11,8 @@ from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.conditions import all_hold, candidates, use_forms
 from cupcake.policy.event_view import EventView
-from cupcake.systems._guards import can_evaluate
 from cupcake.run_command.check import run_check
+from cupcake.systems._guards import can_evaluate
 
 
 class FeedbackCollection(BaseSystem):

@@ -9,8 +9,8 @@ Then the answer is sealed."""
 from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
-from cupcake.pipeline.system import BaseSystem
 from cupcake.pipeline.response import ASK, BLOCK, ERROR, NONE, SOFT, Response
+from cupcake.pipeline.system import BaseSystem
 
 
 class FeedbackGuarantee(BaseSystem):

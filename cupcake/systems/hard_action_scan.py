@@ -21,8 +21,8 @@ from __future__ import annotations
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.protection import hook as self_protection
-from cupcake.systems._guards import can_evaluate
 from cupcake.run_command.check import run_check
+from cupcake.systems._guards import can_evaluate
 
 HARD = ("block", "approve", "ask")
 # The tools the evaluator's gate stops: Write and Edit, and the other tools that write files.

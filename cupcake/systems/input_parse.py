@@ -3,11 +3,10 @@ Unknown fields and values are kept: newer clients send more than older docs list
 
 from __future__ import annotations
 
-from cupcake.speedups import fastjson
-
 from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.speedups import fastjson
 
 
 class InputParse(BaseSystem):

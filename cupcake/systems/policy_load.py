@@ -10,8 +10,8 @@ from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.loader import load
-from cupcake.project import find_root
 from cupcake.policy.settings import fail_mode_of, run_seconds
+from cupcake.project import find_root
 
 
 class PolicyLoad(BaseSystem):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from cupcake.policy import answer_text as feedback
 from cupcake.pipeline.order import Stage
-from cupcake.pipeline.system import BaseSystem
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, NONE, SOFT, Response
+from cupcake.pipeline.system import BaseSystem
+from cupcake.policy import answer_text as feedback
 from cupcake.systems._guards import can_evaluate
 
 
@@ -29,8 +29,7 @@ def prepare(hard, soft, contexts, outputs=()) -> Response:
     if hard is not None:
         kind, text, _policy = hard
         if kind == "block":
-            return Response(BLOCK, text=feedback.cap(feedback.block_text(text, soft), pieces + [text]),
-                            context=context)  # fmt: skip
+            return Response(BLOCK, text=feedback.cap(feedback.block_text(text, soft), pieces + [text]), context=context)
         extra = feedback.cap(feedback.soft_text(soft), pieces) if soft else ""
         return Response(APPROVE if kind == "approve" else ASK, reason=text, soft_text=extra, context=context)
     if soft:

@@ -122,8 +122,13 @@ class ClaudeCode(_Agent):
             self.session_id = result["session_id"]
         text = result.get("result") if isinstance(result.get("result"), str) else ""
         if result.get("is_error") or done.exit_code != 0:
-            return Reply(False, text, problem=f"Claude Code reported an error: {_tail(text) or _failure(self.name, done)}")
-        denied = [d.get("tool_input", {}).get("file_path") or d.get("tool_name") for d in result.get("permission_denials") or []]
+            return Reply(
+                False, text, problem=f"Claude Code reported an error: {_tail(text) or _failure(self.name, done)}"
+            )
+        denied = [
+            d.get("tool_input", {}).get("file_path") or d.get("tool_name")
+            for d in result.get("permission_denials") or []
+        ]
         if denied:
             text += "\n\n(Claude Code was refused: " + ", ".join(str(d) for d in denied) + ")"
         return Reply(True, text, session_id=self.session_id)
@@ -155,8 +160,11 @@ class Command(_Agent):
             for word in self.words:
                 if "{prompt}" in word:
                     if len(prompt.encode()) > MAX_ARGUMENT:
-                        return Reply(False, problem="the prompt is too long for one argument: "
-                                                    "use {prompt_file} or standard input instead of {prompt}")  # fmt: skip
+                        return Reply(
+                            False,
+                            problem="the prompt is too long for one argument: "
+                            "use {prompt_file} or standard input instead of {prompt}",
+                        )
                     word, stdin = word.replace("{prompt}", prompt), None
                 if "{prompt_file}" in word:
                     word, stdin = word.replace("{prompt_file}", prompt_file), None

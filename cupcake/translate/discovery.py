@@ -146,9 +146,12 @@ def _subdirectories(cwd: str, ignore: GitIgnore, found: Discovery):
             visited += 1
             if visited > MAX_DIRS:
                 found.findings.append(
-                    Finding("", f"stopped searching subdirectories after {MAX_DIRS:,} directories; "
-                                "run `cupcake init` from a smaller directory to search deeper")
-                )  # fmt: skip
+                    Finding(
+                        "",
+                        f"stopped searching subdirectories after {MAX_DIRS:,} directories; "
+                        "run `cupcake init` from a smaller directory to search deeper",
+                    )
+                )
                 return
             yield path
             level.append(path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake.project import PROJECT_FILE, find_root, policy_files
 from cupcake.translate.discovery import discover
 from cupcake.translate.listing import listing_json, listing_lines
 from cupcake.translate.next_step import sync_next
@@ -16,7 +17,6 @@ from cupcake.translate.problem_text import problem_line
 from cupcake.translate.review import diff_lines, summary_lines
 from cupcake.translate.save import SaveError, remove_quietly, save
 from cupcake.translate.targets import targets_for
-from cupcake.project import PROJECT_FILE, find_root, policy_files
 
 DEFAULT_ATTEMPTS = 5
 DEFAULT_AGENT_TIMEOUT = 900.0  # seconds for one run of the agent
@@ -24,8 +24,19 @@ NO_AGENT_HINT = "`cupcake init --template` writes a commented starter cupcake.to
 
 
 class Options:
-    def __init__(self, *, list_only=False, json_out=False, yes=False, template=False, show_prompt=False,
-                 agent_command=None, attempts=DEFAULT_ATTEMPTS, agent_timeout=DEFAULT_AGENT_TIMEOUT, sync=True):
+    def __init__(
+        self,
+        *,
+        list_only=False,
+        json_out=False,
+        yes=False,
+        template=False,
+        show_prompt=False,
+        agent_command=None,
+        attempts=DEFAULT_ATTEMPTS,
+        agent_timeout=DEFAULT_AGENT_TIMEOUT,
+        sync=True,
+    ):
         self.list_only = list_only
         self.json_out = json_out
         self.yes = yes
@@ -134,8 +145,10 @@ def _not_loaded(outcome, targets, options, io) -> int:
         return 1
     kept = ", ".join(t.tmp_name for t in targets)
     io.err(f"The policies still do not load after {options.attempts} attempts; nothing was saved.")
-    io.err(f"The last attempt is kept in {kept}: fix it by hand, check it with `cupcake validate {kept}`, "
-           "and rename it, or run `cupcake init` again.")  # fmt: skip
+    io.err(
+        f"The last attempt is kept in {kept}: fix it by hand, check it with `cupcake validate {kept}`, "
+        "and rename it, or run `cupcake init` again."
+    )
     return 1
 
 
@@ -192,8 +205,8 @@ def _save_one(path: str, label: str, content: bytes, io) -> bool:
 
 def starter(root: str, env, options, io, approved: bool = False) -> int:
     """``--template``: a commented starter cupcake.toml, checked by the loader before it is offered."""
-    from cupcake.translate.prompt import template
     from cupcake.policy.compiler import compile_files
+    from cupcake.translate.prompt import template
 
     text = template("starter.cupcake.toml")
     final = os.path.join(root, PROJECT_FILE)
@@ -211,8 +224,10 @@ def starter(root: str, env, options, io, approved: bool = False) -> int:
     if problems:  # a broken template is a bug in Cupcake: never offer it
         io.err("The starter template does not load: " + "; ".join(problem_line(p) for p in problems))
         return 1
-    io.out(f"{PROJECT_FILE}: a commented starter with the examples from Cupcake's design; every policy is off "
-           "until you remove the `# ` in front of its lines.")  # fmt: skip
+    io.out(
+        f"{PROJECT_FILE}: a commented starter with the examples from Cupcake's design; every policy is off "
+        "until you remove the `# ` in front of its lines."
+    )
     if old is not None:
         io.out(f"\nChanges to {PROJECT_FILE}:")
         io.out("\n".join(diff_lines(old, text, PROJECT_FILE)))

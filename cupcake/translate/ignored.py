@@ -32,10 +32,15 @@ class GitIgnore:
         try:
             done = subprocess.run(
                 [self.git, "-C", repo, "check-ignore", "--stdin", "-z"],
-                input=data, capture_output=True, timeout=GIT_TIMEOUT, env=env,
-            )  # fmt: skip
+                input=data,
+                capture_output=True,
+                timeout=GIT_TIMEOUT,
+                env=env,
+            )
         except subprocess.TimeoutExpired:
-            self.problem = f"`git check-ignore` took more than {GIT_TIMEOUT:.0f} s in {repo}; ignored folders were searched"
+            self.problem = (
+                f"`git check-ignore` took more than {GIT_TIMEOUT:.0f} s in {repo}; ignored folders were searched"
+            )
             return set()
         except OSError as exc:
             self.problem = f"`git check-ignore` could not run: {exc.strerror or exc}; ignored folders were searched"

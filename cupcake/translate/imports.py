@@ -62,7 +62,7 @@ def follow_imports(start: Memory, included: set[str], found, home: str) -> list[
                     found.findings.append(Finding(where, f"@{written}: no such file (not imported)"))
                     continue
             if path in chain:
-                loop = " → ".join(found.shown(p) for p in chain[chain.index(path):] + [path])
+                loop = " → ".join(found.shown(p) for p in chain[chain.index(path) :] + [path])
                 found.findings.append(Finding(where, f"@{written}: import cycle ({loop}); not followed again"))
                 continue
             if os.path.isdir(path):

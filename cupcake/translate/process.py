@@ -27,12 +27,22 @@ def run_process(argv: list[str], stdin_text: str | None, *, cwd: str, env: dict,
         paths = {name: os.path.join(scratch, name) for name in ("stdin", "stdout", "stderr")}
         with open(paths["stdin"], "w", encoding="utf-8") as f:
             f.write(stdin_text or "")
-        with open(paths["stdin"], "rb") as stdin, open(paths["stdout"], "wb") as out, open(paths["stderr"], "wb") as err:
+        with (
+            open(paths["stdin"], "rb") as stdin,
+            open(paths["stdout"], "wb") as out,
+            open(paths["stderr"], "wb") as err,
+        ):
             try:
                 proc = subprocess.Popen(
-                    argv, cwd=cwd, env=env, stdin=stdin, stdout=out, stderr=err,
-                    start_new_session=True, close_fds=True,
-                )  # fmt: skip
+                    argv,
+                    cwd=cwd,
+                    env=env,
+                    stdin=stdin,
+                    stdout=out,
+                    stderr=err,
+                    start_new_session=True,
+                    close_fds=True,
+                )
             except OSError as exc:
                 return Finished(not_started=f"{argv[0]}: {exc.strerror or exc}")
             timed_out = False

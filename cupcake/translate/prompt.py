@@ -36,7 +36,9 @@ def targets_text(targets, existing: dict) -> str:
     for target in targets:
         lines.append(f"- {target.rules} → write `{target.tmp}`. {target.saved_as}")
     if len(targets) == 2:
-        lines.append("\nPut each rule in the file of its scope: no user rule in the project file, no project rule in the user file.")
+        lines.append(
+            "\nPut each rule in the file of its scope: no user rule in the project file, no project rule in the user file."
+        )
     for target in targets:
         text = existing.get(target.final)
         if text is None:
@@ -45,7 +47,7 @@ def targets_text(targets, existing: dict) -> str:
             f"\n{target.final_label} already exists. Keep each of its policies that no rule below contradicts, "
             f"unchanged and with its name, in `{target.tmp}`; mark any you change with a `# CONFLICT:` comment.\n\n"
             + fenced(text, "toml")
-        )  # fmt: skip
+        )
     return "\n".join(lines)
 
 
@@ -56,7 +58,7 @@ def sources_text(discovery) -> str:
         parts.append(
             f"### {number}. {shown} ({memory.scope} rules; {discovery.origin_text(memory)})\n\n"
             f"Path: `{memory.path}`\n\n" + fenced(memory.text or "(empty)", "markdown")
-        )  # fmt: skip
+        )
     if discovery.findings:
         notes = "\n".join(f"- {finding}" for finding in discovery.findings)
         parts.append("### What was noticed while reading them\n\n" + notes)

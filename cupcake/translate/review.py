@@ -77,7 +77,13 @@ def summary_lines(text: str) -> list[str]:
     for number, policy in enumerate(table.get("policy", []), 1):
         event = policy.get("hook_event", "PreToolUse")
         matcher = policy.get("matcher")
-        on = f"{event} {matcher}" if matcher not in (None, "", "*") else f"{event} (every tool)" if event in TOOL_EVENTS else event
+        on = (
+            f"{event} {matcher}"
+            if matcher not in (None, "", "*")
+            else f"{event} (every tool)"
+            if event in TOOL_EVENTS
+            else event
+        )
         conditions = policy.get("conditions") or []
         checks = "if " + " and ".join(describe_condition(c) for c in conditions) if conditions else "always"
         lines.append(f"{number:>3}. {policy.get('name')}: {on}; {checks}; {describe_action(policy.get('action'))}")

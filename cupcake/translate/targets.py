@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 
-from cupcake.translate.memory import PROJECT, USER
 from cupcake.project import PROJECT_FILE, user_policy_file
+from cupcake.translate.memory import PROJECT, USER
 
 PROJECT_TMP = "cupcake.toml.tmp"
 USER_TMP = "cupcake.user.toml.tmp"
@@ -30,16 +30,28 @@ def targets_for(discovery, root: str, env) -> list[Target]:
     targets = []
     if discovery.of_scope(PROJECT):
         targets.append(
-            Target(PROJECT, PROJECT_TMP, root, os.path.join(root, PROJECT_FILE), PROJECT_FILE,
-                   "The project's rules (every file marked \"project rules\" below)",
-                   "Cupcake saves it as the project's cupcake.toml.")
-        )  # fmt: skip
+            Target(
+                PROJECT,
+                PROJECT_TMP,
+                root,
+                os.path.join(root, PROJECT_FILE),
+                PROJECT_FILE,
+                'The project\'s rules (every file marked "project rules" below)',
+                "Cupcake saves it as the project's cupcake.toml.",
+            )
+        )
     if discovery.of_scope(USER):
         targets.append(
-            Target(USER, USER_TMP, root, user_policy_file(env), "~/.claude/cupcake.toml",
-                   "The user's own rules (~/.claude/CLAUDE.md and what it imports, marked \"user rules\")",
-                   "Cupcake saves it as ~/.claude/cupcake.toml, which applies in every project of this user.")
-        )  # fmt: skip
+            Target(
+                USER,
+                USER_TMP,
+                root,
+                user_policy_file(env),
+                "~/.claude/cupcake.toml",
+                'The user\'s own rules (~/.claude/CLAUDE.md and what it imports, marked "user rules")',
+                "Cupcake saves it as ~/.claude/cupcake.toml, which applies in every project of this user.",
+            )
+        )
     return targets
 
 

@@ -246,7 +246,6 @@ def integrator_module(request, monkeypatch, project, filename, docstring):
     request.addfinalizer(lambda: forget_modules(name))
 
 
-
 # ## When ###########################################################################################
 
 
@@ -622,7 +621,11 @@ def json_custom_systems(run, datatable):
     custom = [row for row in report["systems"] if row["from"] != "built-in"]
 
     def cell(value):
-        return {True: "yes", False: "no", None: ""}.get(value, value) if not isinstance(value, int) or isinstance(value, bool) else str(value)
+        return (
+            {True: "yes", False: "no", None: ""}.get(value, value)
+            if not isinstance(value, int) or isinstance(value, bool)
+            else str(value)
+        )
 
     assert [[cell(row[k]) for k in header] for row in custom] == datatable[1:], custom
 
@@ -644,10 +647,7 @@ def suite_fails(project, docstring):
     """Stand-ins for `npm` and `cargo` on the PATH that print this and exit 1."""
     for runner, stream in RUNNER_STREAMS.items():
         script = project.bin / runner
-        script.write_text(
-            "#!/usr/bin/env python3\nimport sys\n"
-            f"print({docstring!r}, file=sys.{stream})\nsys.exit(1)\n"
-        )
+        script.write_text(f"#!/usr/bin/env python3\nimport sys\nprint({docstring!r}, file=sys.{stream})\nsys.exit(1)\n")
         script.chmod(0o755)
 
 
@@ -755,8 +755,11 @@ class Terminal:
     def env(self) -> dict:
         env = self.project.env()
         venv_bin = os.path.dirname(os.path.abspath(sys.executable))
-        rest = [d for d in os.environ.get("PATH", "").split(os.pathsep)
-                if d and not os.access(os.path.join(d, "cupcake"), os.X_OK)]  # fmt: skip
+        rest = [
+            d
+            for d in os.environ.get("PATH", "").split(os.pathsep)
+            if d and not os.access(os.path.join(d, "cupcake"), os.X_OK)
+        ]
         first = [str(self.project.bin)]
         if self.path_mode == "empty":  # nothing but the project's own stand-ins
             rest = []
@@ -927,7 +930,9 @@ def policy_fail_mode(project, mode):
     path = project.root / "cupcake.toml"
     text = path.read_text() if path.exists() else ""
     if 'fail_mode = "' in text:
-        text = text.replace('fail_mode = "closed"', f'fail_mode = "{mode}"').replace('fail_mode = "open"', f'fail_mode = "{mode}"')
+        text = text.replace('fail_mode = "closed"', f'fail_mode = "{mode}"').replace(
+            'fail_mode = "open"', f'fail_mode = "{mode}"'
+        )
     else:
         text = f'[settings]\nfail_mode = "{mode}"\n\n' + text
     path.write_text(text)
@@ -1008,7 +1013,9 @@ def only_added_to(terminal, name):
     new = terminal.file(name).read_text()
     old = terminal.originals[name].decode()
     changes = [op for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
-    assert changes and all(op[0] == "insert" for op in changes), [(op, old[op[1]:op[2]]) for op in changes if op[0] != "insert"]
+    assert changes and all(op[0] == "insert" for op in changes), [
+        (op, old[op[1] : op[2]]) for op in changes if op[0] != "insert"
+    ]
 
 
 @then(parsers.parse('"{name}" without Cupcake\'s hooks holds the same settings as before'))
@@ -1210,8 +1217,9 @@ def audit_record_hours_ago(project, run, monkeypatch, hours):
     import cupcake.stores.audit.record as record
 
     real = record.time
-    past = types.SimpleNamespace(time=lambda: real.time() - hours * 3600, gmtime=real.gmtime,
-                                 strftime=real.strftime, monotonic=real.monotonic)  # fmt: skip
+    past = types.SimpleNamespace(
+        time=lambda: real.time() - hours * 3600, gmtime=real.gmtime, strftime=real.strftime, monotonic=real.monotonic
+    )
     with monkeypatch.context() as patch:
         patch.setattr(record, "time", past)
         _send(project, run, project.tool_call("Bash", {"command": "rm -rf data"}))
@@ -1228,7 +1236,7 @@ def audit_log_symlink(project, name):
     os.symlink(project.root / name, _audit_log(project))
 
 
-@when(parsers.parse('the agent runs {count:d} commands'))
+@when(parsers.parse("the agent runs {count:d} commands"))
 def agent_runs_many(project, run, count):
     for i in range(1, count + 1):
         _send(project, run, project.tool_call("Bash", {"command": f"echo {i}"}))
@@ -1290,8 +1298,14 @@ def _read_line(proc, timeout: float) -> str:
 
 @when("the person follows the audit trail")
 def follow_trail(project, follower):
-    proc = subprocess.Popen([cupcake_executable(), "audit", "--follow"], cwd=project.cwd, env=project.env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)  # fmt: skip
+    proc = subprocess.Popen(
+        [cupcake_executable(), "audit", "--follow"],
+        cwd=project.cwd,
+        env=project.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,
+    )
     follower["proc"] = proc
     assert _read_line(proc, 20).startswith("TIME (UTC)")
     follower["history"] = _read_line(proc, 20)
@@ -1504,7 +1518,9 @@ def chain_of_imports(project, chain):
         following = names[index + 1] if index + 1 < len(names) else None
         target = project.root / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        text = f"Level {index + 1}" + (f": @{os.path.relpath(project.root / following, target.parent)}" if following else "")
+        text = f"Level {index + 1}" + (
+            f": @{os.path.relpath(project.root / following, target.parent)}" if following else ""
+        )
         target.write_text(text + "\n")
 
 
@@ -1570,7 +1586,11 @@ def standin_prompt_included(standin, number, text):
     assert text in _prompt(standin, number), _prompt(standin, number)[-3000:]
 
 
-@then(parsers.re(r'"(?P<name>[^"]+)" holds what the stand-in agent wrote (?P<user>into the user file )?at attempt (?P<attempt>\d+)'))
+@then(
+    parsers.re(
+        r'"(?P<name>[^"]+)" holds what the stand-in agent wrote (?P<user>into the user file )?at attempt (?P<attempt>\d+)'
+    )
+)
 def holds_what_standin_wrote(terminal, standin, name, user, attempt):
     wrote = (standin / f"{'user' if user else 'project'}-{attempt}.toml").read_text()
     assert terminal.file(name).read_text() == wrote
@@ -1715,7 +1735,9 @@ def _report(project, run, tool, tool_input, failed=False, session_id=None):
 
 @when(parsers.re(r'Claude Code reports that the agent read "(?P<path>[^"]+)"(?P<other> in another session)?'))
 def reports_read(project, run, path, other):
-    _report(project, run, "Read", {"file_path": str(project.cwd / path)}, session_id="another-session" if other else None)
+    _report(
+        project, run, "Read", {"file_path": str(project.cwd / path)}, session_id="another-session" if other else None
+    )
 
 
 @when(parsers.parse('Claude Code reports that reading "{path}" failed'))
@@ -1743,8 +1765,14 @@ def reports_many_at_once(project, run, count):
         command = f"echo {i:03d} " + "x" * 3000  # long lines: a torn write would show
         payload = project.tool_call("Bash", {"command": command, "description": "run"}, event="PostToolUse")
         payload["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
-        proc = subprocess.Popen([cupcake_executable(), "run", "--event", "PostToolUse"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project.cwd, env=project.env())
+        proc = subprocess.Popen(
+            [cupcake_executable(), "run", "--event", "PostToolUse"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=project.cwd,
+            env=project.env(),
+        )
         procs.append((proc, json.dumps(payload).encode()))
     for proc, data in procs:
         proc.stdin.write(data)

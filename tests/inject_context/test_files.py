@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from cupcake.inject_context.files import FileProblem, open_inside, open_regular, read_fd
 from cupcake.evaluator_findings.evals import newest_eval
 from cupcake.evaluator_findings.mistakes import add_mistakes, read_mistakes
+from cupcake.inject_context.files import FileProblem, open_inside, open_regular, read_fd
 
 
 @pytest.fixture

@@ -25,8 +25,13 @@ action = { type = "inject_context", file = "docs/rules.md" }
 """
 
 # The checker (`run_command.check`) is on the warm path; the executor is not.
-WATCHED = ("cupcake.inject_context", "cupcake.evaluator_findings", "cupcake.run_command.execute", "cupcake.run_command.argv",
-           "subprocess")
+WATCHED = (
+    "cupcake.inject_context",
+    "cupcake.evaluator_findings",
+    "cupcake.run_command.execute",
+    "cupcake.run_command.argv",
+    "subprocess",
+)
 
 
 def warm_run(project, payload: dict) -> tuple[str, list[str]]:
@@ -40,8 +45,9 @@ def warm_run(project, payload: dict) -> tuple[str, list[str]]:
         "print(ctx.envelope[0].decode().strip() or '-'); "
         f"print(' '.join(sorted(m for m in sys.modules if m.startswith({WATCHED!r}))))"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30,
-                          cwd=project.root)  # imports the installed Cupcake, as the executable does
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30, cwd=project.root
+    )  # imports the installed Cupcake, as the executable does
     lines = done.stdout.splitlines()
     assert len(lines) == 2, done.stderr
     return lines[0], lines[1].split()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cupcake.agents.claude.render import answer
-from cupcake.policy.answer_text import CLIENT_CAP
 from cupcake.pipeline.response import SOFT, Response
+from cupcake.policy.answer_text import CLIENT_CAP
 from cupcake.systems.response_preparation import prepare
 
 

@@ -38,7 +38,9 @@ def test_runner_contains_a_crash_times_every_system_and_finishes():
     plan = build_plan([make_system("first", 1), make_system("crash", 2, boom), make_system("last", 3)])
     ctx = run_plan(plan, Context(), finish=lambda c: finished.append(list(c.ext["ran"])))
     assert ctx.ext["ran"] == ["first", "last"]
-    assert [(f.system, f.message, f.decides) for f in ctx.failures] == [("crash", "crash failed: RuntimeError: boom", True)]
+    assert [(f.system, f.message, f.decides) for f in ctx.failures] == [
+        ("crash", "crash failed: RuntimeError: boom", True)
+    ]
     assert [name for name, _ in ctx.timings] == ["first", "crash", "last"]
     assert finished == [["first", "last"]]
 
@@ -50,7 +52,9 @@ def test_a_skipped_system_does_not_run_and_a_late_failure_no_longer_decides():
     def boom(ctx):
         raise ValueError("late")
 
-    plan = build_plan([make_system("skipped", 1, guard=False), make_system("seal", 2, seal), make_system("late", 3, boom)])
+    plan = build_plan(
+        [make_system("skipped", 1, guard=False), make_system("seal", 2, seal), make_system("late", 3, boom)]
+    )
     ctx = run_plan(plan, Context())
     assert "ran" not in ctx.ext
     assert [(f.system, f.decides) for f in ctx.failures] == [("late", False)]

@@ -38,7 +38,10 @@ def changed(command: str, cwd: str = ROOT):
         ("FOO=1 nohup timeout -s KILL 5 sudo -u me tee -a log", [("/p/log", "tee")]),
         ("cd sub; touch x; cd; touch y", [("/p/sub/x", "touch"), ("/h/y", "touch")]),
         ("cd - && touch x", []),
-        ("touch ~/x $HOME/y ${HOME}/z ~other/w", [("/h/x", "touch"), ("/h/y", "touch"), ("/h/z", "touch"), ("/p/~other/w", "touch")]),
+        (
+            "touch ~/x $HOME/y ${HOME}/z ~other/w",
+            [("/h/x", "touch"), ("/h/y", "touch"), ("/h/z", "touch"), ("/p/~other/w", "touch")],
+        ),
         ("touch $UNKNOWN/x", []),
         ("echo $(rm a) `rm b`", [("/p/a", "rm"), ("/p/b", "rm")]),
         ("diff <(rm a) b", [("/p/a", "rm")]),

@@ -17,6 +17,7 @@ from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 CLAUDE_CODE_VERSION = "2.1.328"
 CLAUDE_CODE_PACKAGE = f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}"
 
+
 class ClientUnavailable(Exception):
     """The client cannot be had on this machine (no node/npm, or the install failed)."""
 

@@ -120,7 +120,9 @@ def _(session: Session, number: int, docstring: str) -> None:
     results = session.api.tool_results()
     assert len(results) >= number, f"only {len(results)} tool results\n{session.describe()}"
     shown = results[number - 1].text
-    assert shown == docstring, f"call {number} showed the model:\n{shown!r}\nexpected:\n{docstring!r}\n{session.describe()}"
+    assert shown == docstring, (
+        f"call {number} showed the model:\n{shown!r}\nexpected:\n{docstring!r}\n{session.describe()}"
+    )
 
 
 @then(parsers.parse('the file "{path}" holds:'))
@@ -186,10 +188,14 @@ def _(sandbox: Sandbox, docstring: str) -> None:
 @given("every hook of the project blocks and records that it ran")
 def _(sandbox: Sandbox, tmp_path: Path) -> None:
     recorder = tmp_path / "blocking-hook"
-    recorder.write_text(f'#!/bin/sh\necho "$@" >> {shlex.quote(str(tmp_path / "hooks-ran.log"))}\necho blocked >&2\nexit 2\n')
+    recorder.write_text(
+        f'#!/bin/sh\necho "$@" >> {shlex.quote(str(tmp_path / "hooks-ran.log"))}\necho blocked >&2\nexit 2\n'
+    )
     recorder.chmod(0o755)
-    hooks = {event: [{"matcher": "", "hooks": [{"type": "command", "command": f"{shlex.quote(str(recorder))} {event}"}]}]
-             for event in ("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop")}  # fmt: skip
+    hooks = {
+        event: [{"matcher": "", "hooks": [{"type": "command", "command": f"{shlex.quote(str(recorder))} {event}"}]}]
+        for event in ("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop")
+    }
     settings = sandbox.project / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"hooks": hooks}, indent=2) + "\n")
@@ -215,8 +221,15 @@ def _(sandbox: Sandbox, init_script: list, cupcake_executable: Path, command: st
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "DISABLE_AUTOUPDATER": "1",
         }
-        done = subprocess.run(argv, cwd=sandbox.project, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, timeout=SESSION_TIMEOUT_SECONDS * 2)  # fmt: skip
+        done = subprocess.run(
+            argv,
+            cwd=sandbox.project,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=SESSION_TIMEOUT_SECONDS * 2,
+        )
     return InitRun(done, api)
 
 
@@ -226,8 +239,10 @@ class InitRun:
         self.api = api
 
     def describe(self) -> str:
-        return (f"cupcake init exited {self.done.returncode}\nstdout: {self.done.stdout[-4000:]}\n"
-                f"stderr: {self.done.stderr[-3000:]}\nrequests: {self.api.summary()}")  # fmt: skip
+        return (
+            f"cupcake init exited {self.done.returncode}\nstdout: {self.done.stdout[-4000:]}\n"
+            f"stderr: {self.done.stderr[-3000:]}\nrequests: {self.api.summary()}"
+        )
 
     def sent(self, request) -> str:
         return json.dumps(request.body.get("messages", []), ensure_ascii=False)
@@ -236,7 +251,9 @@ class InitRun:
 @then(parsers.parse("init finished after {count:d} attempts"))
 def _(init_run: InitRun, count: int) -> None:
     assert init_run.done.returncode == 0, init_run.describe()
-    assert f"Attempt {count} of 5: the policies load (1 in cupcake.toml.tmp)." in init_run.done.stdout, init_run.describe()
+    assert f"Attempt {count} of 5: the policies load (1 in cupcake.toml.tmp)." in init_run.done.stdout, (
+        init_run.describe()
+    )
     assert f"Attempt {count + 1} of" not in init_run.done.stdout, init_run.describe()
 
 
@@ -277,7 +294,9 @@ def _(sandbox: Sandbox, init_run: InitRun) -> None:
     from cupcake.agents.claude.hook_entries import EVENTS, is_cupcake
 
     settings = json.loads((sandbox.project / ".claude" / "settings.json").read_text())
-    commands = {event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in settings["hooks"].items()}
+    commands = {
+        event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in settings["hooks"].items()
+    }
     synced = sorted(event for event, found in commands.items() if any(is_cupcake(c) for c in found))
     assert synced == sorted(EVENTS), init_run.describe()
     kept = sorted(event for event, found in commands.items() if any("blocking-hook" in c for c in found))

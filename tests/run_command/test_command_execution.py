@@ -83,8 +83,10 @@ def gone_soon(check, *args) -> bool:
 @pytest.mark.parametrize("shell", [False, True])
 def test_hostile_values_arrive_as_single_arguments(tmp_path, shell: bool) -> None:
     for value in HOSTILE:
-        spec = {"command": SHOW_ARGS + " '{{command}}' {{command}} \"pre {{command}} post\" --v={{command}}",
-                "shell": shell}
+        spec = {
+            "command": SHOW_ARGS + " '{{command}}' {{command}} \"pre {{command}} post\" --v={{command}}",
+            "shell": shell,
+        }
         result = run(tmp_path, spec, {"command": value})
         assert result.ok, result.stderr
         assert json.loads(result.stdout) == [value, value, f"pre {value} post", f"--v={value}"]
@@ -92,7 +94,9 @@ def test_hostile_values_arrive_as_single_arguments(tmp_path, shell: bool) -> Non
 
 
 def test_seed_003_notify_script_at_the_project_root(tmp_path) -> None:
-    write_script(tmp_path / "notify_script.sh", f"#!{sys.executable}\nimport sys, json\nprint(json.dumps(sys.argv[1:]))\n")
+    write_script(
+        tmp_path / "notify_script.sh", f"#!{sys.executable}\nimport sys, json\nprint(json.dumps(sys.argv[1:]))\n"
+    )
     result = run(tmp_path, {"command": "notify_script.sh '{{command}}'"}, {"command": AGENT_COMMAND})
     assert (result.ok, result.exit_code, result.stderr) == (True, 0, "")
     assert json.loads(result.stdout) == [AGENT_COMMAND]
@@ -129,7 +133,9 @@ def test_working_dir_outside_the_root_is_a_spec_error(tmp_path) -> None:
     (project / "escape").symlink_to(tmp_path)
     with pytest.raises(CommandSpecError, match="working_dir: '../' leads outside the project root"):
         run(project, {"command": "true", "working_dir": "../"})
-    with pytest.raises(CommandSpecError, match="working_dir: 'escape' resolves to .*, which is outside the project root"):
+    with pytest.raises(
+        CommandSpecError, match="working_dir: 'escape' resolves to .*, which is outside the project root"
+    ):
         run(project, {"command": "true", "working_dir": "escape"})
 
 
@@ -162,7 +168,9 @@ def test_unusable_files_do_not_start(tmp_path) -> None:
 def test_a_nul_in_a_value_does_not_start(tmp_path) -> None:
     result = run(tmp_path, {"command": "echo {{command}}"}, {"command": "a\x00b"})
     assert (result.not_started, result.error) == (
-        True, "argument 1 contains a NUL character, which no program can receive")
+        True,
+        "argument 1 contains a NUL character, which no program can receive",
+    )
 
 
 def test_a_failing_command_renders_default_and_template_feedback(tmp_path) -> None:
@@ -179,8 +187,10 @@ def test_a_failing_command_renders_default_and_template_feedback(tmp_path) -> No
 
 
 def test_env_is_added_and_stdin_is_empty(tmp_path) -> None:
-    spec = {"command": f"{PY} -c 'import os,sys; print(os.environ[\"CUPCAKE_PROBE\"], repr(sys.stdin.read()))'",
-            "env": {"CUPCAKE_PROBE": "a b;c"}}
+    spec = {
+        "command": f"{PY} -c 'import os,sys; print(os.environ[\"CUPCAKE_PROBE\"], repr(sys.stdin.read()))'",
+        "env": {"CUPCAKE_PROBE": "a b;c"},
+    }
     result = run(tmp_path, spec, within=5)
     assert (result.exit_code, result.stdout) == (0, "a b;c ''\n")
 
@@ -249,12 +259,18 @@ def test_huge_output_keeps_the_tail_with_a_note(tmp_path) -> None:
 
 
 def test_both_streams_are_read_together(tmp_path) -> None:
-    code = ("import sys\nfor i in range(2000):\n sys.stdout.write('o' * 999 + '\\n'); sys.stderr.write('e' * 999 + '\\n')\n"
-            "sys.stdout.write('OUT END\\n'); sys.stderr.write('ERR END\\n')")
+    code = (
+        "import sys\nfor i in range(2000):\n sys.stdout.write('o' * 999 + '\\n'); sys.stderr.write('e' * 999 + '\\n')\n"
+        "sys.stdout.write('OUT END\\n'); sys.stderr.write('ERR END\\n')"
+    )
     result = run(tmp_path, {"command": f"{PY} -c {shlex.quote(code)}", "max_output": 100, "timeout": 10})
     assert (result.exit_code, result.timed_out) == (0, False)
-    assert result.stdout == f"[output cut: the first {2_000_008 - 100} bytes are not shown]\n" + "o" * 91 + "\nOUT END\n"
-    assert result.stderr == f"[output cut: the first {2_000_008 - 100} bytes are not shown]\n" + "e" * 91 + "\nERR END\n"
+    assert (
+        result.stdout == f"[output cut: the first {2_000_008 - 100} bytes are not shown]\n" + "o" * 91 + "\nOUT END\n"
+    )
+    assert (
+        result.stderr == f"[output cut: the first {2_000_008 - 100} bytes are not shown]\n" + "e" * 91 + "\nERR END\n"
+    )
 
 
 def test_a_signal_exit_is_reported(tmp_path) -> None:

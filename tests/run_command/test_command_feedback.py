@@ -6,8 +6,12 @@ import pytest
 
 from cupcake.run_command import CommandResult, render_feedback
 
-VALUES = {"command": "git commit -m wip", "file_path": "src/lib.rs", "tool_name": "Bash",
-          "tool_input": {"command": "git commit -m wip", "timeout": 5}}
+VALUES = {
+    "command": "git commit -m wip",
+    "file_path": "src/lib.rs",
+    "tool_name": "Bash",
+    "tool_input": {"command": "git commit -m wip", "timeout": 5},
+}
 
 
 def failed(stdout: str = "", stderr: str = "", exit_code: int = 1) -> CommandResult:
@@ -18,8 +22,9 @@ def timed_out(stdout: str = "", stderr: str = "", timeout: float = 60.0) -> Comm
     return CommandResult("cargo test", ["cargo", "test"], timed_out=True, timeout=timeout, stdout=stdout, stderr=stderr)
 
 
-NOT_STARTED = CommandResult("cargo test", ["cargo", "test"], not_started=True,
-                            error="cargo was not found on PATH or in the project root")
+NOT_STARTED = CommandResult(
+    "cargo test", ["cargo", "test"], not_started=True, error="cargo was not found on PATH or in the project root"
+)
 
 
 @pytest.mark.parametrize(
@@ -27,8 +32,10 @@ NOT_STARTED = CommandResult("cargo test", ["cargo", "test"], not_started=True,
     [
         (failed(stderr="error[E0308]\n"), "Command `cargo test` failed (exit 1):\nerror[E0308]"),
         (failed(stdout="1 failed\n"), "Command `cargo test` failed (exit 1):\n1 failed"),
-        (failed(stdout="running 2 tests\n", stderr="boom\n", exit_code=101),
-         "Command `cargo test` failed (exit 101):\nrunning 2 tests\nboom"),
+        (
+            failed(stdout="running 2 tests\n", stderr="boom\n", exit_code=101),
+            "Command `cargo test` failed (exit 101):\nrunning 2 tests\nboom",
+        ),
         (failed(), "Command `cargo test` failed (exit 1):"),
         (failed(stderr="x\n", exit_code=-9), "Command `cargo test` failed (killed by signal SIGKILL):\nx"),
         (timed_out(stdout="test a ... ok\n"), "Command `cargo test` timed out after 60s\ntest a ... ok"),
@@ -48,8 +55,10 @@ def test_seed_003_template() -> None:
 
 
 def test_template_values_and_unknown_placeholders() -> None:
-    template = ("{{tool_name}} `{{command}}` on {{file_path}} (timeout {{tool_input.timeout}}): exit {{exit_code}}, "
-                "out={{stdout}} {{nope}}")
+    template = (
+        "{{tool_name}} `{{command}}` on {{file_path}} (timeout {{tool_input.timeout}}): exit {{exit_code}}, "
+        "out={{stdout}} {{nope}}"
+    )
     assert render_feedback(template, failed(stdout="o\n", exit_code=2), VALUES) == (
         "Bash `git commit -m wip` on src/lib.rs (timeout 5): exit 2, out=o {{nope}}"
     )

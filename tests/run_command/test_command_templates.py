@@ -45,7 +45,7 @@ def test_each_placeholder_fills_only_its_own_argument(value: str) -> None:
 def test_shell_mode_passes_values_as_positional_parameters(value: str) -> None:
     spec = {"command": "check '{{command}}' {{command}} \"pre {{command}} post\" {{file_path}}", "shell": True}
     argv = prepare(spec, {"command": value, "file_path": "a b.rs"})
-    assert argv == ["sh", "-c", "check ''\"$1\"'' \"$1\" \"pre ${1} post\" \"$2\"", "sh", value, "a b.rs"]
+    assert argv == ["sh", "-c", 'check \'\'"$1"\'\' "$1" "pre ${1} post" "$2"', "sh", value, "a b.rs"]
 
 
 def test_shell_mode_numbers_ten_and_more_with_braces() -> None:
@@ -60,8 +60,10 @@ def test_tool_input_fields_and_missing_values() -> None:
         "tool_input": {"file_path": "src/a b.rs", "limit": 3, "flags": {"x": True}, "edits": [{"old": "o"}]},
         "session_id": None,
     }
-    command = "t {{tool_input.file_path}} {{tool_input.limit}} {{tool_input.flags}} {{tool_input.edits.0.old}} " \
-              "{{tool_input.nope}} {{session_id}} {{file_path}}"
+    command = (
+        "t {{tool_input.file_path}} {{tool_input.limit}} {{tool_input.flags}} {{tool_input.edits.0.old}} "
+        "{{tool_input.nope}} {{session_id}} {{file_path}}"
+    )
     assert prepare({"command": command}, values) == ["t", "src/a b.rs", "3", '{"x": true}', "o", "", "", ""]
 
 
@@ -95,11 +97,16 @@ def test_check_reports_every_problem_by_key() -> None:
 
 
 def test_check_accepts_the_seed_policies() -> None:
-    assert check_command_template({
-        "type": "run_command",
-        "command": "cargo test",
-        "on_failure_feedback": "Tests failed after your edit. Please fix them. Failing tests:\n{{stderr}}",
-    }) == []
+    assert (
+        check_command_template(
+            {
+                "type": "run_command",
+                "command": "cargo test",
+                "on_failure_feedback": "Tests failed after your edit. Please fix them. Failing tests:\n{{stderr}}",
+            }
+        )
+        == []
+    )
     assert check_command_template({"command": "notify_script.sh '{{command}}'"}) == []
     assert check_command_template({"command": "docker inspect --format '{{.State.Status}}' web"}) == []
 
@@ -108,9 +115,15 @@ def test_check_accepts_the_seed_policies() -> None:
     ("spec", "message"),
     [
         ({"command": "lint {{stdout}}"}, "command: unknown placeholder {{stdout}}"),
-        ({"command": "lint 'unclosed"}, "command: cannot be split into arguments (No closing quotation): \"lint 'unclosed\""),
+        (
+            {"command": "lint 'unclosed"},
+            'command: cannot be split into arguments (No closing quotation): "lint \'unclosed"',
+        ),
         ({"command": "   "}, "command: must be a non-empty string"),
-        ({"command": "lint", "working_dir": "/etc"}, "working_dir: must be relative to the project root, got the absolute path '/etc'"),
+        (
+            {"command": "lint", "working_dir": "/etc"},
+            "working_dir: must be relative to the project root, got the absolute path '/etc'",
+        ),
         ({"command": "lint", "timeout": "60"}, "timeout: must be a positive number of seconds, got '60'"),
     ],
 )

@@ -9,7 +9,7 @@ import pytest
 from cupcake.speedups import fastjson
 from tests.conftest import PAYLOADS
 
-AWKWARD = ["", "•", "a\nb\t\"c\"\\", "\x00\x1f", "\u2028", "😀", "\ud800"]
+AWKWARD = ["", "•", 'a\nb\t"c"\\', "\x00\x1f", "\u2028", "😀", "\ud800"]
 
 
 @pytest.mark.parametrize("path", sorted(PAYLOADS.glob("*.json")), ids=lambda p: p.stem)

@@ -12,11 +12,33 @@ import pytest
 from cupcake.speedups.sre import compile_pattern, from_form, sre_form
 
 PATTERNS = [
-    r"rm\s+-rf\s+/", r"^(?!components/)", r"api_key\s*=\s*[\"']\w+", r"(?i)secret", r"(?P<verb>push|pull) origin",
-    r"\bdebugger\b", r"mcp__github__.*", r"^https?://(www\.)?pastebin\.com/", r"[^\x00-\x7f]", r"(a|b)*c{2,3}$", "•+",
+    r"rm\s+-rf\s+/",
+    r"^(?!components/)",
+    r"api_key\s*=\s*[\"']\w+",
+    r"(?i)secret",
+    r"(?P<verb>push|pull) origin",
+    r"\bdebugger\b",
+    r"mcp__github__.*",
+    r"^https?://(www\.)?pastebin\.com/",
+    r"[^\x00-\x7f]",
+    r"(a|b)*c{2,3}$",
+    "•+",
 ]
-TEXTS = ["rm -rf /tmp", "src/a.ts", "components/a.ts", 'api_key = "x1"', "SECRET", "git push origin main",
-         "debugger;", "mcp__github__create", "https://pastebin.com/x", "héllo", "ababcc", "••", ""]
+TEXTS = [
+    "rm -rf /tmp",
+    "src/a.ts",
+    "components/a.ts",
+    'api_key = "x1"',
+    "SECRET",
+    "git push origin main",
+    "debugger;",
+    "mcp__github__create",
+    "https://pastebin.com/x",
+    "héllo",
+    "ababcc",
+    "••",
+    "",
+]
 
 
 @pytest.mark.parametrize("pattern", PATTERNS)
@@ -51,8 +73,9 @@ def test_a_warm_run_that_evaluates_regexes_imports_no_re(project):
         f"ctx = execute({payload.encode()!r}, ['--event', 'PreToolUse'], dict(os.environ)); "
         "print(ctx.envelope[0].decode().strip()); print(before, 're' in sys.modules)"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30,
-                          cwd=project.root)  # imports the installed Cupcake, as the executable does
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30, cwd=project.root
+    )  # imports the installed Cupcake, as the executable does
     answer, imported = done.stdout.strip().splitlines()
     assert '"permissionDecision":"deny"' in answer, done.stderr
     if imported.startswith("True"):

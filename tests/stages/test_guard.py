@@ -6,8 +6,8 @@ import pytest
 
 from cupcake.errors import DeadlineExceeded
 from cupcake.pipeline.context import Context
-from cupcake.stages.guard import Guarded, GuardViolation
 from cupcake.pipeline.response import APPROVE, BLOCK, NONE, SOFT, Response
+from cupcake.stages.guard import Guarded, GuardViolation
 
 
 class Fake:
@@ -51,17 +51,37 @@ ALLOWED = [
     ("blocks", 450, lambda c: c.decide("block", "key", by="fake"), {}),
     ("tightens an approve to an ask", 550, lambda c: c.decide("ask", "?", by="fake"), {"hard": ("approve", "ok", "p")}),
     ("a weaker decision is simply ignored", 550, lambda c: c.decide("approve", "ok", by="fake"), {"hard": BLOCKED}),
-    ("replaces a prepared answer with a block", 650, assign("response", Response(BLOCK, text="no")),
-     {"response": Response(SOFT, text="lint")}),
-    ("warns after the seal", 850, lambda c: c.warn("sent to splunk"), {"sealed": True, "response": Response(BLOCK, text="x")}),
+    (
+        "replaces a prepared answer with a block",
+        650,
+        assign("response", Response(BLOCK, text="no")),
+        {"response": Response(SOFT, text="lint")},
+    ),
+    (
+        "warns after the seal",
+        850,
+        lambda c: c.warn("sent to splunk"),
+        {"sealed": True, "response": Response(BLOCK, text="x")},
+    ),
     ("keeps its own data in ext", 850, lambda c: c.ext.__setitem__("acme.count", 1), {"sealed": True}),
-]  # fmt: skip
+]
 
 REFUSED = [
     ("removes a block", 550, assign("hard", None), {"hard": BLOCKED}, 'it removed the block by "No sudo"'),
-    ("replaces a block with an approve", 550, assign("hard", ("approve", "ok", "me")), {"hard": BLOCKED},
-     'it replaced the block by "No sudo" with approve by "me"'),
-    ("rewrites a block's text", 550, assign("hard", ("block", "other", "No sudo")), {"hard": BLOCKED}, "it replaced the block"),
+    (
+        "replaces a block with an approve",
+        550,
+        assign("hard", ("approve", "ok", "me")),
+        {"hard": BLOCKED},
+        'it replaced the block by "No sudo" with approve by "me"',
+    ),
+    (
+        "rewrites a block's text",
+        550,
+        assign("hard", ("block", "other", "No sudo")),
+        {"hard": BLOCKED},
+        "it replaced the block",
+    ),
     ("sets hard to garbage", 450, assign("hard", "block"), {}, "set ctx.hard to 'block'"),
     ("drops feedback", 450, lambda c: c.soft.clear(), {}, "removed or rewrote what earlier systems put in ctx.soft"),
     ("rewrites feedback", 450, lambda c: c.soft.__setitem__(0, "fine"), {}, "ctx.soft"),
@@ -73,20 +93,50 @@ REFUSED = [
     ("moves the deadline", 450, assign("deadline", 10.0**12), {}, "changed ctx.deadline"),
     ("swaps the policies", 450, assign("policies", {}), {"policies": {"policies": []}}, "changed ctx.policies"),
     ("seals early", 450, assign("sealed", True), {}, "changed ctx.sealed"),
-    ("sets the answer before it is prepared", 450, assign("response", Response(BLOCK, text="x")), {},
-     "set ctx.response before the answer is prepared (600)"),
-    ("loosens a prepared soft denial", 650, assign("response", Response(NONE)), {"response": Response(SOFT, text="lint")},
-     "it may only be replaced by a block"),
-    ("changes a prepared block in place", 650, lambda c: setattr(c.response, "decision", APPROVE),
-     {"response": Response(BLOCK, text="no")}, "a block stands"),
-    ("changes the sealed answer", 850, lambda c: setattr(c.response, "text", "other"),
-     {"sealed": True, "response": Response(BLOCK, text="no")}, "changed the answer after it was sealed (700)"),
-    ("decides after the seal", 850, lambda c: c.decide("block", "late", by="fake"), {"sealed": True},
-     "changed ctx.hard after the answer was sealed (700)"),
-    ("adds feedback after the seal", 850, lambda c: c.add_feedback("late"), {"sealed": True},
-     "added to ctx.soft after the answer was sealed (700); only warnings may be added"),
+    (
+        "sets the answer before it is prepared",
+        450,
+        assign("response", Response(BLOCK, text="x")),
+        {},
+        "set ctx.response before the answer is prepared (600)",
+    ),
+    (
+        "loosens a prepared soft denial",
+        650,
+        assign("response", Response(NONE)),
+        {"response": Response(SOFT, text="lint")},
+        "it may only be replaced by a block",
+    ),
+    (
+        "changes a prepared block in place",
+        650,
+        lambda c: setattr(c.response, "decision", APPROVE),
+        {"response": Response(BLOCK, text="no")},
+        "a block stands",
+    ),
+    (
+        "changes the sealed answer",
+        850,
+        lambda c: setattr(c.response, "text", "other"),
+        {"sealed": True, "response": Response(BLOCK, text="no")},
+        "changed the answer after it was sealed (700)",
+    ),
+    (
+        "decides after the seal",
+        850,
+        lambda c: c.decide("block", "late", by="fake"),
+        {"sealed": True},
+        "changed ctx.hard after the answer was sealed (700)",
+    ),
+    (
+        "adds feedback after the seal",
+        850,
+        lambda c: c.add_feedback("late"),
+        {"sealed": True},
+        "added to ctx.soft after the answer was sealed (700); only warnings may be added",
+    ),
     ("renders its own answer", 850, assign("envelope", (b"{}", b"", 0)), {"sealed": True}, "changed ctx.envelope"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("what, order, effect, fields", ALLOWED, ids=[a[0] for a in ALLOWED])
@@ -162,7 +212,13 @@ def test_a_system_that_returns_after_the_deadline_fails_and_is_undone():
 def test_name_and_order_come_from_the_configuration():
     system = Fake(lambda c: None)
     guarded = Guarded(system, "acme-secrets", 450)
-    assert (system.name, system.order, guarded.name, guarded.order, guarded.custom) == ("acme-secrets", 450, "acme-secrets", 450, True)
+    assert (system.name, system.order, guarded.name, guarded.order, guarded.custom) == (
+        "acme-secrets",
+        450,
+        "acme-secrets",
+        450,
+        True,
+    )
 
 
 def test_a_sink_that_does_not_decide_keeps_that():

@@ -26,7 +26,9 @@ def problems(result, severity="error") -> list:
 
 
 def test_valid_entries_are_kept_in_the_compiled_set(project):
-    result = compiled(project, '[pipeline.systems]\nacme-secrets = 450\n"acme_cupcake.audit:Sink" = 850\naudit_write = false\n')
+    result = compiled(
+        project, '[pipeline.systems]\nacme-secrets = 450\n"acme_cupcake.audit:Sink" = 850\naudit_write = false\n'
+    )
     assert problems(result) == []
     assert result["systems"] == (
         ("acme-secrets", 450, "cupcake.toml", 2),
@@ -49,18 +51,26 @@ def test_valid_entries_are_kept_in_the_compiled_set(project):
         ('"mod:" = 450', "neither an entry-point name"),
         ("acme = 200", "custom systems run after the policies are loaded (200)"),
         ("acme = -5", "give it an order above 200"),
-        ("acme = 700", 'order 700 is taken by the built-in feedback_guarantee; two systems never share an order: give it a free number such as 750'),
+        (
+            "acme = 700",
+            "order 700 is taken by the built-in feedback_guarantee; two systems never share an order: give it a free number such as 750",
+        ),
     ],
 )
 def test_each_wrong_entry_is_an_error_on_its_line(project, line, message):
-    result = compiled(project, f"[[policy]]\nname = \"x\"\naction = {{ type = \"approve\" }}\n\n[pipeline.systems]\n{line}\n")
+    result = compiled(
+        project, f'[[policy]]\nname = "x"\naction = {{ type = "approve" }}\n\n[pipeline.systems]\n{line}\n'
+    )
     found = problems(result)
     assert len(found) == 1 and found[0].startswith("6: ") and message in found[0], found
     assert result["error"]
 
 
 def test_other_pipeline_keys_and_shapes_are_errors(project):
-    assert "unknown key `pipeline.sytems` (did you mean \"systems\"?)" in problems(compiled(project, "[pipeline]\nsytems = {}\n"))[0]
+    assert (
+        'unknown key `pipeline.sytems` (did you mean "systems"?)'
+        in problems(compiled(project, "[pipeline]\nsytems = {}\n"))[0]
+    )
     assert "must be a table" in problems(compiled(project, "pipeline = 3\n"))[0]
     assert "must be a table of" in problems(compiled(project, "[pipeline]\nsystems = [1]\n"))[0]
 
@@ -71,8 +81,11 @@ def test_an_order_freed_by_turning_a_built_in_off_can_be_taken(project):
 
 
 def test_both_files_run_together(project):
-    result = compiled(project, "[pipeline.systems]\nacme = 450\naudit_write = false\n",
-                      user="[pipeline.systems]\nacme = 460\nmine = 470\naudit_write = false\n")  # fmt: skip
+    result = compiled(
+        project,
+        "[pipeline.systems]\nacme = 450\naudit_write = false\n",
+        user="[pipeline.systems]\nacme = 460\nmine = 470\naudit_write = false\n",
+    )
     assert problems(result) == ['2: [pipeline.systems] "acme" is configured twice (first at cupcake.toml:2)']
     assert [e[0] for e in result["systems"]] == ["acme", "audit_write", "mine"]
 
@@ -99,38 +112,57 @@ def test_validate_reports_the_problems_with_file_and_line(project, monkeypatch, 
 
 
 def test_the_plan_takes_custom_systems_in_order_and_leaves_disabled_built_ins_out(project, acme_installed):
-    from cupcake.stages.configure import configure
     from cupcake.pipeline.context import Context
     from cupcake.pipeline.order import Stage
+    from cupcake.stages.configure import configure
     from cupcake.systems import builtin_systems
 
     ctx = Context()
     ctx.root = str(project.root)
-    ctx.policies = {"systems": (("acme-secrets", 450, "cupcake.toml", 2), ("audit_write", False, "cupcake.toml", 3),
-                                ("acme_cupcake.decision_log:DecisionLog", 850, "cupcake.toml", 4))}  # fmt: skip
+    ctx.policies = {
+        "systems": (
+            ("acme-secrets", 450, "cupcake.toml", 2),
+            ("audit_write", False, "cupcake.toml", 3),
+            ("acme_cupcake.decision_log:DecisionLog", 850, "cupcake.toml", 4),
+        )
+    }
     rest = [s for s in builtin_systems() if s.order > Stage.POLICY_LOAD]
     plan = configure(ctx, rest)
     assert [(s.order, s.name) for s in plan] == [
-        (300, "state_load"), (400, "feedback_collection"), (450, "acme-secrets"), (500, "hard_action_scan"),
-        (600, "response_preparation"), (700, "feedback_guarantee"), (800, "response_routing"),
-        (850, "acme_cupcake.decision_log:DecisionLog"), (900, "state_write"),
-    ]  # fmt: skip
+        (300, "state_load"),
+        (400, "feedback_collection"),
+        (450, "acme-secrets"),
+        (500, "hard_action_scan"),
+        (600, "response_preparation"),
+        (700, "feedback_guarantee"),
+        (800, "response_routing"),
+        (850, "acme_cupcake.decision_log:DecisionLog"),
+        (900, "state_write"),
+    ]
     assert ctx.failures == []
     assert plan[2].origin == "acme-cupcake 0.1.0"
 
 
 def test_a_system_that_cannot_be_loaded_is_a_failure_and_the_rest_still_runs(project, monkeypatch):
-    from cupcake.stages.configure import configure
     from cupcake.pipeline.context import Context
+    from cupcake.stages.configure import configure
 
     modules = project.home / "modules"
     modules.mkdir()
-    (modules / "notasystem.py").write_text("class Thing:\n    pass\n\nclass Broken:\n    def __init__(self):\n        raise ValueError('no config')\n")
+    (modules / "notasystem.py").write_text(
+        "class Thing:\n    pass\n\nclass Broken:\n    def __init__(self):\n        raise ValueError('no config')\n"
+    )
     install_on_path(monkeypatch, project, modules)
     ctx = Context()
     ctx.root = str(project.root)
-    ctx.policies = {"systems": (("notasystem:Thing", 450, "cupcake.toml", 2), ("notasystem:Broken", 460, "cupcake.toml", 3),
-                                ("notasystem:Missing", 470, "cupcake.toml", 4), ("nosuchmodule.x:Y", 480, "cupcake.toml", 5))}  # fmt: skip
+    ctx.policies = {
+        "systems": (
+            ("notasystem:Thing", 450, "cupcake.toml", 2),
+            ("notasystem:Broken", 460, "cupcake.toml", 3),
+            ("notasystem:Missing", 470, "cupcake.toml", 4),
+            ("nosuchmodule.x:Y", 480, "cupcake.toml", 5),
+        )
+    }
     plan = configure(ctx, [])
     assert plan == []
     messages = [f.message for f in ctx.failures]
@@ -147,9 +179,18 @@ def test_a_system_that_cannot_be_loaded_is_a_failure_and_the_rest_still_runs(pro
 
 @pytest.mark.parametrize(
     "ref, expected",
-    [("a.b:C", True), ("a:C.D", True), ("acme-secrets", False), ("a:", False), (":C", False), ("a.b", False),
-     ("a b:C", False), ("1a:C", False), ("a::C", False)],
-)  # fmt: skip
+    [
+        ("a.b:C", True),
+        ("a:C.D", True),
+        ("acme-secrets", False),
+        ("a:", False),
+        (":C", False),
+        ("a.b", False),
+        ("a b:C", False),
+        ("1a:C", False),
+        ("a::C", False),
+    ],
+)
 def test_import_paths(ref, expected):
     from cupcake.stages.registry import is_import_path
 
@@ -230,7 +271,7 @@ def test_a_warm_run_loads_no_discovery_without_custom_systems_and_no_metadata_wi
     if before == "False":
         assert metadata == "False"
 
-    project.write_policy('[pipeline.systems]\nacme-secrets = 450\n')
+    project.write_policy("[pipeline.systems]\nacme-secrets = 450\n")
     _probe(probe, env)  # builds both caches (for this interpreter's sys.path)
     before, metadata, custom, failed = _probe(probe, env)
     assert (custom, failed) == ("True", "False")
@@ -241,10 +282,26 @@ def test_a_warm_run_loads_no_discovery_without_custom_systems_and_no_metadata_wi
 def test_cupcake_systems_text_marks_what_could_not_be_loaded():
     from cupcake.cli.systems import render
 
-    row = {"order": 450, "name": "acme-x", "from": "entry point", "distribution": None, "version": None,
-           "core": False, "enabled": False, "configured_in": "cupcake.toml:3"}  # fmt: skip
-    text = render({"files": ["cupcake.toml"], "systems": [row], "available": [],
-                   "problems": [{"file": "cupcake.toml", "line": 3, "message": "custom system \"acme-x\" could not be loaded: gone"}]})  # fmt: skip
+    row = {
+        "order": 450,
+        "name": "acme-x",
+        "from": "entry point",
+        "distribution": None,
+        "version": None,
+        "core": False,
+        "enabled": False,
+        "configured_in": "cupcake.toml:3",
+    }
+    text = render(
+        {
+            "files": ["cupcake.toml"],
+            "systems": [row],
+            "available": [],
+            "problems": [
+                {"file": "cupcake.toml", "line": 3, "message": 'custom system "acme-x" could not be loaded: gone'}
+            ],
+        }
+    )
     assert text.splitlines() == [
         "order  system  from                     enabled  configured in",
         "  450  acme-x  entry point, not loaded  no       cupcake.toml:3",

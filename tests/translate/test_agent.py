@@ -49,9 +49,14 @@ def test_claude_code_runs_headless_with_hooks_off_and_may_write_only_the_tempora
     assert reply.ok and reply.text == "Wrote it." and reply.session_id == "sess-42"
     (call,) = calls()
     assert call["argv"] == [
-        "-p", "--output-format", "json", "--settings", '{"disableAllHooks": true}',
-        "--allowedTools", "Edit(./cupcake.toml.tmp),Edit(./cupcake.user.toml.tmp)",
-    ]  # fmt: skip
+        "-p",
+        "--output-format",
+        "json",
+        "--settings",
+        '{"disableAllHooks": true}',
+        "--allowedTools",
+        "Edit(./cupcake.toml.tmp),Edit(./cupcake.user.toml.tmp)",
+    ]
     assert call["stdin"] == "THE TASK"
     assert call["cwd"] == str(root)
 
@@ -70,7 +75,9 @@ def test_a_correction_goes_to_the_same_claude_code_session(fake_claude):
 def test_claude_code_reporting_an_error_fails_the_attempt(tmp_path, fake_claude):
     root, env, _ = fake_claude
     claude = Path(env["PATH"]) / "claude"
-    claude.write_text('#!/bin/sh\necho \'{"type":"result","is_error":true,"result":"Credit balance is too low","session_id":"s"}\'\nexit 1\n')
+    claude.write_text(
+        '#!/bin/sh\necho \'{"type":"result","is_error":true,"result":"Credit balance is too low","session_id":"s"}\'\nexit 1\n'
+    )
     reply = make_agent(None, str(root), _targets(root), env, timeout=30).first("T", 1)
     assert not reply.ok and "Credit balance is too low" in reply.problem
 
@@ -82,8 +89,10 @@ def test_no_claude_on_path_is_an_unavailable_agent(tmp_path):
 
 def _recorder(tmp_path) -> str:
     script = tmp_path / "agent.sh"
-    script.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$CUPCAKE_INIT_PROJECT_FILE.args"\ncat > "$CUPCAKE_INIT_PROJECT_FILE.stdin"\n'
-                      'echo "attempt $CUPCAKE_INIT_ATTEMPT user file $CUPCAKE_INIT_USER_FILE"\n')
+    script.write_text(
+        '#!/bin/sh\nprintf "%s\\n" "$@" > "$CUPCAKE_INIT_PROJECT_FILE.args"\ncat > "$CUPCAKE_INIT_PROJECT_FILE.stdin"\n'
+        'echo "attempt $CUPCAKE_INIT_ATTEMPT user file $CUPCAKE_INIT_USER_FILE"\n'
+    )
     script.chmod(0o755)
     return str(script)
 

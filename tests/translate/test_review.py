@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cupcake.translate.review import diff_lines, summary_lines
 
-POLICIES = '''
+POLICIES = """
 [[policy]]
 name = "Tests first"
 matcher = "Bash"
@@ -26,7 +26,7 @@ name = "Docs are fine"
 hook_event = "PermissionRequest"
 conditions = [{ type = "field", path = "tool_input.dry_run", equals = true }]
 action = { type = "approve" }
-'''
+"""
 
 
 def test_one_line_per_policy():
@@ -46,5 +46,8 @@ def test_a_long_message_is_cut_with_an_ellipsis():
 
 
 def test_the_diff_names_both_versions():
-    assert diff_lines("a = 1\n", "a = 2\n", "cupcake.toml")[:2] == ["--- cupcake.toml (now)", "+++ cupcake.toml (proposed)"]
+    assert diff_lines("a = 1\n", "a = 2\n", "cupcake.toml")[:2] == [
+        "--- cupcake.toml (now)",
+        "+++ cupcake.toml (proposed)",
+    ]
     assert diff_lines(None, "a = 2\n", "cupcake.toml") == []

@@ -7,9 +7,9 @@ import re
 import pytest
 
 from cupcake.agents.claude.render import EVENTS
-from cupcake.translate.prompt import fenced, fill, template
 from cupcake.policy import schema
 from cupcake.policy.compiler import compile_files
+from cupcake.translate.prompt import fenced, fill, template
 
 SCHEMA = template("init_schema.md")
 TOML_BLOCKS = re.findall(r"```toml\n(.*?)```", SCHEMA, re.S)
@@ -52,8 +52,19 @@ def test_every_example_type_is_one_the_loader_knows():
 
 
 def test_every_event_named_exists():
-    named = set(re.findall(r"`([A-Z][A-Za-z]+)`", SCHEMA)) - {"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit",
-                                                               "Read", "Glob", "Grep", "WebFetch", "WebSearch", "Agent"}
+    named = set(re.findall(r"`([A-Z][A-Za-z]+)`", SCHEMA)) - {
+        "Bash",
+        "Write",
+        "Edit",
+        "MultiEdit",
+        "NotebookEdit",
+        "Read",
+        "Glob",
+        "Grep",
+        "WebFetch",
+        "WebSearch",
+        "Agent",
+    }
     assert named and named <= set(EVENTS), named - set(EVENTS)
 
 
@@ -65,7 +76,9 @@ def test_the_prompt_has_no_marker_left():
 
 
 def test_text_put_in_is_never_searched_for_markers():
-    assert fill("<!-- cupcake:a --> <!-- cupcake:b -->", {"a": "<!-- cupcake:b -->", "b": "x"}) == "<!-- cupcake:b --> x"
+    assert (
+        fill("<!-- cupcake:a --> <!-- cupcake:b -->", {"a": "<!-- cupcake:b -->", "b": "x"}) == "<!-- cupcake:b --> x"
+    )
 
 
 def test_a_fence_is_longer_than_any_inside_the_text():

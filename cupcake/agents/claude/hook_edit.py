@@ -46,7 +46,9 @@ def hooks_object(doc: Document):
     """The ``hooks`` object's member, or None; ShapeError when it is not an object."""
     member = _only(doc.root, "hooks", doc, "")
     if member is not None and member.value.kind != "object":
-        raise ShapeError(f'"hooks" (line {doc.line_of(member.key_start)}) is not an object; Cupcake leaves the file as it is')
+        raise ShapeError(
+            f'"hooks" (line {doc.line_of(member.key_start)}) is not an object; Cupcake leaves the file as it is'
+        )
     return member
 
 
@@ -166,4 +168,3 @@ def _same(a, b) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return a == b
-

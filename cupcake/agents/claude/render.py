@@ -6,19 +6,43 @@ JSON on stdout and exit code 0 for every decision, no output when there is nothi
 
 from __future__ import annotations
 
-from cupcake.speedups import fastjson
-from cupcake.policy import answer_text as feedback
-
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
+from cupcake.policy import answer_text as feedback
+from cupcake.speedups import fastjson
 
 EVENTS = (
-    "PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure",
-    "PostToolBatch", "UserPromptSubmit", "UserPromptExpansion", "Notification", "Stop", "StopFailure",
-    "SubagentStart", "SubagentStop", "SessionStart", "SessionEnd", "Setup", "PreCompact", "PostCompact",
-    "InstructionsLoaded", "MessageDisplay", "TaskCreated", "TaskCompleted", "TeammateIdle",
-    "ConfigChange", "CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove",
-    "Elicitation", "ElicitationResult",
-)  # fmt: skip
+    "PreToolUse",
+    "PermissionRequest",
+    "PermissionDenied",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "Notification",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "SessionStart",
+    "SessionEnd",
+    "Setup",
+    "PreCompact",
+    "PostCompact",
+    "InstructionsLoaded",
+    "MessageDisplay",
+    "TaskCreated",
+    "TaskCompleted",
+    "TeammateIdle",
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "FileChanged",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "Elicitation",
+    "ElicitationResult",
+)
 
 # Events whose payload names a tool (a policy's matcher applies only to these).
 TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure"})
@@ -144,5 +168,3 @@ def render(event: str, payload, response, warnings=()) -> tuple[bytes, bytes, in
         return b"", b"", 0
     data = fastjson.dumps(out)
     return data.encode("utf-8", "replace") + b"\n", b"", 0
-
-

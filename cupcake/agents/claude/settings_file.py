@@ -67,19 +67,24 @@ def check_json(text: str, label: str) -> None:
     """Raise SettingsFileError, with line and column, unless ``text`` is one JSON object."""
     if not text.strip():
         raise SettingsFileError(
-            label, "the file is empty (a truncated write?), so it is not valid JSON",
+            label,
+            "the file is empty (a truncated write?), so it is not valid JSON",
             "Cupcake never overwrites it: write {} into it, or delete it, then run this again",
-        )  # fmt: skip
+        )
     constants = []
     try:
         value = json.loads(text, parse_constant=constants.append)
     except json.JSONDecodeError as exc:
-        raise SettingsFileError(label, f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", _NEVER) from None
+        raise SettingsFileError(
+            label, f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", _NEVER
+        ) from None
     except RecursionError:
         raise SettingsFileError(label, "nested too deeply to read", _KEEP) from None
     if constants:  # NaN, Infinity: Python reads them, JSON (and Claude Code) does not
         line, column = _position_of_constant(text)
-        raise SettingsFileError(label, f"not valid JSON at line {line}, column {column}: {constants[0]} is not a JSON value", _NEVER)
+        raise SettingsFileError(
+            label, f"not valid JSON at line {line}, column {column}: {constants[0]} is not a JSON value", _NEVER
+        )
     if not isinstance(value, dict):
         raise SettingsFileError(label, f"the top level is a JSON {_kind(value)}, not an object", _KEEP)
 
@@ -91,7 +96,11 @@ def _position_of_constant(text: str):
     stack = [doc.root]
     while stack:
         node = stack.pop()
-        if node.kind == "scalar" and text[node.start] in "NI-" and text[node.start : node.end].lstrip("-") in ("NaN", "Infinity"):
+        if (
+            node.kind == "scalar"
+            and text[node.start] in "NI-"
+            and text[node.start : node.end].lstrip("-") in ("NaN", "Infinity")
+        ):
             return doc.line_of(node.start), node.start - text.rfind("\n", 0, node.start)
         children = node.children() if node.kind != "scalar" else []
         stack.extend(reversed([getattr(c, "value", c) for c in children]))
@@ -114,7 +123,9 @@ def write(loaded: Loaded, text: str, backup: bool = True) -> None:
     except OSError as exc:
         raise SettingsFileError(loaded.label, f"cannot write it: {exc.strerror or exc}") from None
     if current != loaded.raw:
-        raise SettingsFileError(loaded.label, "changed while Cupcake was editing it; nothing was written", "Run this again")
+        raise SettingsFileError(
+            loaded.label, "changed while Cupcake was editing it; nothing was written", "Run this again"
+        )
     mode = _mode_of(target)
     try:
         if backup and current is not None:

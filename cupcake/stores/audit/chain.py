@@ -32,8 +32,12 @@ def seal(unsealed: bytes) -> bytes:
 
 def seal_holds(line: bytes):
     """None when the line's own ``hash`` matches its bytes, else what is wrong."""
-    if len(line) <= SEAL_LENGTH or not line.startswith(b"{") or line[-SEAL_LENGTH:][: len(_SEAL_HEAD)] != _SEAL_HEAD \
-            or not line.endswith(b'"}'):  # fmt: skip
+    if (
+        len(line) <= SEAL_LENGTH
+        or not line.startswith(b"{")
+        or line[-SEAL_LENGTH:][: len(_SEAL_HEAD)] != _SEAL_HEAD
+        or not line.endswith(b'"}')
+    ):
         return "the line does not end with its own `hash`"
     if _sha256(line[:-SEAL_LENGTH]).hexdigest().encode() != line[-SEAL_LENGTH + len(_SEAL_HEAD) : -2]:
         return "the line was changed after it was written: its content no longer matches its own `hash`"

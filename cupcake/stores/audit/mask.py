@@ -11,10 +11,34 @@ MASK = "***"
 
 # Lower-case fragments at least one of which every pattern below needs.
 _TRIGGERS = (
-    "key", "token", "secret", "passw", "pwd", "credential", "auth", "bearer", "sk-", "sk_", "rk_",
-    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "akia", "asia", "xox", "aiza",
-    "eyj", "npm_", "-----begin", "-u", "--user",
-)  # fmt: skip
+    "key",
+    "token",
+    "secret",
+    "passw",
+    "pwd",
+    "credential",
+    "auth",
+    "bearer",
+    "sk-",
+    "sk_",
+    "rk_",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "akia",
+    "asia",
+    "xox",
+    "aiza",
+    "eyj",
+    "npm_",
+    "-----begin",
+    "-u",
+    "--user",
+)
 
 _NAME = (
     r"[A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|passwd|pwd|access[_-]?key"

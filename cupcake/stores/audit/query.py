@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC
 
 from cupcake.stores.audit.record import KINDS, utc_stamp
 
@@ -20,7 +21,7 @@ def parse_since(text: str, now: float | None = None) -> str:
     value = text.strip()
     if value[:-1].isdigit() and value[-1:].lower() in UNITS:
         return utc_stamp(now - int(value[:-1]) * UNITS[value[-1].lower()])
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     try:
         when = datetime.fromisoformat(value.replace("Z", "+00:00"))
@@ -29,7 +30,7 @@ def parse_since(text: str, now: float | None = None) -> str:
             f"--since {text!r}: give an age such as 30m, 2h, 7d or 1w, or a UTC date/time such as 2025-01-31T09:00"
         ) from None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return utc_stamp(when.timestamp())
 
 

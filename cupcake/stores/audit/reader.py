@@ -6,8 +6,8 @@ import os
 
 import orjson
 
-from cupcake.stores.audit.writer import LOG_NAME
 from cupcake.project import WORK_DIR, find_root
+from cupcake.stores.audit.writer import LOG_NAME
 
 
 class Entry:
@@ -51,7 +51,7 @@ def trail_files(path: str) -> list[str]:
         names = []
     prefix = name + "."
     for other in names:
-        suffix = other[len(prefix):]
+        suffix = other[len(prefix) :]
         if other.startswith(prefix) and suffix.isdigit():
             numbered.append((int(suffix), os.path.join(folder, other)))
     files = [p for _n, p in sorted(numbered, reverse=True)]

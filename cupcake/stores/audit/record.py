@@ -12,7 +12,14 @@ from cupcake import __version__
 from cupcake.stores.audit.mask import mask_cut
 
 # Response.decision → the decision a reader of the log sees.
-DECISIONS = {"none": "allow", "soft": "feedback", "block": "block", "approve": "approve", "ask": "ask", "error": "error"}
+DECISIONS = {
+    "none": "allow",
+    "soft": "feedback",
+    "block": "block",
+    "approve": "approve",
+    "ask": "ask",
+    "error": "error",
+}
 KINDS = ("allow", "block", "approve", "ask", "feedback", "context", "error")
 
 SESSION_CHARS = 128
@@ -124,8 +131,15 @@ def build(ctx, now: float | None = None) -> dict:
         "message": mask_cut(message_of(response), TEXT_CHARS),
         "context": mask_cut(response.context, TEXT_CHARS) if response is not None and response.context else "",
         "commands": [_command(c) for c in ctx.checks if isinstance(c, dict)],
-        "failures": [{"system": f.system, "message": mask_cut(f.message, TEXT_CHARS), "decides": f.decides,
-                      "custom": getattr(f, "custom", False)} for f in ctx.failures],  # fmt: skip
+        "failures": [
+            {
+                "system": f.system,
+                "message": mask_cut(f.message, TEXT_CHARS),
+                "decides": f.decides,
+                "custom": getattr(f, "custom", False),
+            }
+            for f in ctx.failures
+        ],
         "warnings": [mask_cut(w, TEXT_CHARS) for w in ctx.warnings],
         "notes": {key: [mask_cut(str(n), TEXT_CHARS) for n in notes] for key, notes in ext_notes(ctx).items()},
         "version": __version__,

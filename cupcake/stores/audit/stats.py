@@ -44,17 +44,31 @@ def render(summary: dict) -> list[str]:
     if not summary["runs"]:
         return ["No audit records match."]
     kinds = [k for k in KINDS if any(k in v["decisions"] for v in summary["per_event"].values())]
-    out = [f"{summary['runs']} runs from {summary['first']} to {summary['last']} "
-           f"(median {summary['median_ms']} ms, p95 {summary['p95_ms']} ms)", ""]  # fmt: skip
+    out = [
+        f"{summary['runs']} runs from {summary['first']} to {summary['last']} "
+        f"(median {summary['median_ms']} ms, p95 {summary['p95_ms']} ms)",
+        "",
+    ]
     out.append("Decisions per policy")
-    rows = [[cut(name, 40), p["matched"], p["decided"]] + [p["decisions"].get(k, 0) for k in kinds]
-            for name, p in summary["per_policy"].items()]  # fmt: skip
+    rows = [
+        [cut(name, 40), p["matched"], p["decided"]] + [p["decisions"].get(k, 0) for k in kinds]
+        for name, p in summary["per_policy"].items()
+    ]
     out += simple_table(["POLICY", "MATCHED", "DECIDED"] + kinds, rows) if rows else ["(no policy matched)"]
     out += ["", "Decisions per event"]
     rows = [[event, e["runs"]] + [e["decisions"].get(k, 0) for k in kinds] for event, e in summary["per_event"].items()]
     out += simple_table(["EVENT", "RUNS"] + kinds, rows)
     out += ["", "Slowest runs"]
-    rows = [[when(r), r["ms"], r.get("event") or "", r.get("tool") or "", r.get("decision") or "",
-             cut(input_summary(r), 50)] for r in summary["slowest"]]  # fmt: skip
+    rows = [
+        [
+            when(r),
+            r["ms"],
+            r.get("event") or "",
+            r.get("tool") or "",
+            r.get("decision") or "",
+            cut(input_summary(r), 50),
+        ]
+        for r in summary["slowest"]
+    ]
     out += simple_table(["TIME (UTC)", "MS", "EVENT", "TOOL", "DECISION", "INPUT"], rows)
     return out

@@ -32,9 +32,14 @@ class Verdict:
         return self.problem is None and self.lines > 0
 
     def as_dict(self) -> dict:
-        return {"ok": self.ok, "lines": self.lines, "files": [os.path.basename(f) for f in self.files],
-                "first_seq": self.first_seq, "last_seq": self.last_seq,
-                "broken": {"at": self.broken_at, "problem": self.problem} if self.problem else None}  # fmt: skip
+        return {
+            "ok": self.ok,
+            "lines": self.lines,
+            "files": [os.path.basename(f) for f in self.files],
+            "first_seq": self.first_seq,
+            "last_seq": self.last_seq,
+            "broken": {"at": self.broken_at, "problem": self.problem} if self.problem else None,
+        }
 
     def text(self) -> str:
         if self.problem:
@@ -42,11 +47,15 @@ class Verdict:
         if not self.lines:
             return "The audit log is empty: nothing to verify."
         files = f"{len(self.files)} file{'s' if len(self.files) != 1 else ''}"
-        text = f"Audit trail intact: {self.lines} line{'s' if self.lines != 1 else ''} in {files}, " \
-               f"seq {self.first_seq} to {self.last_seq}."  # fmt: skip
+        text = (
+            f"Audit trail intact: {self.lines} line{'s' if self.lines != 1 else ''} in {files}, "
+            f"seq {self.first_seq} to {self.last_seq}."
+        )
         if self.first_seq and self.first_seq > 1:
-            text += (f" The {self.first_seq - 1} older lines were rotated away, so the first line's link to them"
-                     " cannot be checked.")  # fmt: skip
+            text += (
+                f" The {self.first_seq - 1} older lines were rotated away, so the first line's link to them"
+                " cannot be checked."
+            )
         return text
 
 
@@ -81,14 +90,18 @@ def _link(entry, seq, prev, previous, previous_seq):
         return None
     if seq > previous_seq + 1:
         missing = seq - previous_seq - 1
-        return (f"seq jumps from {previous_seq} ({previous.where}) to {seq}: "
-                f"{missing} line{'s are' if missing > 1 else ' is'} missing")  # fmt: skip
+        return (
+            f"seq jumps from {previous_seq} ({previous.where}) to {seq}: "
+            f"{missing} line{'s are' if missing > 1 else ' is'} missing"
+        )
     if seq != previous_seq + 1:
         return f"seq {seq} follows seq {previous_seq} ({previous.where}): a line was inserted, repeated or moved"
     expected = line_hash(previous.raw)
     if prev != expected:
-        return (f"{previous.where} was changed after it was written: its hash is {expected[:16]}…, "
-                f"but the next line recorded {prev[:16]}…")  # fmt: skip
+        return (
+            f"{previous.where} was changed after it was written: its hash is {expected[:16]}…, "
+            f"but the next line recorded {prev[:16]}…"
+        )
     return None
 
 

@@ -9,13 +9,12 @@ way is rolled back, so no partial line is left behind."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import time
 
-import fcntl
-
-from cupcake.stores.audit.chain import GENESIS, SCHEMA_VERSION, line_hash, seal, seq_of
 from cupcake.errors import CupcakeError
+from cupcake.stores.audit.chain import GENESIS, SCHEMA_VERSION, line_hash, seal, seq_of
 
 LOG_NAME = "audit.log"
 LOCK_NAME = "audit.lock"
@@ -102,8 +101,9 @@ def _describe(exc: OSError) -> str:
     return str(exc.strerror or exc)
 
 
-def append(workdir: str, body: str, max_bytes: int = DEFAULT_MAX_BYTES, keep: int = DEFAULT_KEEP,
-           wait: float = LOCK_WAIT) -> int:
+def append(
+    workdir: str, body: str, max_bytes: int = DEFAULT_MAX_BYTES, keep: int = DEFAULT_KEEP, wait: float = LOCK_WAIT
+) -> int:
     """Append the record ``body`` (a JSON object's text, as ``fastjson.dumps`` gives it) and return its seq."""
     path = os.path.join(workdir, LOG_NAME)
     shown = os.path.join(os.path.basename(workdir), LOG_NAME)

@@ -4,8 +4,8 @@ and people ask about, secrets masked, long values cut, and never a file's conten
 
 from __future__ import annotations
 
-from cupcake.stores.audit.mask import mask_cut
 from cupcake.project import shown_path
+from cupcake.stores.audit.mask import mask_cut
 from cupcake.stores.state.timestamps import iso_timestamp
 
 # What a tool use's ``input`` keeps (Claude Code's own field names); contents are never kept.

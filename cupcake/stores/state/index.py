@@ -16,9 +16,8 @@ import marshal
 import os
 
 from cupcake.speedups import fastjson
-
-from cupcake.stores.state.timestamps import parse_timestamp
 from cupcake.stores.state.store import INDEX_SUFFIX, open_log, shown
+from cupcake.stores.state.timestamps import parse_timestamp
 
 FORMAT = 1
 HEAD = 64  # first bytes of the log, kept to recognise it
@@ -75,8 +74,10 @@ def load(dir_fd: int, name: str, keys: dict) -> tuple[dict, list]:
             try:
                 _write_index(dir_fd, name, index)
             except OSError as exc:
-                warnings.append(f"could not write the session state summary {shown(name, INDEX_SUFFIX)}: "
-                                f"{exc.strerror or exc} (state was read from the log itself)")  # fmt: skip
+                warnings.append(
+                    f"could not write the session state summary {shown(name, INDEX_SUFFIX)}: "
+                    f"{exc.strerror or exc} (state was read from the log itself)"
+                )
             return stats, warnings
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
@@ -122,8 +123,13 @@ def _read_index(dir_fd: int, name: str):
         index = marshal.loads(data)
     except Exception:
         return None
-    if not (isinstance(index, tuple) and len(index) == 6 and index[0] == FORMAT and isinstance(index[4], dict)
-            and isinstance(index[5], bytes)):  # fmt: skip
+    if not (
+        isinstance(index, tuple)
+        and len(index) == 6
+        and index[0] == FORMAT
+        and isinstance(index[4], dict)
+        and isinstance(index[5], bytes)
+    ):
         return None
     if not all(isinstance(v, list) and len(v) == 3 and isinstance(v[2], list) for v in index[4].values()):
         return None
@@ -166,8 +172,10 @@ def _catch_up(fd: int, index, st, keys: dict, name: str):
     if corrupt:
         where = ", ".join(str(n) for n in corrupt[:10]) + (", …" if len(corrupt) > 10 else "")
         many = len(corrupt) > 1
-        warnings.append(f"skipped {len(corrupt) if many else 'a'} corrupt line{'s' if many else ''} in the session "
-                        f"state ({shown(name)}, line{'s' if many else ''} {where})")  # fmt: skip
+        warnings.append(
+            f"skipped {len(corrupt) if many else 'a'} corrupt line{'s' if many else ''} in the session "
+            f"state ({shown(name)}, line{'s' if many else ''} {where})"
+        )
     return stats, (FORMAT, st.st_ino, offset, lines, stats, os.pread(fd, HEAD, 0)), warnings
 
 

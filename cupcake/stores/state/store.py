@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 
-from cupcake.speedups import fastjson
-
 from cupcake.errors import CupcakeError
 from cupcake.project import WORK_DIR
+from cupcake.speedups import fastjson
 
 STATE_DIR = "state"
 LOG_SUFFIX = ".json"
@@ -85,8 +84,9 @@ def append(dir_fd: int, name: str, entries) -> None:
     import fcntl
 
     data = b"".join(encode_line(e) for e in entries)
-    fd = os.open(name + LOG_SUFFIX, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
-                 dir_fd=dir_fd)  # fmt: skip
+    fd = os.open(
+        name + LOG_SUFFIX, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd
+    )
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size

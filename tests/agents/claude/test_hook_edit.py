@@ -105,19 +105,36 @@ def test_the_users_handler_in_cupcakes_group_survives_sync_and_uninstall():
 
 
 def test_duplicates_collapse_into_the_first_entry_that_sees_every_call():
-    original = json.dumps({"hooks": {"Stop": [
-        {"matcher": "x", "hooks": [{"type": "command", "command": "cupcake run --event Stop"}]},
-        {"hooks": [{"type": "command", "command": "/opt/cupcake run --event Stop || exit 2"}]},
-        {"hooks": [{"type": "command", "command": "cupcake run --event Stop"}]},
-    ]}})  # fmt: skip
+    original = json.dumps(
+        {
+            "hooks": {
+                "Stop": [
+                    {"matcher": "x", "hooks": [{"type": "command", "command": "cupcake run --event Stop"}]},
+                    {"hooks": [{"type": "command", "command": "/opt/cupcake run --event Stop || exit 2"}]},
+                    {"hooks": [{"type": "command", "command": "cupcake run --event Stop"}]},
+                ]
+            }
+        }
+    )
     after = json.loads(synced(original, {"Stop": WANTED["Stop"]}))
     assert after == {"hooks": {"Stop": [{"hooks": [WANTED["Stop"]]}]}}
 
 
 def test_a_handler_with_extra_keys_is_rewritten_whole():
     """An `async` or `if` on Cupcake's handler would stop it from blocking every call."""
-    original = json.dumps({"hooks": {"Stop": [{"hooks": [
-        {"type": "command", "command": "cupcake run --event Stop", "timeout": 600, "async": True}]}]}})  # fmt: skip
+    original = json.dumps(
+        {
+            "hooks": {
+                "Stop": [
+                    {
+                        "hooks": [
+                            {"type": "command", "command": "cupcake run --event Stop", "timeout": 600, "async": True}
+                        ]
+                    }
+                ]
+            }
+        }
+    )
     after = json.loads(synced(original, {"Stop": WANTED["Stop"]}))
     assert after["hooks"]["Stop"] == [{"hooks": [WANTED["Stop"]]}]
 

@@ -11,8 +11,20 @@ import sys
 import cupcake
 from cupcake.policy.loader import load
 
-SLOW = ("re", "json", "hashlib", "datetime", "typing", "enum", "dataclasses", "pydantic", "typer", "subprocess",
-        "pathlib", "orjson")  # fmt: skip
+SLOW = (
+    "re",
+    "json",
+    "hashlib",
+    "datetime",
+    "typing",
+    "enum",
+    "dataclasses",
+    "pydantic",
+    "typer",
+    "subprocess",
+    "pathlib",
+    "orjson",
+)
 
 WARM_RUN = """
 import sys
@@ -29,11 +41,21 @@ def test_a_warm_run_that_writes_an_audit_line_imports_nothing_slow(tmp_path):
         'action = { type = "block_with_feedback", feedback_message = "no shell here" }\n'
     )
     assert load(str(tmp_path), {"HOME": str(tmp_path)}).compiled["error"] is None  # the cache, built cold
-    payload = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(tmp_path),
-               "tool_input": {"command": "curl -H 'Authorization: Bearer abcdefgh' https://deploy:pw@x"}}  # fmt: skip
+    payload = {
+        "session_id": "s",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "cwd": str(tmp_path),
+        "tool_input": {"command": "curl -H 'Authorization: Bearer abcdefgh' https://deploy:pw@x"},
+    }
     repo = os.path.dirname(os.path.dirname(cupcake.__file__))
-    done = subprocess.run([sys.executable, "-S", "-c", WARM_RUN, str(tmp_path)], input=json.dumps(payload).encode(),
-                          capture_output=True, env={"PYTHONPATH": repo}, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", WARM_RUN, str(tmp_path)],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env={"PYTHONPATH": repo},
+        check=True,
+    )
     answer, slow = done.stdout.decode().splitlines()
     assert "no shell here" in answer
     assert slow == ""

@@ -13,7 +13,7 @@ from cupcake.stores.audit.mask import mask, mask_cut
 
 MASKED = [
     ("curl -H 'Authorization: Bearer abc.def-ghi_jkl'", "curl -H 'Authorization: Bearer ***'"),
-    ("curl -H \"authorization: token 0123456789abcdef\"", "curl -H \"authorization: token ***\""),
+    ('curl -H "authorization: token 0123456789abcdef"', 'curl -H "authorization: token ***"'),
     ("export ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "export ANTHROPIC_API_KEY=***"),
     ("echo sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "echo sk-ant-***"),
     ("stripe sk_live_abcdefghij1234", "stripe sk_live_***"),
@@ -28,9 +28,11 @@ MASKED = [
     ('{"api_key": "abcdef123456", "name": "x"}', '{"api_key": "***", "name": "x"}'),
     ("curl -u deploy:hunter2 https://x", "curl -u deploy:*** https://x"),
     ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlMTIz", "jwt eyJ***"),
-    ("key -----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- done",
-     "key -----BEGIN PRIVATE KEY-----*** done"),
-]  # fmt: skip
+    (
+        "key -----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- done",
+        "key -----BEGIN PRIVATE KEY-----*** done",
+    ),
+]
 
 UNTOUCHED = [
     "ls -la",
@@ -62,11 +64,17 @@ def test_text_without_a_trigger_does_not_import_re():
     code = "import sys; from cupcake.stores.audit.mask import mask; mask('ls -la && make build'); print('re' in sys.modules)"
     repo = os.path.dirname(os.path.dirname(cupcake.__file__))
     # -S: no site (an editable install's import finder imports `re` itself)
-    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True,
-                          env={"PYTHONPATH": repo})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True, env={"PYTHONPATH": repo}
+    )
     assert done.stdout.strip() == "False"
-    done = subprocess.run([sys.executable, "-S", "-c", code.replace("ls -la", "token=x")], capture_output=True,
-                          text=True, check=True, env={"PYTHONPATH": repo})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code.replace("ls -la", "token=x")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": repo},
+    )
     assert done.stdout.strip() == "True"  # the check above can fail
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from cupcake.pipeline.response import Response
 from cupcake.stores.audit.query import Filters, QueryError, parse_since
 from cupcake.stores.audit.record import decision_of, summarize_input, utc_stamp
-from cupcake.pipeline.response import Response
 
 
 @pytest.mark.parametrize(
@@ -60,8 +60,14 @@ def test_since():
 
 
 def test_filters():
-    record = {"time": "2025-01-31T12:00:00.000Z", "session": "abc123", "event": "PreToolUse", "decision": "block",
-              "matched": ["a", "b"], "policy": "b"}  # fmt: skip
+    record = {
+        "time": "2025-01-31T12:00:00.000Z",
+        "session": "abc123",
+        "event": "PreToolUse",
+        "decision": "block",
+        "matched": ["a", "b"],
+        "policy": "b",
+    }
     assert Filters(sessions=["abc"], events=["pretooluse"], decisions=["block", "ask"], policies=["a"]).match(record)
     assert not Filters(policies=["c"]).match(record)
     assert not Filters(since="2025-01-31T12:00:00.001Z").match(record)

@@ -7,8 +7,21 @@ import json
 import subprocess
 import sys
 
-COSTLY = ("json", "re", "enum", "typing", "dataclasses", "datetime", "hashlib", "pathlib", "subprocess",
-          "pydantic", "typer", "tomli", "inspect")  # fmt: skip
+COSTLY = (
+    "json",
+    "re",
+    "enum",
+    "typing",
+    "dataclasses",
+    "datetime",
+    "hashlib",
+    "pathlib",
+    "subprocess",
+    "pydantic",
+    "typer",
+    "tomli",
+    "inspect",
+)
 
 POLICY = """
 [[policy]]
@@ -25,8 +38,9 @@ def _imported_by(project, payload: dict) -> tuple[str, list]:
         f"ctx = execute({json.dumps(payload).encode()!r}, [], dict(os.environ)); "
         "print(repr(ctx.envelope[0])); print(' '.join(sorted(set(sys.modules) - before)))"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30,
-                          cwd=project.root)  # imports the installed Cupcake, as the executable does
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=project.env(), timeout=30, cwd=project.root
+    )  # imports the installed Cupcake, as the executable does
     answer, imported = done.stdout.splitlines()
     return answer, [m for m in imported.split() if m in COSTLY]
 

@@ -19,13 +19,22 @@ PASSED = ("event", ("tests_passed",), None, None, None, None)
 
 
 def read(path="notes.md", success=True, when=None):
-    return {"timestamp": iso_timestamp(when or time.time()), "tool": "Read", "success": success,
-            "input": {"file_path": "/p/" + path}, "path": path}  # fmt: skip
+    return {
+        "timestamp": iso_timestamp(when or time.time()),
+        "tool": "Read",
+        "success": success,
+        "input": {"file_path": "/p/" + path},
+        "path": path,
+    }
 
 
 def failed_test(when=None):
-    return {"timestamp": iso_timestamp(when or time.time()), "tool": "Bash", "success": False,
-            "input": {"command": "npm test -- cart"}}  # fmt: skip
+    return {
+        "timestamp": iso_timestamp(when or time.time()),
+        "tool": "Bash",
+        "success": False,
+        "input": {"command": "npm test -- cart"},
+    }
 
 
 @pytest.fixture
@@ -117,7 +126,9 @@ def test_a_filter_the_policies_add_later_is_counted_from_the_start(state):
 def test_only_the_latest_times_are_kept(state):
     fd, _ = state
     now = time.time()
-    store.append(fd, "s", [failed_test(now - 3600 + i) for i in range(10)] + [failed_test(now - 5), failed_test(now - 1)])
+    store.append(
+        fd, "s", [failed_test(now - 3600 + i) for i in range(10)] + [failed_test(now - 5), failed_test(now - 1)]
+    )
     stats, _ = index.load(fd, "s", {FAILED_TESTS: 2})
     kept, total, times = stats[FAILED_TESTS]
     assert (kept, total) == (2, 12) and times == pytest.approx([now - 5, now - 1], abs=0.01)

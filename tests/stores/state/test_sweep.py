@@ -34,7 +34,14 @@ def test_only_old_state_files_directly_in_the_directory_go(tmp_path):
     finally:
         os.close(fd)
     assert sorted(removed) == ["old.idx", "old.idx.123.tmp", "old.json"]
-    assert sorted(os.listdir(directory)) == [".last-sweep", "link.json", "mine.json", "new.json", "notes.txt", "sub.json"]
+    assert sorted(os.listdir(directory)) == [
+        ".last-sweep",
+        "link.json",
+        "mine.json",
+        "new.json",
+        "notes.txt",
+        "sub.json",
+    ]
     assert outside.read_text() == "{}"
 
 
