@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import os
 
+from cupcake.agents.claude.capabilities import USER_POLICY_FILE
+
 PROJECT_FILE = "cupcake.toml"
-USER_FILE = os.path.join(".claude", "cupcake.toml")
+USER_FILE = USER_POLICY_FILE
 WORK_DIR = ".cupcake"
 
 
-def find_root(env, cwd) -> str:
-    """``$CLAUDE_PROJECT_DIR``, else the first directory holding ``cupcake.toml`` or ``.cupcake/``
-    walking up from the payload's cwd (then the process's cwd), else the payload's cwd."""
-    given = env.get("CLAUDE_PROJECT_DIR")
+def find_root(project_dir, cwd) -> str:
+    """The project directory the agent names (``project_dir``, from its adapter), else the first directory
+    holding ``cupcake.toml`` or ``.cupcake/`` walking up from the agent's cwd (then the process's cwd),
+    else the agent's cwd. Commands a person runs pass no ``project_dir``."""
+    given = project_dir
     if given:
         return os.path.realpath(given)
     starts = []

@@ -14,6 +14,7 @@ import shutil
 import tempfile
 
 from cupcake import __version__
+from cupcake.agents import project_dir_in
 from cupcake.agents.claude import hook_entries as entries
 from cupcake.agents.claude import probe, settings_file
 from cupcake.agents.claude.hook_edit import ShapeError, find_cupcake
@@ -66,7 +67,7 @@ class Report:
 
 
 def diagnose(env, cwd: str) -> Report:
-    root = find_root(env, cwd)
+    root = find_root(project_dir_in(env), cwd)
     report = Report(root)
     installed = _check_settings(report, root, env)
     _check_hooks_present(report, installed)

@@ -7,12 +7,12 @@ import os
 import sys
 import time
 
-RUN_OPTIONS = "--event <Event> [--timings]"
+RUN_OPTIONS = "--event <Event> [--agent NAME] [--timings]"
 
 
 def parse_args(args):
     """(event, options, problem): a bad command line is reported in the answer, never a crash."""
-    event, options, problem = None, {}, None
+    event, options, problem = None, {"agent": None}, None
     i = 0
     while i < len(args):
         arg = args[i]
@@ -20,8 +20,14 @@ def parse_args(args):
             event = args[i + 1]
             i += 2
             continue
+        if arg == "--agent" and i + 1 < len(args):
+            options["agent"] = args[i + 1]
+            i += 2
+            continue
         if arg.startswith("--event="):
             event = arg.split("=", 1)[1]
+        elif arg.startswith("--agent="):
+            options["agent"] = arg.split("=", 1)[1]
         elif arg == "--timings":
             options["timings"] = True
         elif problem is None:
@@ -47,12 +53,23 @@ def execute(raw: bytes, args, env, last_resort: bool = False):
     event, options, problem = parse_args(args)
     options["started"] = time.monotonic()
     ctx = Context(raw=raw, event_arg=event, env=env, options=options)
-    if problem:
-        ctx.failures.append(Failure("cli", problem, True))
+    ctx.agent, unknown = _adapter(options["agent"])
+    for text in filter(None, (problem, unknown)):
+        ctx.failures.append(Failure("cli", text, True))
     clock = AlarmClock(last_resort=(lambda: _answer_and_exit(ctx)) if last_resort else None)
     replan = (Stage.POLICY_LOAD, configured_plan)
     run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=replan)
     return ctx
+
+
+def _adapter(name):
+    """The agent's adapter, and the problem when ``--agent`` names none (then Claude Code's answers it)."""
+    from cupcake import agents
+
+    try:
+        return agents.adapter(name or agents.DEFAULT), None
+    except agents.UnknownAgent as exc:
+        return agents.adapter(agents.DEFAULT), f"`cupcake run --agent`: {exc}"
 
 
 def configured_plan(ctx, rest):

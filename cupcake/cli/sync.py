@@ -11,6 +11,7 @@ import os
 import shutil
 import sys
 
+from cupcake.agents import project_dir_in
 from cupcake.agents.claude import hook_entries as entries
 from cupcake.agents.claude import settings_file
 from cupcake.agents.claude.hook_edit import ShapeError, apply_sync, apply_uninstall, find_cupcake
@@ -150,7 +151,7 @@ def sync(scope: str, env, cwd: str, command=None, dry_run=False, uninstall=False
 def _sync(scope, env, cwd, command, dry_run, uninstall, out, err) -> int:
     if scope not in entries.SCOPES:
         raise Refused(f"unknown scope {scope!r}: use project, local or user")
-    root = find_root(env, cwd)
+    root = find_root(project_dir_in(env), cwd)
     path = entries.settings_path(scope, root, env)
     label = scope_label(scope, path, root, env)
     loaded = settings_file.read(path, label)

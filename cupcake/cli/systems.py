@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 
+from cupcake.agents import project_dir_in
 from cupcake.pipeline.order import BUILTIN_ORDER, CORE
 from cupcake.project import find_root, label, policy_files
 from cupcake.stages.configure import GROUP, resolve
@@ -20,7 +21,7 @@ def plan_report(env, cwd) -> dict:
     """The resolved plan as plain data (what ``--json`` prints)."""
     from cupcake.policy.compiler import compile_files
 
-    root = find_root(env, cwd)
+    root = find_root(project_dir_in(env), cwd)
     files = [p for p in policy_files(root, env) if os.path.exists(p)]
     compiled = compile_files(files, root, env) if files else {"systems": (), "problems": []}
     problems = [

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake.agents import project_dir_in
 from cupcake.policy.problems import ERROR, WARNING, Problem
 
 SCHEMA_VERSION = 1
@@ -105,7 +106,7 @@ def collect(files, env, cwd=None):
             path = os.path.normpath(os.path.join(base, name))
             report.add(compile_files([path], base, env))
         return report, None
-    root = find_root(env, cwd)
+    root = find_root(project_dir_in(env), cwd)
     loaded = load(root, env, use_cache=False)  # the very loader `run` uses, without its cache
     if loaded is None:
         return None, "no policy file found (cupcake.toml at the project root, or ~/.claude/cupcake.toml)"

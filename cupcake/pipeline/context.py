@@ -23,8 +23,10 @@ class Context:
         # input
         "raw",  # bytes read from stdin
         "event_arg",  # --event, if given (wins over the payload's hook_event_name)
-        "event",  # the resolved event name
-        "payload",  # the parsed event object (dict), unknown fields kept
+        "agent",  # the agent's adapter (cupcake.agents): parses its payload, renders the answer
+        "event",  # the resolved event name (canonical: Claude Code's vocabulary)
+        "payload",  # the canonical event object (dict), unknown fields kept
+        "incoming",  # the canonical event (cupcake.agents.event.Event): its typed facts
         "env",  # the process environment (a mapping)
         "options",  # run options (e.g. timings)
         # policies
@@ -57,8 +59,10 @@ class Context:
     def __init__(self, raw: bytes = b"", event_arg=None, env=None, options=None):
         self.raw = raw
         self.event_arg = event_arg
+        self.agent = None
         self.event = event_arg
         self.payload = None
+        self.incoming = None
         self.env = env if env is not None else {}
         self.options = options or {}
         self.root = None

@@ -1,9 +1,8 @@
-"""The exact feedback texts of seed 000, and the cap on what the client accepts."""
+"""The exact feedback texts of seed 000, and how a text is cut to fit an agent's cap on an answer."""
 
 from __future__ import annotations
 
 BULLET = "\u2022"
-CLIENT_CAP = 10_000  # characters: Claude Code's cap on a reason or context
 
 
 def _bullets(messages) -> str:
@@ -41,7 +40,7 @@ def shorten(piece: str, excess: int) -> str:
     return f"{piece[:head]}\n{cut_note(len(piece) - keep)}\n{tail_text}"
 
 
-def cap(text: str, pieces=(), limit: int = CLIENT_CAP) -> str:
+def cap(text: str, pieces, limit: int) -> str:
     """Fit ``text`` into ``limit`` characters by cutting the longest of ``pieces`` (command
     outputs, long messages) in its middle; as a last resort cut the text itself."""
     if len(text) <= limit:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic_core import ValidationError
 
-from cupcake.agents.claude.render import CONTEXT_EVENTS, EVENTS, action_supported
+from cupcake.agents import catalog
+from cupcake.agents.catalog import action_supported
 from cupcake.policy import schema
 from cupcake.policy.messages import explain
 from cupcake.policy.problems import suggestion
@@ -45,7 +46,7 @@ def compile_action(action, event, report):
             report(f"action {kind}: " + message, ("action", str(loc[0])) if loc else "action")
         return None
     compiled = ACTION_KIND[kind]
-    if isinstance(event, str) and event in EVENTS and not action_supported(compiled, event):
+    if isinstance(event, str) and event in catalog.events() and not action_supported(compiled, event):
         if compiled == "context":
             report(
                 f'"{kind}" cannot be honoured on {event}: Claude Code passes no context to the model there'
@@ -69,13 +70,14 @@ def compile_action(action, event, report):
 
 def context_events() -> str:
     """The events that carry context, in the order of the event list: "PreToolUse, …"."""
-    return ", ".join(e for e in EVENTS if e in CONTEXT_EVENTS)
+    return ", ".join(e for e in catalog.events() if e in catalog.context_events())
 
 
 def _honoured_on(kind: str) -> str:
     """`` (it works on PreToolUse and PermissionRequest)``: where an action kind can be used."""
-    events = [e for e in EVENTS if action_supported(kind, e)]
-    if not events or len(events) == len(EVENTS):
+    known = catalog.events()
+    events = [e for e in known if action_supported(kind, e)]
+    if not events or len(events) == len(known):
         return ""
     return (
         f" (it works on {', '.join(events[:-1])} and {events[-1]})"

@@ -6,7 +6,7 @@ import re
 
 from pydantic_core import ValidationError
 
-from cupcake.agents.claude.render import TOOL_EVENTS
+from cupcake.agents import catalog
 from cupcake.policy import schema
 from cupcake.policy.literals import required_literals
 from cupcake.policy.messages import explain
@@ -20,7 +20,7 @@ def compile_matcher(matcher, event, report):
     """The tool filter: None (every tool), ("names", names) or ("regex", pattern)."""
     if matcher is None or not isinstance(matcher, str) or matcher in ("", "*"):
         return None
-    if event not in TOOL_EVENTS:
+    if event not in catalog.tool_events():
         report(
             f'`matcher` has no effect: "{event}" has no tool (the policy applies to every {event})', "matcher", WARNING
         )

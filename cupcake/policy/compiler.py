@@ -8,7 +8,7 @@ from __future__ import annotations
 import tomli
 from pydantic_core import ValidationError
 
-from cupcake.agents.claude.render import CONTEXT_EVENTS, EVENTS
+from cupcake.agents import catalog
 from cupcake.evaluator_findings.settings import eval_feedback_settings
 from cupcake.policy import schema
 from cupcake.policy.compile_actions import compile_action, context_events, pydantic_message
@@ -206,9 +206,11 @@ def _check_eval_feedback(source, table, problems) -> None:
     for event in events if isinstance(events, list) else ():
         if not isinstance(event, str):
             continue  # reported by the model
-        if event not in EVENTS:
-            report(f'`eval_feedback.events`: unknown hook_event "{event}"{suggestion(event, EVENTS)}', "events")
-        elif event not in CONTEXT_EVENTS:
+        if event not in catalog.events():
+            report(
+                f'`eval_feedback.events`: unknown hook_event "{event}"{suggestion(event, catalog.events())}', "events"
+            )
+        elif event not in catalog.context_events():
             report(
                 f"`eval_feedback.events`: Claude Code passes no context to the model on {event}"
                 f" (it can on {context_events()})",
@@ -248,8 +250,8 @@ def _compile_policy(source, index: int, table, problems):
     if name is not None and not name.strip():
         report("`name` must not be empty", "name")
     event = table.get("hook_event", "PreToolUse")
-    if isinstance(event, str) and event not in EVENTS:
-        report(f'unknown hook_event "{event}"{suggestion(event, EVENTS)}', "hook_event")
+    if isinstance(event, str) and event not in catalog.events():
+        report(f'unknown hook_event "{event}"{suggestion(event, catalog.events())}', "hook_event")
     matcher = table.get("matcher")
     tools = compile_matcher(matcher, event, report)
     conditions = table.get("conditions", [])

@@ -9,16 +9,16 @@ _PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
 class EventView:
-    __slots__ = ("payload", "root", "state", "tool_name", "tool_input", "_path", "_contents")
+    __slots__ = ("payload", "root", "state", "tool_name", "tool_input", "cwd", "_path", "_contents")
 
-    def __init__(self, payload: dict, root: str, state=None):
-        self.payload = payload
+    def __init__(self, event, root: str, state=None):
+        """``event``: the canonical event (``cupcake.agents.event.Event``)."""
+        self.payload = event.payload
         self.root = root
         self.state = state  # the session's state summary, when a policy needs it (see state_load)
-        tool = payload.get("tool_name")
-        self.tool_name = tool if isinstance(tool, str) else None
-        tool_input = payload.get("tool_input")
-        self.tool_input = tool_input if isinstance(tool_input, dict) else {}
+        self.tool_name = event.tool
+        self.tool_input = event.tool_input
+        self.cwd = event.cwd
         self._path = False
         self._contents = None
 
@@ -35,7 +35,7 @@ class EventView:
             for key in _PATH_KEYS:
                 value = self.tool_input.get(key)
                 if isinstance(value, str) and value and "\0" not in value:
-                    self._path = shown_path(value, self.root, self.payload.get("cwd"))
+                    self._path = shown_path(value, self.root, self.cwd)
                     break
         return self._path
 

@@ -38,11 +38,11 @@ _PERSON = "Agents may not change it: a person must make this change, so ask the 
 
 def applies(ctx) -> bool:
     """Cheap: whether this event could be a change to a protected path that self-protection stops."""
-    if ctx.event not in GUARDED_EVENTS or ctx.policies is None or not isinstance(ctx.payload, dict):
+    if ctx.event not in GUARDED_EVENTS or ctx.policies is None or ctx.incoming is None:
         return False
     if ctx.settings.get("self_protection") is False:  # only an explicit false turns it off
         return False
-    tool = ctx.payload.get("tool_name")
+    tool = ctx.incoming.tool
     return tool == "Bash" or tool in WRITE_TOOLS
 
 
@@ -66,7 +66,7 @@ def _write(view, protected, ctx):
             break
     if raw is None:
         return None
-    cwd = _cwd(view.payload, ctx.root)
+    cwd = _cwd(view.cwd, ctx.root)
     literal = os.path.normpath(os.path.join(cwd, raw))
     shown = view.file_path  # resolved, symlinks followed; relative to the root when inside it
     resolved = shown if shown.startswith("/") else os.path.normpath(os.path.join(ctx.root, shown))
@@ -155,8 +155,7 @@ def _display(path: str, ctx, resolve: bool = True) -> str:
     return path
 
 
-def _cwd(payload, root: str) -> str:
-    cwd = payload.get("cwd")
+def _cwd(cwd, root: str) -> str:
     return cwd if isinstance(cwd, str) and cwd.startswith("/") else root
 
 
@@ -170,7 +169,7 @@ def _bash(view, protected, ctx):
     from cupcake.protection.shell_targets import targets  # only for a command that mentions one
 
     home = ctx.env.get("HOME") or ""
-    for target in targets(command, _cwd(view.payload, ctx.root), home, ctx.root):
+    for target in targets(command, _cwd(view.cwd, ctx.root), home, ctx.root):
         if target.kind == "uninstall":
             return (
                 f"Cupcake self-protection: `{target.path}` removes or replaces Cupcake's hooks. "

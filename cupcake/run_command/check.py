@@ -5,16 +5,16 @@ from __future__ import annotations
 
 def template_values(ctx) -> dict:
     """What a command and its feedback may use: the agent's command, the file, the tool, the session."""
-    payload = ctx.payload if isinstance(ctx.payload, dict) else {}
-    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    event = ctx.incoming
+    tool_input = event.tool_input if event is not None else {}
     file_path = next(
         (tool_input[k] for k in ("file_path", "notebook_path", "path") if isinstance(tool_input.get(k), str)), ""
     )
     return {
         "command": tool_input.get("command") if isinstance(tool_input.get("command"), str) else "",
         "file_path": file_path,
-        "tool_name": payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else "",
-        "session_id": payload.get("session_id") if isinstance(payload.get("session_id"), str) else "",
+        "tool_name": (event.tool if event is not None else None) or "",
+        "session_id": (event.session_id if event is not None else None) or "",
         "tool_input": tool_input,
     }
 

@@ -25,7 +25,7 @@ class FeedbackCollection(BaseSystem):
     def process(self, ctx) -> None:
         policies = ctx.policies["policies"]
         use_forms(ctx.policies.get("sre"))
-        view = EventView(ctx.payload, ctx.root, ctx.state)
+        view = EventView(ctx.incoming, ctx.root, ctx.state)
         for i in candidates(ctx.policies["index"], ctx.event, view.tool_name):
             name, _event, _tools, conditions, action, _file, _line = policies[i]
             if not all_hold(conditions, view):

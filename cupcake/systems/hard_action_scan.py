@@ -32,9 +32,9 @@ GATED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 def gate_settings(ctx):
     """``[settings.eval_feedback]`` when its blocking gate applies to this event, else None."""
     evals = ctx.settings.get("eval_feedback")
-    if evals is None or not evals["blocking"] or ctx.event != "PreToolUse" or not isinstance(ctx.payload, dict):
+    if evals is None or not evals["blocking"] or ctx.event != "PreToolUse" or ctx.incoming is None:
         return None
-    return evals if ctx.payload.get("tool_name") in GATED_TOOLS else None
+    return evals if ctx.incoming.tool in GATED_TOOLS else None
 
 
 class HardActionScan(BaseSystem):
@@ -52,7 +52,7 @@ class HardActionScan(BaseSystem):
         if self_protection.applies(ctx):
             from cupcake.policy.event_view import EventView
 
-            text = self_protection.violation(ctx, EventView(ctx.payload, ctx.root))
+            text = self_protection.violation(ctx, EventView(ctx.incoming, ctx.root))
             if text:
                 ctx.hard = ("block", text, self_protection.POLICY_NAME)
                 return

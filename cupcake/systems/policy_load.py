@@ -19,8 +19,11 @@ class PolicyLoad(BaseSystem):
     order = Stage.POLICY_LOAD
 
     def process(self, ctx) -> None:
-        payload = ctx.payload if isinstance(ctx.payload, dict) else {}
-        ctx.root = find_root(ctx.env, payload.get("cwd"))
+        event = ctx.incoming  # None when the event could not be read: the agent's environment still names the project
+        if event is not None:
+            ctx.root = find_root(event.project_dir, event.cwd)
+        else:
+            ctx.root = find_root(ctx.agent.project_dir(ctx.env), None)
         loaded = load(ctx.root, ctx.env)
         ctx.configured = loaded is not None
         if loaded is None:

@@ -19,19 +19,21 @@ class ResponsePreparation(BaseSystem):
 
     def process(self, ctx) -> None:
         outputs = [c.get(k) for c in ctx.checks for k in ("stdout", "stderr")]
-        ctx.response = prepare(ctx.hard, ctx.soft, ctx.contexts, outputs)
+        ctx.response = prepare(ctx.hard, ctx.soft, ctx.contexts, outputs, ctx.agent.ANSWER_CAP)
 
 
-def prepare(hard, soft, contexts, outputs=()) -> Response:
-    """The Response; a text over the client's cap is cut in the middle of the longest command output."""
+def prepare(hard, soft, contexts, outputs=(), cap: int = 10**9) -> Response:
+    """The Response; a text over the agent's ``cap`` is cut in the middle of the longest command output."""
     pieces = [o for o in outputs if o] + list(soft)
-    context = feedback.cap("\n\n".join(contexts), contexts) if contexts else ""
+    context = feedback.cap("\n\n".join(contexts), contexts, cap) if contexts else ""
     if hard is not None:
         kind, text, _policy = hard
         if kind == "block":
-            return Response(BLOCK, text=feedback.cap(feedback.block_text(text, soft), pieces + [text]), context=context)
-        extra = feedback.cap(feedback.soft_text(soft), pieces) if soft else ""
+            return Response(
+                BLOCK, text=feedback.cap(feedback.block_text(text, soft), pieces + [text], cap), context=context
+            )
+        extra = feedback.cap(feedback.soft_text(soft), pieces, cap) if soft else ""
         return Response(APPROVE if kind == "approve" else ASK, reason=text, soft_text=extra, context=context)
     if soft:
-        return Response(SOFT, text=feedback.cap(feedback.soft_text(soft), pieces), context=context)
+        return Response(SOFT, text=feedback.cap(feedback.soft_text(soft), pieces, cap), context=context)
     return Response(NONE, context=context)

@@ -4,7 +4,6 @@ Warnings added later (a state or audit write that failed) are rendered again at 
 
 from __future__ import annotations
 
-from cupcake.agents.claude import render as claude_code
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 
@@ -29,5 +28,5 @@ def ensure_envelope(ctx) -> None:
         return
     if ctx.configured is False:
         warnings = []  # no policy file: say nothing at all
-    ctx.envelope = claude_code.render(ctx.event or "", ctx.payload, ctx.response, warnings)
+    ctx.envelope = ctx.agent.render(ctx.event or "", ctx.payload, ctx.response, warnings)
     ctx.rendered_warnings = len(warnings)

@@ -17,8 +17,7 @@ def candidates_need_state(ctx) -> bool:
 
     ids = ctx.policies["state_needs"][ctx.event]
     use_forms(ctx.policies.get("sre"))
-    tool = ctx.payload.get("tool_name")
-    return any(i in ids for i in candidates(ctx.policies["index"], ctx.event, tool if isinstance(tool, str) else None))
+    return any(i in ids for i in candidates(ctx.policies["index"], ctx.event, ctx.incoming.tool))
 
 
 class StateLoad(BaseSystem):
@@ -35,7 +34,7 @@ class StateLoad(BaseSystem):
 
         from cupcake.stores.state import index, names, store
 
-        name = names.state_name(ctx.payload.get("session_id"))
+        name = names.state_name(ctx.incoming.session_id)
         if name is None:
             ctx.state = {}
             ctx.warnings.append("Cupcake: the event has no session_id, so state conditions see an empty session")

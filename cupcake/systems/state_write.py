@@ -23,7 +23,7 @@ ENDS_FOR_GOOD = ("clear", "logout")
 
 
 def _ends_session(ctx) -> bool:
-    return ctx.event == "SessionEnd" and ctx.payload.get("reason") in ENDS_FOR_GOOD
+    return ctx.event == "SessionEnd" and ctx.incoming.end_reason in ENDS_FOR_GOOD
 
 
 class StateWrite(BaseSystem):
@@ -32,7 +32,7 @@ class StateWrite(BaseSystem):
     decides = False
 
     def should_process(self, ctx) -> bool:
-        if ctx.configured is not True or not isinstance(ctx.payload, dict) or ctx.root is None:
+        if ctx.configured is not True or ctx.incoming is None or ctx.root is None:
             return False
         return ctx.event in AFTER_THE_FACT or _ends_session(ctx) or bool(side_effect_policies(ctx))
 
@@ -56,14 +56,14 @@ def record(ctx, effects) -> None:
         from cupcake.stores.audit import mask
 
         mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
-        pending.append(entries.tool_entry(ctx.payload, ctx.root, ctx.event == "PostToolUse", now))
+        pending.append(entries.tool_entry(ctx.incoming, ctx.root, ctx.event == "PostToolUse", now))
     for policy, action in effects:
         if action[0] == "state":
             pending.append(entries.event_entry(action[1], action[2], policy, now))
     ending = _ends_session(ctx)
     if not pending and not ending:
         return
-    name = names.state_name(ctx.payload.get("session_id"))
+    name = names.state_name(ctx.incoming.session_id)
     if name is None:
         what = "this tool use was" if ctx.event in AFTER_THE_FACT else "no state was"
         ctx.warnings.append(f"Cupcake: the event has no session_id, so {what} not recorded")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake.agents import project_dir_in
 from cupcake.project import PROJECT_FILE, find_root, policy_files
 from cupcake.translate.discovery import discover
 from cupcake.translate.listing import listing_json, listing_lines
@@ -59,7 +60,7 @@ def init(env, cwd: str, options: Options, io: Io) -> int:
     if options.json_out and not options.list_only:
         io.err("--json goes with --list: `cupcake init --list --json`.")
         return 2
-    root = find_root(env, cwd)
+    root = find_root(project_dir_in(env), cwd)
     if options.template:
         return starter(root, env, options, io)
     discovery = discover(cwd, root, env)

@@ -7,7 +7,7 @@ import difflib
 
 import tomli
 
-from cupcake.agents.claude.render import TOOL_EVENTS
+from cupcake.agents.catalog import tool_events
 
 TEXT_LIMIT = 60  # characters of a message or pattern shown in a summary line
 
@@ -81,7 +81,7 @@ def summary_lines(text: str) -> list[str]:
             f"{event} {matcher}"
             if matcher not in (None, "", "*")
             else f"{event} (every tool)"
-            if event in TOOL_EVENTS
+            if event in tool_events()
             else event
         )
         conditions = policy.get("conditions") or []

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from cupcake.agents.claude.render import EVENTS
+from cupcake.agents.claude.capabilities import EVENTS
 from cupcake.policy import schema
 from cupcake.policy.compiler import compile_files
 from cupcake.translate.prompt import fenced, fill, template

@@ -1,4 +1,4 @@
-"""Claude Code's hook protocol: what each event accepts, and how a Response is rendered.
+"""Claude Code's answers: how a neutral Response is rendered for each event.
 
 Pure functions only; the CLI writes the bytes. DESIGN.md's event table is the contract:
 JSON on stdout and exit code 0 for every decision, no output when there is nothing to say.
@@ -6,67 +6,10 @@ JSON on stdout and exit code 0 for every decision, no output when there is nothi
 
 from __future__ import annotations
 
+from cupcake.agents.claude.capabilities import ANSWER_CAP, BLOCKING_EVENTS
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 from cupcake.policy import answer_text as feedback
 from cupcake.speedups import fastjson
-
-EVENTS = (
-    "PreToolUse",
-    "PermissionRequest",
-    "PermissionDenied",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "Notification",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "SessionStart",
-    "SessionEnd",
-    "Setup",
-    "PreCompact",
-    "PostCompact",
-    "InstructionsLoaded",
-    "MessageDisplay",
-    "TaskCreated",
-    "TaskCompleted",
-    "TeammateIdle",
-    "ConfigChange",
-    "CwdChanged",
-    "DirectoryAdded",
-    "FileChanged",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "Elicitation",
-    "ElicitationResult",
-)
-
-# Events whose payload names a tool (a policy's matcher applies only to these).
-TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure"})
-
-# Events on which a blocked answer stops something (fail_mode = "closed" uses their block form).
-BLOCKING_EVENTS = frozenset(
-    {"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop"}
-)
-
-# The cells of DESIGN.md's table marked "—": these actions cannot be honoured on these events.
-APPROVE_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
-ASK_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
-CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"})
-
-
-def action_supported(kind: str, event: str) -> bool:
-    """Whether Claude Code can honour an action ``kind`` ("approve", "ask", "context", …) on ``event``."""
-    if kind == "approve":
-        return event in APPROVE_EVENTS
-    if kind == "ask":
-        return event in ASK_EVENTS
-    if kind == "context":
-        return event in CONTEXT_EVENTS
-    return True
 
 
 def _join(*parts: str) -> str:
@@ -75,7 +18,7 @@ def _join(*parts: str) -> str:
 
 def _with_context(context: str, text: str) -> str:
     """Context and soft text on one answer: context first, and the two together within the client's cap."""
-    return feedback.cap(_join(context, text), (context, text))
+    return feedback.cap(_join(context, text), (context, text), ANSWER_CAP)
 
 
 def _specific(event: str, **fields) -> dict:

@@ -6,6 +6,7 @@ import os
 
 import orjson
 
+from cupcake.agents import project_dir_in
 from cupcake.project import WORK_DIR, find_root
 from cupcake.stores.audit.writer import LOG_NAME
 
@@ -38,7 +39,7 @@ class Entry:
 
 def default_log(env, cwd=None) -> str:
     """``<root>/.cupcake/audit.log`` for the project around ``cwd`` (the root as ``cupcake run`` finds it)."""
-    return os.path.join(find_root(env, cwd or os.getcwd()), WORK_DIR, LOG_NAME)
+    return os.path.join(find_root(project_dir_in(env), cwd or os.getcwd()), WORK_DIR, LOG_NAME)
 
 
 def trail_files(path: str) -> list[str]:

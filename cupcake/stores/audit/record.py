@@ -51,19 +51,19 @@ def _text(value, limit: int):
     return mask_cut(value, limit) if isinstance(value, str) else None
 
 
-def summarize_input(payload: dict) -> dict:
-    """A compact, masked summary of what the agent asked for: never whole file contents."""
+def summarize_input(event) -> dict:
+    """A compact, masked summary of what the agent asked for (the canonical ``event``): never whole file contents."""
     out = {}
-    tool_input = payload.get("tool_input")
-    if isinstance(tool_input, dict):
+    tool_input = event.tool_input if event is not None else None
+    if tool_input:
         for key, name, limit in _INPUT_KEYS:
             value = tool_input.get(key)
             if isinstance(value, str) and name not in out:
                 out[name] = mask_cut(value, limit)
         if "command" in out and "description" in out:
             del out["description"]  # Bash's description repeats the command in words
-    prompt = payload.get("prompt")
-    if isinstance(prompt, str):
+    prompt = event.prompt if event is not None else None
+    if prompt is not None:
         out["prompt"] = mask_cut(prompt, PROMPT_CHARS)
     return out
 
@@ -113,9 +113,9 @@ def ext_notes(ctx) -> dict:
 def build(ctx, now: float | None = None) -> dict:
     """The record of one run (everything but ``v``, ``seq`` and ``prev``)."""
     now = time.time() if now is None else now
-    payload = ctx.payload if isinstance(ctx.payload, dict) else {}
-    session = payload.get("session_id")
-    tool = payload.get("tool_name")
+    event = ctx.incoming
+    session = event.session_id if event is not None else None
+    tool = event.tool if event is not None else None
     policies = ctx.policies["policies"] if ctx.policies and ctx.policies.get("policies") else ()
     response = ctx.response
     started = ctx.options.get("started")
@@ -124,7 +124,8 @@ def build(ctx, now: float | None = None) -> dict:
         "session": session[:SESSION_CHARS] if isinstance(session, str) else None,
         "event": ctx.event,
         "tool": tool[:SESSION_CHARS] if isinstance(tool, str) else None,
-        "input": summarize_input(payload),
+        "input": summarize_input(event),
+        "agent": ctx.agent.NAME if ctx.agent is not None else None,
         "matched": [policies[i][0] for i in ctx.matched if i < len(policies)],
         "policy": ctx.hard[2] if ctx.hard else None,
         "decision": decision_of(response),

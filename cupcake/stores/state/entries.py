@@ -15,32 +15,30 @@ MAX_VALUE = 4096  # characters of one recorded value
 MAX_ERROR = 300
 
 
-def tool_entry(payload: dict, root: str, success: bool, now: float) -> dict:
-    """``{timestamp, tool, success, input, path?}``: ``path`` is the file path as conditions see it."""
-    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+def tool_entry(event, root: str, success: bool, now: float) -> dict:
+    """``{timestamp, tool, success, input, path?}`` for the canonical ``event``: ``path`` is the file path
+    as conditions see it."""
+    tool_input = event.tool_input
     summary = {}
     for key in RECORDED_INPUT:
         value = tool_input.get(key)
         if isinstance(value, str) and "\0" not in value:
             summary[key] = value if key in PATH_KEYS else mask_cut(value, MAX_VALUE)
-    tool = payload.get("tool_name")
     entry = {
         "timestamp": iso_timestamp(now),
-        "tool": tool if isinstance(tool, str) else "",
+        "tool": event.tool or "",
         "success": success,
         "input": summary,
     }
     for key in PATH_KEYS:
         value = summary.get(key)
         if value:
-            entry["path"] = shown_path(value, root, payload.get("cwd"))
+            entry["path"] = shown_path(value, root, event.cwd)
             break
-    error = payload.get("error")
-    if not success and isinstance(error, str) and error:
-        entry["error"] = mask_cut(error, MAX_ERROR)
-    agent = payload.get("agent_id")
-    if isinstance(agent, str) and agent:
-        entry["agent_id"] = agent[:200]
+    if not success and event.error:
+        entry["error"] = mask_cut(event.error, MAX_ERROR)
+    if event.subagent_id:
+        entry["agent_id"] = event.subagent_id[:200]
     return entry
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cupcake.agents.event import Event
 from cupcake.pipeline.response import Response
 from cupcake.stores.audit.query import Filters, QueryError, parse_since
 from cupcake.stores.audit.record import decision_of, summarize_input, utc_stamp
@@ -40,7 +41,7 @@ def test_decision_kinds(response, kind):
     ],
 )
 def test_input_summary(payload, summary):
-    assert summarize_input(payload) == summary
+    assert summarize_input(Event("PreToolUse", payload)) == summary
 
 
 def test_utc_stamp():
