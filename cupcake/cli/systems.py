@@ -11,7 +11,8 @@ import json
 import os
 
 from cupcake.agents import project_dir_in
-from cupcake.pipeline.order import BUILTIN_ORDER, CORE
+from cupcake.pipeline.order import CORE
+from cupcake.pipeline.plan import build_plan
 from cupcake.project import find_root, label, policy_files
 from cupcake.stages.configure import GROUP, resolve
 from cupcake.stages.registry import distribution_of, scan
@@ -42,7 +43,7 @@ def plan_report(env, cwd) -> dict:
             "enabled": name not in off,
             "configured_in": off.get(name),
         }
-        for order, name in BUILTIN_ORDER
+        for order, name in builtin_plan()
     ]
     for item in resolve(entries, None):
         origin = (item.distribution, item.version) if item.distribution else None
@@ -82,6 +83,13 @@ def plan_report(env, cwd) -> dict:
         "available": available,
         "problems": problems,
     }
+
+
+def builtin_plan() -> list[tuple[int, str]]:
+    """(order, name) of the built-in systems in the plan ``cupcake run`` builds (the same builder)."""
+    from cupcake.systems import builtin_systems
+
+    return [(system.order, system.name) for system in build_plan(builtin_systems())]
 
 
 def list_systems(env, cwd, json_out: bool = False, out=print) -> int:

@@ -16,8 +16,10 @@ class Stage:
     AUDIT_WRITE = 1000
 
 
-# (order, name) of every built-in system, in order: the table the docs and features show.
+# (order, name) of every built-in system, in order: the table the docs and features show. A built-in
+# system's name is derived from here (``BaseSystem``), never written twice.
 BUILTIN_ORDER = tuple(sorted((value, name.lower()) for name, value in vars(Stage).items() if name.isupper()))
+NAME_OF = dict(BUILTIN_ORDER)
 
 # Systems that load and evaluate policies or guarantee the answer: configuration cannot turn them off.
 CORE = frozenset(

@@ -6,10 +6,19 @@
 
 from __future__ import annotations
 
+from cupcake.pipeline.order import NAME_OF
+
 
 class BaseSystem:
     name = "unnamed"
     order = 0
+
+    def __init_subclass__(cls, **kwargs):
+        """A built-in system declares only its ``order`` (a ``Stage``): its name comes from the order table."""
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__ and cls.__dict__.get("order") in NAME_OF:
+            cls.name = NAME_OF[cls.order]
+
     # A system whose job is to decide fails closed: its crash is an error of the run.
     # A writer (state, audit) only adds a warning: it never changes the decision.
     decides = True

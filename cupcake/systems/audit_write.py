@@ -20,7 +20,6 @@ def _whole(value, default: int, least: int) -> int:
 
 
 class AuditWrite(BaseSystem):
-    name = "audit_write"
     order = Stage.AUDIT_WRITE
     decides = False
 

@@ -16,7 +16,6 @@ from cupcake.systems._guards import can_evaluate
 
 
 class FeedbackCollection(BaseSystem):
-    name = "feedback_collection"
     order = Stage.FEEDBACK_COLLECTION
 
     def should_process(self, ctx) -> bool:

@@ -14,7 +14,6 @@ from cupcake.pipeline.system import BaseSystem
 
 
 class FeedbackGuarantee(BaseSystem):
-    name = "feedback_guarantee"
     order = Stage.FEEDBACK_GUARANTEE
 
     def process(self, ctx) -> None:

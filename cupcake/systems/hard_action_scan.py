@@ -38,7 +38,6 @@ def gate_settings(ctx):
 
 
 class HardActionScan(BaseSystem):
-    name = "hard_action_scan"
     order = Stage.HARD_ACTION_SCAN
 
     def should_process(self, ctx) -> bool:

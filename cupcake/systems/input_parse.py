@@ -12,7 +12,6 @@ from cupcake.speedups import fastjson
 
 
 class InputParse(BaseSystem):
-    name = "input_parse"
     order = Stage.INPUT_PARSE
 
     def process(self, ctx) -> None:

@@ -15,7 +15,6 @@ from cupcake.project import find_root
 
 
 class PolicyLoad(BaseSystem):
-    name = "policy_load"
     order = Stage.POLICY_LOAD
 
     def process(self, ctx) -> None:

@@ -10,7 +10,6 @@ from cupcake.systems._guards import can_evaluate
 
 
 class ResponsePreparation(BaseSystem):
-    name = "response_preparation"
     order = Stage.RESPONSE_PREPARATION
 
     def should_process(self, ctx) -> bool:

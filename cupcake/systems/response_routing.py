@@ -9,7 +9,6 @@ from cupcake.pipeline.system import BaseSystem
 
 
 class ResponseRouting(BaseSystem):
-    name = "response_routing"
     order = Stage.RESPONSE_ROUTING
 
     def process(self, ctx) -> None:

@@ -21,7 +21,6 @@ def candidates_need_state(ctx) -> bool:
 
 
 class StateLoad(BaseSystem):
-    name = "state_load"
     order = Stage.STATE_LOAD
 
     def should_process(self, ctx) -> bool:

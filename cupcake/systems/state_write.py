@@ -27,7 +27,6 @@ def _ends_session(ctx) -> bool:
 
 
 class StateWrite(BaseSystem):
-    name = "state_write"
     order = Stage.STATE_WRITE
     decides = False
 

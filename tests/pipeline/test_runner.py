@@ -65,3 +65,23 @@ def test_the_order_table_has_gaps_of_100_and_core_systems_in_it():
     assert orders == list(range(100, 1100, 100))
     assert CORE <= set(orders)
     assert Stage.FEEDBACK_GUARANTEE < Stage.RESPONSE_ROUTING < Stage.STATE_WRITE
+
+
+def test_the_order_table_the_systems_and_cupcake_systems_agree(tmp_path):
+    """One declaration: each built-in system's name comes from the order table, the plan `run` builds
+    has them in that order, and `cupcake systems --json` (the installed command) shows that plan."""
+    import json
+    import subprocess
+
+    from cupcake.systems import builtin_systems
+    from tests.conftest import cupcake_executable
+
+    plan = build_plan(builtin_systems())
+    assert [(s.order, s.name) for s in plan] == list(BUILTIN_ORDER)
+    (tmp_path / "cupcake.toml").write_text('policy_schema_version = "1.0"\n')
+    done = subprocess.run(
+        [str(cupcake_executable()), "systems", "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    shown = [(row["order"], row["name"]) for row in json.loads(done.stdout)["systems"]]
+    assert shown == [(s.order, s.name) for s in plan]
