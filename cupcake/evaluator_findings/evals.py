@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 
+from cupcake import speedups
 from cupcake.inject_context.files import FileProblem, open_regular, read_fd
-from cupcake.speedups import fastjson
 
 MAX_EVAL_BYTES = 1 << 20  # an eval file larger than this is not read
 MAX_SKIPPED = 20  # malformed files looked past before giving up
@@ -64,7 +64,7 @@ def read_eval(path: str) -> dict:
     if more:
         raise FileProblem(f"larger than {MAX_EVAL_BYTES} bytes")
     try:
-        findings = fastjson.loads(data)
+        findings = speedups.json_loads(data)
     except ValueError as exc:  # UnicodeDecodeError is a ValueError too
         raise FileProblem(f"not valid JSON ({exc})") from None
     except RecursionError:

@@ -10,7 +10,7 @@ from cupcake.policy.problems import WARNING, Problem
 
 def sre_forms_of(policies) -> dict:
     """Every pattern's compiled SRE program, so warm runs need no ``re`` import."""
-    from cupcake.speedups.sre import sre_form
+    from cupcake.speedups import sre_form
 
     forms = {}
     for _name, _event, tools, conditions, compile_action, _file, _line in policies:

@@ -4,8 +4,8 @@ never even imports ``re``."""
 
 from __future__ import annotations
 
-from cupcake.speedups import fastjson
-from cupcake.speedups.sre import compile_pattern
+from cupcake import speedups
+from cupcake.speedups import compile_pattern
 
 _compiled: dict = {}
 _forms: dict = {}  # pattern -> its cached SRE program (see sre_forms)
@@ -51,7 +51,7 @@ def holds(cond, view) -> bool:
         if cond[2] == "equals":
             return value == cond[3] and type(value) is type(cond[3])
         if isinstance(value, (bool, int, float)):
-            value = fastjson.dumps(value)
+            value = speedups.json_dumps(value)
         return _search(cond[3], cond[4], value)
     if kind == "state_exists" or kind == "state_missing":
         from cupcake.stores.state.query import holds as state_holds

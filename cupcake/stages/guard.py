@@ -15,11 +15,11 @@ changes undone too. While it runs, what it prints goes to stderr: stdout carries
 
 from __future__ import annotations
 
-import _signal  # the C module: ``signal`` wraps it in enums
 import os
 import sys
 import time
 
+from cupcake import speedups
 from cupcake.errors import CupcakeError, DeadlineExceeded, DeadlinePassed
 from cupcake.pipeline import clock
 from cupcake.pipeline.order import SEALED_AFTER, Stage
@@ -248,11 +248,11 @@ class _AlarmHeld:
     """SIGALRM is held (not lost) while Cupcake's own bookkeeping runs; it rings on leaving."""
 
     def __enter__(self):
-        _signal.pthread_sigmask(_signal.SIG_BLOCK, [_signal.SIGALRM])
+        speedups.hold_alarm(True)
         return self
 
     def __exit__(self, *exc):
-        _signal.pthread_sigmask(_signal.SIG_UNBLOCK, [_signal.SIGALRM])
+        speedups.hold_alarm(False)
         return False
 
 

@@ -39,7 +39,7 @@ class AuditWrite(BaseSystem):
         )
 
     def process(self, ctx) -> None:
-        from cupcake.speedups import fastjson
+        from cupcake import speedups
         from cupcake.stores.audit import mask
         from cupcake.stores.audit.record import build
         from cupcake.stores.audit.writer import DEFAULT_KEEP, DEFAULT_MAX_BYTES, append
@@ -48,7 +48,7 @@ class AuditWrite(BaseSystem):
         settings = ctx.settings
         append(
             os.path.join(ctx.root, WORK_DIR),
-            fastjson.dumps(build(ctx)),
+            speedups.json_dumps(build(ctx)),
             max_bytes=_whole(settings.get("audit_max_bytes"), DEFAULT_MAX_BYTES, 1),
             keep=_whole(settings.get("audit_keep"), DEFAULT_KEEP, 1),
         )

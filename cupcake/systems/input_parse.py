@@ -4,11 +4,11 @@ than older docs list."""
 
 from __future__ import annotations
 
+from cupcake import speedups
 from cupcake.agents.event import Event
 from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.speedups import fastjson
 
 
 class InputParse(BaseSystem):
@@ -17,7 +17,7 @@ class InputParse(BaseSystem):
     def process(self, ctx) -> None:
         raw = ctx.raw
         try:
-            payload = fastjson.loads(raw)
+            payload = speedups.json_loads(raw)
         except ValueError as exc:
             shown = raw[:80].decode("utf-8", "replace") if raw.strip() else "(empty input)"
             raise CupcakeError(f"the hook event on stdin is not valid JSON ({exc}): {shown!r}") from None

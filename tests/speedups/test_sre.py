@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from cupcake.speedups.sre import compile_pattern, from_form, sre_form
+from cupcake.speedups import compile_pattern, from_form, sre_form
 
 PATTERNS = [
     r"rm\s+-rf\s+/",

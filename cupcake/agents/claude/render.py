@@ -6,10 +6,10 @@ JSON on stdout and exit code 0 for every decision, no output when there is nothi
 
 from __future__ import annotations
 
+from cupcake import speedups
 from cupcake.agents.claude.capabilities import ANSWER_CAP, BLOCKING_EVENTS
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 from cupcake.policy import answer_text as feedback
-from cupcake.speedups import fastjson
 
 
 def _join(*parts: str) -> str:
@@ -109,5 +109,5 @@ def render(event: str, payload, response, warnings=()) -> tuple[bytes, bytes, in
     out = answer(event, payload, response, warnings)
     if not out:
         return b"", b"", 0
-    data = fastjson.dumps(out)
+    data = speedups.json_dumps(out)
     return data.encode("utf-8", "replace") + b"\n", b"", 0

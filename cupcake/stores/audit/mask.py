@@ -87,7 +87,7 @@ def use_forms(forms) -> None:
 
 def sre_forms() -> dict:
     """Each rule's compiled program, for the policy cache (cold path)."""
-    from cupcake.speedups.sre import sre_form
+    from cupcake.speedups import sre_form
 
     return {pattern: form for pattern, _r in RULES if (form := sre_form(pattern)) is not None}
 
@@ -99,7 +99,7 @@ def _keep_first(match) -> str:
 def _rules():
     global _compiled
     if _compiled is None:
-        from cupcake.speedups.sre import compile_pattern
+        from cupcake.speedups import compile_pattern
 
         # Callables, not "\\1" templates: a template makes ``sub`` import ``re``.
         _compiled = tuple(

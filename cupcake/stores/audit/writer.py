@@ -104,7 +104,7 @@ def _describe(exc: OSError) -> str:
 def append(
     workdir: str, body: str, max_bytes: int = DEFAULT_MAX_BYTES, keep: int = DEFAULT_KEEP, wait: float = LOCK_WAIT
 ) -> int:
-    """Append the record ``body`` (a JSON object's text, as ``fastjson.dumps`` gives it) and return its seq."""
+    """Append the record ``body`` (a JSON object's text, as ``speedups.json_dumps`` gives it) and return its seq."""
     path = os.path.join(workdir, LOG_NAME)
     shown = os.path.join(os.path.basename(workdir), LOG_NAME)
     try:

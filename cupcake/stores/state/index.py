@@ -15,7 +15,7 @@ from __future__ import annotations
 import marshal
 import os
 
-from cupcake.speedups import fastjson
+from cupcake import speedups
 from cupcake.stores.state.store import INDEX_SUFFIX, open_log, shown
 from cupcake.stores.state.timestamps import parse_timestamp
 
@@ -188,7 +188,7 @@ def _scan(fd: int, start: int, end: int, stats: dict, lines: int):
     offset = position = start
     rest = b""
     filters = list(stats.items())
-    loads_line = fastjson.loads_line
+    loads_line = speedups.json_loads_line
     while position < end:
         chunk = os.pread(fd, min(_CHUNK, end - position), position)
         if not chunk:

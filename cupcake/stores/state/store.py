@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 
+from cupcake import speedups
 from cupcake.errors import CupcakeError
 from cupcake.project import WORK_DIR
-from cupcake.speedups import fastjson
 
 STATE_DIR = "state"
 LOG_SUFFIX = ".json"
@@ -71,7 +71,7 @@ def _not_a_directory(what: str, exc: OSError) -> str:
 
 
 def encode_line(entry: dict) -> bytes:
-    return fastjson.dumps(entry).encode("utf-8", "replace") + b"\n"
+    return speedups.json_dumps(entry).encode("utf-8", "replace") + b"\n"
 
 
 def append(dir_fd: int, name: str, entries) -> None:

@@ -1,4 +1,4 @@
-"""fastjson gives exactly what json gives, on every captured payload and on awkward values."""
+"""speedups.json_* give exactly what json gives, on every captured payload and on awkward values."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cupcake.speedups import fastjson
+from cupcake import speedups
 from tests.conftest import PAYLOADS
 
 AWKWARD = ["", "•", 'a\nb\t"c"\\', "\x00\x1f", "\u2028", "😀", "\ud800"]
@@ -15,24 +15,24 @@ AWKWARD = ["", "•", 'a\nb\t"c"\\', "\x00\x1f", "\u2028", "😀", "\ud800"]
 @pytest.mark.parametrize("path", sorted(PAYLOADS.glob("*.json")), ids=lambda p: p.stem)
 def test_captured_payloads_parse_and_print_like_json(path):
     data = path.read_bytes()
-    assert fastjson.loads(data) == json.loads(data)
+    assert speedups.json_loads(data) == json.loads(data)
     value = json.loads(data)
-    assert fastjson.dumps(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert speedups.json_dumps(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 @pytest.mark.parametrize("text", AWKWARD)
 def test_strings_print_like_json(text):
     value = {"k": text, "n": [1, 2.5, True, False, None], text: {}}
-    assert fastjson.dumps(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert speedups.json_dumps(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 @pytest.mark.parametrize("bad", [b"", b"   ", b"{", b"{} {}", b"[1,]", b"\xff", b'{"a":1,}', b"nul"])
 def test_bad_documents_are_value_errors(bad):
     with pytest.raises(ValueError):
-        fastjson.loads(bad)
+        speedups.json_loads(bad)
     with pytest.raises(ValueError):
         json.loads(bad)
 
 
 def test_whitespace_around_a_document_is_allowed():
-    assert fastjson.loads(b' \n{"a": [1]}\r\n') == {"a": [1]}
+    assert speedups.json_loads(b' \n{"a": [1]}\r\n') == {"a": [1]}

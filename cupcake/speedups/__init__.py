@@ -1,1 +1,0 @@
-"""Shims that keep `cupcake run`'s start-up small (each module says what it saves)."""
