@@ -55,9 +55,19 @@ def install_dir(pin: Pin, cache: Path | None = None) -> Path:
     return (cache or cache_root()) / f"{pin.agent}-{pin.version}"
 
 
+def runtime_cache(executable: Path) -> Path:
+    """A cache the agent may share between runs (Copilot unpacks its 235 MB runtime there on first start)."""
+    node_modules = next((p for p in executable.parents if p.name == "node_modules"), executable.parent)
+    return node_modules.parent / "runtime-cache"
+
+
 def reported_version(executable: Path, home: Path | None = None) -> str:
     """The first x.y.z that ``<executable> --version`` prints, run with a minimal environment."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home or executable.parent)}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home or executable.parent),
+        "XDG_CACHE_HOME": str(runtime_cache(executable)),
+    }
     try:
         done = subprocess.run(
             [str(executable), "--version"], capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Sequence
 
 from . import codex_trust
+from .install import runtime_cache
 from .chat_api import ChatCompletionsStandin
 from .gemini_api import GeminiStandin
 from .responses_api import ResponsesStandin
@@ -337,6 +338,8 @@ class CodexSession(AgentSession):
         return self.project / ".codex" / "hooks.json" if scope == "project" else self.codex_home / "hooks.json"
 
     def hook_entry(self, event: str, command: str, matcher: str | None, timeout: int) -> Any:
+        if event == "SessionEnd":  # Codex clamps it to 3 s and says so in its output
+            timeout = min(timeout, 3)
         group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, "timeout": timeout}]}
         if matcher is not None:
             group = {"matcher": matcher, **group}
@@ -407,6 +410,8 @@ class CopilotSession(AgentSession):
             # Exactly "true": approves every tool AND trusts the folder, without which repo hooks are ignored.
             "COPILOT_ALLOW_ALL": "true",
             "COPILOT_AUTO_UPDATE": "false",
+            # Shared between runs: else every throwaway HOME gets its own 235 MB unpacked runtime (+1.5 s).
+            "XDG_CACHE_HOME": str(runtime_cache(self.executable)),
         }
 
 
