@@ -114,14 +114,18 @@ def test_hooks_receive_every_event_payload(agent: str, agent_session, tmp_path: 
         assert _shape(captured) == _shape(json.loads(golden.read_text())), f"{agent} {event} changed shape: {captured}"
 
 
+@pytest.mark.parametrize("scope", ["project", "user"])
 @pytest.mark.parametrize("agent", AGENTS)
-def test_json_deny_stops_the_command_and_the_model_sees_the_reason(agent: str, agent_session, tmp_path: Path) -> None:
+def test_json_deny_stops_the_command_and_the_model_sees_the_reason(
+    agent: str, scope: str, agent_session, tmp_path: Path
+) -> None:
     expect = EXPECT[agent]
     session = agent_session(agent)
     hook = RecordingHook.create(tmp_path / "hook")
     pre_tool = session.native_event("before_tool")
     hook.reply(pre_tool, expect.deny(REASON))
-    session.write_hooks(hook.command, events=["before_tool"])
+    written = session.write_hooks(hook.command, events=["before_tool"], scope=scope)
+    assert written.is_relative_to(session.project if scope == "project" else session.home)
 
     run = _run_one_command(session)
 
@@ -142,3 +146,18 @@ def test_silent_exit_0_lets_the_command_run(agent: str, agent_session, tmp_path:
     assert run.new_files == ["hello.txt"], run.describe()
     assert (session.project / "hello.txt").read_text() == "hello-from-the-model\n"
     assert "done" in run.shown_after_tool and REASON not in run.shown_after_tool, run.describe()
+
+
+def test_codex_skips_untrusted_hooks_without_a_word(agent_session, tmp_path: Path) -> None:
+    """Why CodexSession.write_hooks trusts what it writes: the same hook file, untrusted, never runs."""
+    session = agent_session("codex")
+    hook = RecordingHook.create(tmp_path / "hook")
+    hook.reply("PreToolUse", _claude_style_deny(REASON))
+    AgentSession.write_hooks(session, hook.command, events=["before_tool"])  # written, not trusted
+
+    run = _run_one_command(session)
+
+    assert hook.events() == [], run.describe()
+    assert run.new_files == ["hello.txt"], run.describe()
+    assert session.trust_hooks() == [f"{session.project / '.codex' / 'hooks.json'}:pre_tool_use:0:0"]
+    assert session.trust_hooks() == []  # nothing left to trust
