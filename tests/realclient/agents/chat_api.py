@@ -50,7 +50,9 @@ class ChatCompletionsStandin(ScriptedModel):
             (
                 t["function"].get("parameters")
                 for t in body.get("tools") or []
-                if isinstance(t, dict) and isinstance(t.get("function"), dict) and t["function"].get("name") == turn.name
+                if isinstance(t, dict)
+                and isinstance(t.get("function"), dict)
+                and t["function"].get("name") == turn.name
             ),
             None,
         )
@@ -65,13 +67,19 @@ class ChatCompletionsStandin(ScriptedModel):
     def answer(self, handler, request: RecordedRequest) -> None:
         route = request.path.split("?", 1)[0].rstrip("/")
         if request.method == "GET" and route.endswith("/models"):
-            handler.send_json(200, {"object": "list", "data": [{"id": self.model_id, "object": "model", "owned_by": "standin"}]})
+            handler.send_json(
+                200, {"object": "list", "data": [{"id": self.model_id, "object": "model", "owned_by": "standin"}]}
+            )
             return
         if not (request.method == "POST" and route.endswith("/chat/completions") and isinstance(request.body, dict)):
             self.answer_other(handler, request)
             return
         delta, finish = self._delta(request)
-        head = {"id": f"chatcmpl-standin-{len(self.requests)}", "created": int(time.time()), "model": request.body.get("model", self.model_id)}
+        head = {
+            "id": f"chatcmpl-standin-{len(self.requests)}",
+            "created": int(time.time()),
+            "model": request.body.get("model", self.model_id),
+        }
         if not request.body.get("stream"):
             message = {k: v for k, v in delta.items() if k != "tool_calls"}
             if "tool_calls" in delta:

@@ -74,14 +74,25 @@ def list_hooks(rpc: _Rpc, cwd: Path) -> list[dict[str, Any]]:
 def trust_all_hooks(codex: Path, project: Path, env: dict[str, str]) -> list[str]:
     """Trust every untrusted or modified hook Codex finds for ``project``; returns the keys trusted."""
     process = subprocess.Popen(
-        [str(codex), "app-server"], cwd=project, env=env,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+        [str(codex), "app-server"],
+        cwd=project,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
         rpc = _Rpc(process, time.monotonic() + TRUST_TIMEOUT)
-        rpc.call("initialize", {"clientInfo": {"name": "cupcake-tests", "title": None, "version": "0"}, "capabilities": None})
+        rpc.call(
+            "initialize", {"clientInfo": {"name": "cupcake-tests", "title": None, "version": "0"}, "capabilities": None}
+        )
         rpc.send({"method": "initialized"})
-        pending = {h["key"]: h["currentHash"] for h in list_hooks(rpc, project) if h.get("trustStatus") in ("untrusted", "modified")}
+        pending = {
+            h["key"]: h["currentHash"]
+            for h in list_hooks(rpc, project)
+            if h.get("trustStatus") in ("untrusted", "modified")
+        }
         if pending:
             state = {key: {"trusted_hash": digest} for key, digest in pending.items()}
             edit = {"keyPath": "hooks.state", "value": state, "mergeStrategy": "upsert"}

@@ -11,7 +11,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .standin import RecordedRequest, ScriptedModel, Text, ToolCall, ToolResult, complete_arguments, sse_data, value_for_schema
+from .standin import (
+    RecordedRequest,
+    ScriptedModel,
+    Text,
+    ToolResult,
+    complete_arguments,
+    sse_data,
+    value_for_schema,
+)
 
 
 def _declarations(body: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +84,11 @@ class GeminiStandin(ScriptedModel):
         model = route.rsplit("/", 1)[-1].split(":", 1)[0]
         response = {
             "candidates": [
-                {"content": {"role": "model", "parts": [self._candidate_part(request)]}, "finishReason": "STOP", "index": 0}
+                {
+                    "content": {"role": "model", "parts": [self._candidate_part(request)]},
+                    "finishReason": "STOP",
+                    "index": 0,
+                }
             ],
             "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
             "modelVersion": model,

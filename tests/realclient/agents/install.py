@@ -70,7 +70,12 @@ def reported_version(executable: Path, home: Path | None = None) -> str:
     }
     try:
         done = subprocess.run(
-            [str(executable), "--version"], capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL
+            [str(executable), "--version"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+            stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.TimeoutExpired):
         return ""

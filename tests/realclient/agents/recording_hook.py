@@ -1,9 +1,9 @@
 """A trivial hook for proving the harness: it saves its stdin, then answers what the test told it to.
 
-    hook = RecordingHook.create(tmp_path / "hook")
-    hook.reply("PreToolUse", '{"hookSpecificOutput": ...}')    # else: silent, exit 0
-    session.write_hooks(hook.command)
-    ... hook.payloads("PreToolUse") -> [dict, ...]
+hook = RecordingHook.create(tmp_path / "hook")
+hook.reply("PreToolUse", '{"hookSpecificOutput": ...}')    # else: silent, exit 0
+session.write_hooks(hook.command)
+... hook.payloads("PreToolUse") -> [dict, ...]
 """
 
 from __future__ import annotations

@@ -52,7 +52,11 @@ class ResponsesStandin(ScriptedModel):
                 "content": [{"type": "output_text", "text": turn.text, "annotations": []}],
             }
         schema = next(
-            (t.get("parameters") for t in body.get("tools") or [] if isinstance(t, dict) and t.get("name") == turn.name),
+            (
+                t.get("parameters")
+                for t in body.get("tools") or []
+                if isinstance(t, dict) and t.get("name") == turn.name
+            ),
             None,
         )
         return {
@@ -81,9 +85,17 @@ class ResponsesStandin(ScriptedModel):
             return
         handler.send_sse(
             [
-                sse_data({"type": "response.created", "response": dict(head, status="in_progress", output=[])}, "response.created"),
-                sse_data({"type": "response.output_item.added", "output_index": 0, "item": item}, "response.output_item.added"),
-                sse_data({"type": "response.output_item.done", "output_index": 0, "item": item}, "response.output_item.done"),
+                sse_data(
+                    {"type": "response.created", "response": dict(head, status="in_progress", output=[])},
+                    "response.created",
+                ),
+                sse_data(
+                    {"type": "response.output_item.added", "output_index": 0, "item": item},
+                    "response.output_item.added",
+                ),
+                sse_data(
+                    {"type": "response.output_item.done", "output_index": 0, "item": item}, "response.output_item.done"
+                ),
                 sse_data({"type": "response.completed", "response": done}, "response.completed"),
             ]
         )

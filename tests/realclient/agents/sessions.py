@@ -17,14 +17,15 @@ import shlex
 import signal
 import subprocess
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, ClassVar
 
 from . import codex_trust
-from .install import runtime_cache
 from .chat_api import ChatCompletionsStandin
 from .gemini_api import GeminiStandin
+from .install import runtime_cache
 from .responses_api import ResponsesStandin
 from .standin import RecordedRequest, ScriptedModel, ToolCall, ToolResult, Turn
 
@@ -91,6 +92,27 @@ class AgentRun:
     def shown_after_tool(self) -> str:
         """The text the model was shown for the first tool call ("" if it never saw one)."""
         return self.tool_results[0].text if self.tool_results else ""
+
+    @property
+    def output_json(self) -> list[Any]:
+        """The agent's JSON output: the whole stdout as one document, or one per line (JSONL)."""
+        try:
+            return [json.loads(self.stdout)]
+        except ValueError:
+            pass
+        found = []
+        for line in self.stdout.splitlines():
+            try:
+                found.append(json.loads(line))
+            except ValueError:
+                continue
+        return found
+
+    @property
+    def last_model_input(self) -> str:
+        """The body of the last main-loop request, as JSON text: everything the model was last shown
+        (system prompt, history, tool results, context a hook added)."""
+        return json.dumps(self.main_loop_requests[-1].body, ensure_ascii=False) if self.main_loop_requests else ""
 
     def describe(self) -> str:
         requests = ", ".join(f"{r.method} {r.path}" for r in self.requests)
@@ -218,16 +240,32 @@ class AgentSession:
 def _run_bounded(command: list[str], cwd: Path, env: dict[str, str], timeout: float) -> tuple[int | None, str, str]:
     """Run ``command`` in its own process group; at the time-out the whole group is killed."""
     process = subprocess.Popen(
-        command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, errors="replace", start_new_session=True,
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,
     )
     try:
         stdout, stderr = process.communicate(timeout=timeout)
-        return process.returncode, stdout, stderr
+        returncode: int | None = process.returncode
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        _kill_group(process.pid)
         stdout, stderr = process.communicate()
         return None, stdout, stderr + f"\n[harness: killed after {timeout}s]"
+    _kill_group(process.pid)  # whatever the agent left running in the background
+    return returncode, stdout, stderr
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 # -- Gemini CLI --------------------------------------------------------------------------
@@ -447,7 +485,12 @@ class DroidSession(AgentSession):
         _write_json(path, dict(_read_json(path), customModels=[model]))
 
     def shell_call(self, command: str) -> ToolCall:
-        arguments = {"command": command, "summary": "scripted command", "riskLevelReason": "scripted", "riskLevel": "low"}
+        arguments = {
+            "command": command,
+            "summary": "scripted command",
+            "riskLevelReason": "scripted",
+            "riskLevel": "low",
+        }
         return ToolCall("Execute", arguments)
 
     def hook_file(self, scope: str) -> Path:
@@ -468,7 +511,9 @@ class DroidSession(AgentSession):
         return {"FACTORY_AIRGAP_ENABLED": "true"}  # else about 6 s of offline time-outs at exit
 
 
-SESSIONS: dict[str, type[AgentSession]] = {cls.agent: cls for cls in (GeminiSession, CodexSession, CopilotSession, DroidSession)}
+SESSIONS: dict[str, type[AgentSession]] = {
+    cls.agent: cls for cls in (GeminiSession, CodexSession, CopilotSession, DroidSession)
+}
 
 
 def make_session(agent: str, executable: Path, root: Path, **options: Any) -> AgentSession:

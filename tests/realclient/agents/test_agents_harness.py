@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -132,6 +133,7 @@ def test_json_deny_stops_the_command_and_the_model_sees_the_reason(
     assert len(hook.payloads(pre_tool)) == 1, run.describe()
     assert run.new_files == [], f"the denied command ran\n{run.describe()}"
     assert run.shown_after_tool.startswith(expect.denied_prefix.format(reason=REASON)), run.describe()
+    assert REASON in run.last_model_input
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -146,6 +148,7 @@ def test_silent_exit_0_lets_the_command_run(agent: str, agent_session, tmp_path:
     assert run.new_files == ["hello.txt"], run.describe()
     assert (session.project / "hello.txt").read_text() == "hello-from-the-model\n"
     assert "done" in run.shown_after_tool and REASON not in run.shown_after_tool, run.describe()
+    assert run.output_json, f"no JSON output\n{run.describe()}"
 
 
 def test_codex_skips_untrusted_hooks_without_a_word(agent_session, tmp_path: Path) -> None:
