@@ -49,13 +49,13 @@ def answer(event: str, payload, response, warnings, gates: Gates) -> dict:
         elif d in (APPROVE, ASK):
             kind = "allow" if d == APPROVE else "ask"
             if event in (gates.approve if d == APPROVE else gates.ask):
-                fields = {"permissionDecision": kind, "permissionDecisionReason": response.reason}
+                fields = {"permissionDecision": kind, "permissionDecisionReason": cap(response.reason, limit=limit)}
             elif d == ASK and gates.ask_fallback:
-                message = gates.ask_fallback.format(reason=response.reason or "(no reason given)")
+                message = gates.ask_fallback.format(reason=cap(response.reason, limit=limit) or "(no reason given)")
             if event in gates.context:
-                context = with_context(context, response.soft_text, limit)
+                context = with_context(context, cap(response.soft_text, limit=limit), limit)
             else:
-                message = join(message, response.soft_text)
+                message = join(message, cap(response.soft_text, limit=limit))
         if fields or context:
             out["hookSpecificOutput"] = _specific(event, **fields, additionalContext=cap(context, limit=limit))
     elif event == "PermissionRequest":

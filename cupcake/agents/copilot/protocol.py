@@ -51,9 +51,9 @@ def answer(event, payload, response, warnings=()) -> tuple[dict, str]:
             out = {"permissionDecision": "deny", "permissionDecisionReason": text}
         elif d in (APPROVE, ASK):
             out = {"permissionDecision": "allow" if d == APPROVE else "ask"}
-            if response.reason:
-                out["permissionDecisionReason"] = response.reason
-            context = with_context(context, response.soft_text, ANSWER_CAP)
+            if cap(response.reason, limit=ANSWER_CAP):
+                out["permissionDecisionReason"] = cap(response.reason, limit=ANSWER_CAP)
+            context = with_context(context, cap(response.soft_text, limit=ANSWER_CAP), ANSWER_CAP)
         if context:
             out["additionalContext"] = cap(context, limit=ANSWER_CAP)
     elif event in ("Stop", "SubagentStop"):

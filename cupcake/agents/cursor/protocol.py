@@ -105,12 +105,12 @@ def answer(event, payload, response, warnings=()) -> tuple[dict, str]:
         elif d == ASK:
             if action_supported("ask", event, agent_event):
                 out = {"permission": "ask"}
-            message = response.reason  # shown in the prompt, or told when Cursor cannot ask here
-        if d in (APPROVE, ASK) and response.soft_text:
+            message = cap(response.reason, limit=ANSWER_CAP)  # shown in the prompt, or told when Cursor cannot ask here
+        if d in (APPROVE, ASK) and cap(response.soft_text, limit=ANSWER_CAP):
             if agent_event in AGENT_MESSAGE:
-                out["agent_message"] = response.soft_text
+                out["agent_message"] = cap(response.soft_text, limit=ANSWER_CAP)
             else:
-                message = join(message, response.soft_text)
+                message = join(message, cap(response.soft_text, limit=ANSWER_CAP))
     elif event == "PostToolUse":
         if d in (BLOCK, SOFT):
             if action_supported("context", event, agent_event):

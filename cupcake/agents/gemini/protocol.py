@@ -48,9 +48,9 @@ def answer(event, payload, response, warnings=()) -> dict:
             out = {"decision": "deny", "reason": text}
         elif d in (APPROVE, ASK):
             out = {"decision": "allow" if d == APPROVE else "ask"}
-            if response.reason:
-                out["reason"] = response.reason
-            message = response.soft_text  # BeforeTool takes no additionalContext: the user is told
+            if cap(response.reason, limit=ANSWER_CAP):
+                out["reason"] = cap(response.reason, limit=ANSWER_CAP)
+            message = cap(response.soft_text, limit=ANSWER_CAP)  # BeforeTool takes no additionalContext: the user is told
     elif event in ("PostToolUse", "UserPromptSubmit"):
         if d == BLOCK:
             out = {"decision": "deny", "reason": text}
