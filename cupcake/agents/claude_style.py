@@ -5,7 +5,7 @@ the whole hook on an unsupported field), and what the user must still learn goes
 from __future__ import annotations
 
 from cupcake.agents.common import CAP, cap, join, note, with_context
-from cupcake.response import APPROVE, ASK, BLOCK, ERROR, SOFT
+from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
 POST_TOOL = ("PostToolUse", "PostToolUseFailure")
 STOPS = ("Stop", "SubagentStop")

@@ -1,12 +1,13 @@
 """Helpers the agent adapters share: reading an agent's event into the canonical one, and writing
-answers. On the hot path: no ``json``, no ``re`` (``cupcake.fastjson`` does the JSON)."""
+answers. On the hot path: no ``json``, no ``re`` (``cupcake.speedups`` does the JSON)."""
 
 from __future__ import annotations
 
-from cupcake import fastjson, feedback
-from cupcake.response import BLOCK, ERROR
+from cupcake import speedups
+from cupcake.pipeline.response import BLOCK, ERROR
+from cupcake.policy import answer_text as feedback
 
-CAP = feedback.CLIENT_CAP
+CAP = 10_000  # characters: the answer cap where an agent documents none (Claude Code's)
 
 
 def join(*parts: str) -> str:
@@ -25,7 +26,7 @@ def with_context(context: str, text: str, limit: int = CAP) -> str:
 
 def json_bytes(out: dict) -> bytes:
     """Compact JSON and a newline; a lone surrogate becomes '?' rather than an encoding error."""
-    return fastjson.dumps(out).encode("utf-8", "replace") + b"\n"
+    return speedups.json_dumps(out).encode("utf-8", "replace") + b"\n"
 
 
 def text_bytes(text: str) -> bytes:
@@ -92,7 +93,7 @@ def object_from(value) -> tuple[dict, bool]:
         return dict(value), True
     if isinstance(value, (str, bytes)):
         try:
-            parsed = fastjson.loads(value)
+            parsed = speedups.json_loads(value)
         except Exception:  # ValueError; SystemError from the C scanner on some malformed objects
             return {}, False
         if isinstance(parsed, dict):
@@ -131,7 +132,7 @@ def patch_fields(patch: str) -> dict:
             if verb != "Add":
                 only_adds = False
         elif line.startswith("*** Move to: "):
-            paths.append(line[len("*** Move to: "):].strip())
+            paths.append(line[len("*** Move to: ") :].strip())
             only_adds = False
         elif line.startswith("+") and not line.startswith("+++"):
             added.append(line[1:])
@@ -167,3 +168,8 @@ def supported(capabilities: dict, kind: str, event: str) -> bool:
     if kind in ("block", "ask", "approve", "context"):
         return bool(line and line[kind])
     return True
+
+
+def project_dir_from(env, names) -> str | None:
+    """The first of the environment variables ``names`` that is set (the agent's project directory), or None."""
+    return next((env[name] for name in names if env.get(name)), None)

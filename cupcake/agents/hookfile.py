@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 
-from cupcake.claude_settings.jsonedit import Document, New
+from cupcake.agents.jsonedit import Document, New
 
 CLOSED_SUFFIX = " || exit 2"  # fail_mode = "closed": a missing or crashing executable blocks too
 
@@ -40,8 +40,9 @@ def new_text(top: dict, wanted: dict) -> str:
     return json.dumps({**top, "hooks": wanted}, indent=2, ensure_ascii=False) + "\n"
 
 
-def update(text: str, agent: str, wanted: dict, *, grouped: bool, key: str = "command", top=None,
-           uninstall: bool = False) -> str:
+def update(
+    text: str, agent: str, wanted: dict, *, grouped: bool, key: str = "command", top=None, uninstall: bool = False
+) -> str:
     """``text`` with Cupcake's entries for ``agent`` set to ``wanted`` (agent event -> list of entries,
     as the file holds them), or all removed. ValueError for a file that is not a JSON object or whose
     ``hooks`` Cupcake cannot edit safely. Entries of other tools and events stay byte for byte."""
@@ -74,9 +75,12 @@ def update(text: str, agent: str, wanted: dict, *, grouped: bool, key: str = "co
         if not grouped:
             return is_cupcake(doc.value(node).get(key), agent)
         inner = [m for m in node.members if m.key == "hooks"]
-        return bool(inner) and inner[-1].value.kind == "array" and all(
-            h.kind == "object" and is_cupcake(doc.value(h).get(key), agent) for h in inner[-1].value.items
-        ) and bool(inner[-1].value.items)
+        return (
+            bool(inner)
+            and inner[-1].value.kind == "array"
+            and all(h.kind == "object" and is_cupcake(doc.value(h).get(key), agent) for h in inner[-1].value.items)
+            and bool(inner[-1].value.items)
+        )
 
     emptied, seen = [], set()
     for member in hooks.members:
@@ -91,7 +95,7 @@ def update(text: str, agent: str, wanted: dict, *, grouped: bool, key: str = "co
             continue  # an event Cupcake is not asked about: untouched
         seen.add(member.key)
         mine = [doc.value(i) for i in items if ours(i)]
-        if mine == want and items[len(items) - len(mine):] == [i for i in items if ours(i)]:
+        if mine == want and items[len(items) - len(mine) :] == [i for i in items if ours(i)]:
             continue  # already as wanted: syncing twice changes nothing
         if len(kept) == len(items) and not want:
             continue
@@ -113,8 +117,9 @@ def update(text: str, agent: str, wanted: dict, *, grouped: bool, key: str = "co
     return doc.render() if doc.changed else text
 
 
-def entries(agent: str, events, capabilities: dict, word: str, *, grouped: bool, handler, matcher=None,
-            closed: bool = False) -> dict:
+def entries(
+    agent: str, events, capabilities: dict, word: str, *, grouped: bool, handler, matcher=None, closed: bool = False
+) -> dict:
     """The hook entries for canonical ``events`` (or the agent's own event names): agent event ->
     list as the file holds it. ``handler(command)`` builds one handler; ``matcher(event)`` the
     group's matcher (None: no matcher field)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cupcake.response import Response
+from cupcake.pipeline.response import Response
 
 PAYLOADS = Path(__file__).parent / "payloads"
 

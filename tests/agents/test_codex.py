@@ -50,8 +50,9 @@ TABLE = {
         "block": out(_pre("Operation blocked: no")),
         "soft": out(_pre("Policy feedback found")),
         "approve": out(),  # Codex rejects allow: nothing is sent
-        "approve_soft": out({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                                    "additionalContext": "Policy feedback found"}}),  # fmt: skip
+        "approve_soft": out(
+            {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "Policy feedback found"}}
+        ),  # fmt: skip
         "ask": out({"systemMessage": ASK_TOLD}),
         "context": out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "House rules"}}),
         "error_open": out({"systemMessage": "Cupcake: broken"}),
@@ -60,7 +61,9 @@ TABLE = {
     "PostToolUse": {
         "none": out(),
         "block": out({"decision": "block", "reason": "Operation blocked: no"}),
-        "soft": out({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "Policy feedback found"}}),
+        "soft": out(
+            {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "Policy feedback found"}}
+        ),
         "approve": out(),
         "ask": out(),
         "context": out({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "House rules"}}),
@@ -69,9 +72,12 @@ TABLE = {
     },
     "UserPromptSubmit": {
         "block": out({"decision": "block", "reason": "Operation blocked: no"}),
-        "soft": out({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
-                                            "additionalContext": "Policy feedback found"}}),  # fmt: skip
-        "context": out({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "House rules"}}),
+        "soft": out(
+            {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "Policy feedback found"}}
+        ),  # fmt: skip
+        "context": out(
+            {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "House rules"}}
+        ),
         "error_closed": out({"decision": "block", "reason": "Cupcake: broken", "systemMessage": "Cupcake: broken"}),
     },
     "Stop": {
@@ -82,15 +88,27 @@ TABLE = {
         "error_open": out({"systemMessage": "Cupcake: broken"}),
     },
     "SessionStart": {
-        "block": out({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "Operation blocked: no"},
-                      "systemMessage": "Operation blocked: no"}),  # fmt: skip
+        "block": out(
+            {
+                "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "Operation blocked: no"},
+                "systemMessage": "Operation blocked: no",
+            }
+        ),  # fmt: skip
         "context": out({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "House rules"}}),
         "error_closed": out({"systemMessage": "Cupcake: broken"}),
     },
     "PermissionRequest": {
-        "block": out({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
-                                             "decision": {"behavior": "deny", "message": "Operation blocked: no"}}}),
-        "approve": out({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}),
+        "block": out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PermissionRequest",
+                    "decision": {"behavior": "deny", "message": "Operation blocked: no"},
+                }
+            }
+        ),
+        "approve": out(
+            {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
+        ),
         "ask": out(),
     },
     "SessionEnd": {

@@ -11,11 +11,11 @@ import sys
 import pytest
 
 import cupcake
-from cupcake.agents import registry
-from cupcake.response import Response
+from cupcake import agents as registry
+from cupcake.pipeline.response import Response
 from tests.agents.conftest import RESPONSES
 
-AGENTS = ("codex", "gemini", "copilot", "droid", "cursor")
+AGENTS = ("claude", "codex", "gemini", "copilot", "droid", "cursor")
 FLAGS = ("block", "ask", "approve", "context")
 
 
@@ -26,7 +26,7 @@ def adapter(request):
 
 def test_registry_names_every_agent():
     assert registry.NAMES == ("claude", "codex", "gemini", "copilot", "droid", "cursor")
-    assert registry.adapter("claude").__name__ == "cupcake.agents.claude_code"
+    assert registry.adapter("claude").__name__ == "cupcake.agents.claude"
     with pytest.raises(ValueError, match="unknown agent 'vim'"):
         registry.adapter("vim")
 
@@ -116,8 +116,14 @@ def test_a_lone_surrogate_never_crashes_render(adapter, kind):
         raw = {"hook_event_name": line["agent_events"][0], "tool_name": "x", "tool_input": {"command": SURROGATE}}
         event, payload, _ = adapter.parse(raw, None, {})
         r = RESPONSES[kind]
-        bad = Response(r.decision, r.text and r.text + SURROGATE, r.soft_text and SURROGATE, r.reason and SURROGATE,
-                       r.context and SURROGATE, r.fail_closed)
+        bad = Response(
+            r.decision,
+            r.text and r.text + SURROGATE,
+            r.soft_text and SURROGATE,
+            r.reason and SURROGATE,
+            r.context and SURROGATE,
+            r.fail_closed,
+        )
         stdout, stderr, code = adapter.render(event, payload, bad, ("warn \udfff",))
         assert code == 0
         stdout.decode("utf-8")
@@ -130,8 +136,13 @@ def test_answers_are_capped(adapter):
     long = "x" * 30_000
     for canonical, line in adapter.CAPABILITIES.items():
         event, payload, _ = adapter.parse({}, line["agent_events"][0], {})
-        for r in (Response("block", long), Response("soft", long), Response(context=long),
-                  Response("approve", reason="r", soft_text=long), Response("error", long, fail_closed=True)):
+        for r in (
+            Response("block", long),
+            Response("soft", long),
+            Response(context=long),
+            Response("approve", reason="r", soft_text=long),
+            Response("error", long, fail_closed=True),
+        ):
             stdout, stderr, _ = adapter.render(event, payload, r)
             for text in _strings(json.loads(stdout) if stdout else {}):
                 assert len(text) <= 10_000
@@ -155,8 +166,8 @@ def test_warnings_reach_someone(adapter):
 @pytest.mark.parametrize("name", AGENTS)
 def test_the_hot_path_imports_no_json_or_re(name):
     code = (
-        "import sys; from cupcake.agents import registry; a = registry.adapter(%r);"
-        "from cupcake.response import Response;"
+        "import sys; from cupcake import agents as registry; a = registry.adapter(%r);"
+        "from cupcake.pipeline.response import Response;"
         "e, p, d = a.parse({'hook_event_name': 'x', 'tool_name': 'y'}, a.CAPABILITIES['PreToolUse']['agent_events'][0], {});"
         "a.render(e, p, Response('block', 'no'));"
         "print(sorted(m for m in ('json', 're', 'typing', 'enum', 'dataclasses', 'subprocess') if m in sys.modules))"
@@ -166,7 +177,9 @@ def test_the_hot_path_imports_no_json_or_re(name):
     done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True,
                           env={"PYTHONPATH": repo})  # fmt: skip
     assert done.stdout.strip() == "[]"
-    install = code.replace("print(", "import cupcake.agents.%s.install; print(" % name)
+    # Claude Code's settings editor is the one that reads JSON (its install module only names paths).
+    settings = "claude.settings_file" if name == "claude" else f"{name}.install"
+    install = code.replace("print(", "import cupcake.agents.%s; print(" % settings)
     done = subprocess.run([sys.executable, "-S", "-c", install], capture_output=True, text=True, check=True,
                           env={"PYTHONPATH": repo})  # fmt: skip
     assert "json" in done.stdout  # the check above can fail: installing is off the hot path and may use json

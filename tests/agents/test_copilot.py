@@ -68,8 +68,13 @@ TABLE = {
         "block": out(_deny("Operation blocked: no")),
         "soft": out(_deny("Policy feedback found")),
         "approve": out({"permissionDecision": "allow", "permissionDecisionReason": "trusted"}),
-        "approve_soft": out({"permissionDecision": "allow", "permissionDecisionReason": "trusted",
-                             "additionalContext": "Policy feedback found"}),  # fmt: skip
+        "approve_soft": out(
+            {
+                "permissionDecision": "allow",
+                "permissionDecisionReason": "trusted",
+                "additionalContext": "Policy feedback found",
+            }
+        ),  # fmt: skip
         "ask": out({"permissionDecision": "ask", "permissionDecisionReason": "confirm?"}),
         "context": out({"additionalContext": "House rules"}),
         "error_open": out(None, "Cupcake: broken"),

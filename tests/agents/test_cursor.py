@@ -38,8 +38,11 @@ def test_event_payload_fields_become_canonical():
     read = cursor.parse(DOCUMENTED["beforeReadFile"], "beforeReadFile", {})[1]
     assert read["tool_input"] == {"file_path": "<workspace>/proj/.env"}
     edit = cursor.parse(DOCUMENTED["afterFileEdit"], "afterFileEdit", {})[1]["tool_input"]
-    assert (edit["file_path"], edit["old_string"], edit["new_string"]) == ("<workspace>/proj/src/app.py",
-                                                                          "x = 1\ny = 1", "x = 2\ny = 2")
+    assert (edit["file_path"], edit["old_string"], edit["new_string"]) == (
+        "<workspace>/proj/src/app.py",
+        "x = 1\ny = 1",
+        "x = 2\ny = 2",
+    )
     post = cursor.parse(DOCUMENTED["postToolUse"], "postToolUse", {})[1]
     assert post["tool_input"]["content"] == "hello"
     assert cursor.parse(DOCUMENTED["stop"], "stop", {})[1]["stop_hook_active"] is False
@@ -112,7 +115,10 @@ TABLE = {
         "context": out({"additional_context": "House rules"}),
         "block": out({"additional_context": "Operation blocked: no"}, "Operation blocked: no"),
     },
-    "subagentStart": {"block": out(_deny("Operation blocked: no", agent=False)), "ask": out({"user_message": "confirm?"})},
+    "subagentStart": {
+        "block": out(_deny("Operation blocked: no", agent=False)),
+        "ask": out({"user_message": "confirm?"}),
+    },
     "preCompact": {"soft": out({"user_message": "Policy feedback found"})},
 }
 CASES = [(e, k) for e, kinds in TABLE.items() for k in kinds]

@@ -29,7 +29,11 @@ def test_camel_case_spelling_is_read_too():
            "toolInput": {"file_path": "cupcake.toml", "content": "x"}}  # fmt: skip
     event, payload, _ = droid.parse(raw, None, {})
     assert (event, payload["session_id"], payload["tool_name"], payload["tool_input"]["file_path"]) == (
-        "PreToolUse", "s", "Write", "cupcake.toml")
+        "PreToolUse",
+        "s",
+        "Write",
+        "cupcake.toml",
+    )
 
 
 def _pre(**fields):
@@ -42,13 +46,21 @@ TABLE = {
         "block": out(_pre(permissionDecision="deny", permissionDecisionReason="Operation blocked: no")),
         "soft": out(_pre(permissionDecision="deny", permissionDecisionReason="Policy feedback found")),
         "approve": out(_pre(permissionDecision="allow", permissionDecisionReason="trusted")),
-        "approve_soft": out({**_pre(permissionDecision="allow", permissionDecisionReason="trusted"),
-                             "systemMessage": "Policy feedback found"}),  # fmt: skip
+        "approve_soft": out(
+            {
+                **_pre(permissionDecision="allow", permissionDecisionReason="trusted"),
+                "systemMessage": "Policy feedback found",
+            }
+        ),  # fmt: skip
         "ask": out(_pre(permissionDecision="ask", permissionDecisionReason="confirm?")),
         "context": out(),
         "error_open": out({"systemMessage": "Cupcake: broken"}),
-        "error_closed": out({**_pre(permissionDecision="deny", permissionDecisionReason="Cupcake: broken"),
-                             "systemMessage": "Cupcake: broken"}),  # fmt: skip
+        "error_closed": out(
+            {
+                **_pre(permissionDecision="deny", permissionDecisionReason="Cupcake: broken"),
+                "systemMessage": "Cupcake: broken",
+            }
+        ),  # fmt: skip
     },
     "PostToolUse": {
         "block": out({"decision": "block", "reason": "Operation blocked: no"}),
@@ -57,8 +69,9 @@ TABLE = {
     },
     "UserPromptSubmit": {
         "block": out({"decision": "block", "reason": "Operation blocked: no"}),
-        "soft": out({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
-                                            "additionalContext": "Policy feedback found"}}),  # fmt: skip
+        "soft": out(
+            {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "Policy feedback found"}}
+        ),  # fmt: skip
     },
     "Stop": {"block": out({"decision": "block", "reason": "Operation blocked: no"}), "approve": out()},
     "SessionStart": {

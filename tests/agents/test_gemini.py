@@ -36,7 +36,9 @@ def test_parse_every_captured_event():
     ("mcp__db__query", "mcp__db__query", {"sql": "x"}, "sql", "x"),
 ])  # fmt: skip
 def test_tools_read_as_claude_code_tools(tool, canonical, tool_input, field, value):
-    _, payload, _ = gemini.parse({"hook_event_name": "BeforeTool", "tool_name": tool, "tool_input": tool_input}, None, {})
+    _, payload, _ = gemini.parse(
+        {"hook_event_name": "BeforeTool", "tool_name": tool, "tool_input": tool_input}, None, {}
+    )
     assert (payload["tool_name"], payload["agent_tool"], payload["tool_input"][field]) == (canonical, tool, value)
 
 

@@ -51,7 +51,8 @@ def test_entries_in_each_agents_own_form():
                                    "command": "cupcake run --agent gemini --event AfterAgent", "timeout": 30000}]}],
     }  # fmt: skip
     assert install("copilot").hook_entries(["PreToolUse"], "cupcake", 30) == {
-        "preToolUse": [{"type": "command", "bash": "cupcake run --agent copilot --event preToolUse", "timeoutSec": 30}]}
+        "preToolUse": [{"type": "command", "bash": "cupcake run --agent copilot --event preToolUse", "timeoutSec": 30}]
+    }
     assert install("cursor").hook_entries(["PreToolUse"], "cupcake", 30, closed=True) == {
         "preToolUse": [{"command": "cupcake run --agent cursor --event preToolUse || exit 2", "type": "command",
                         "timeout": 30, "failClosed": True}]}  # fmt: skip

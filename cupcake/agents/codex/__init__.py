@@ -14,10 +14,28 @@ from cupcake.agents.codex.capabilities import (
     action_supported,
 )
 from cupcake.agents.codex.protocol import parse, render
+from cupcake.agents.common import project_dir_from
 
 NAME = "codex"
+DISPLAY_NAME = "Codex"
+
+
+def project_dir(env) -> str | None:
+    """The project directory Codex names in the hook's environment, or None."""
+    return project_dir_from(env, PROJECT_DIR_ENV)
+
 
 __all__ = [
-    "NAME", "parse", "render", "CAPABILITIES", "TOOLS", "SHELL_TOOLS", "FILE_WRITE_TOOLS",
-    "PROJECT_DIR_ENV", "ANSWER_CAP", "action_supported",
-]  # fmt: skip
+    "NAME",
+    "DISPLAY_NAME",
+    "project_dir",
+    "parse",
+    "render",
+    "CAPABILITIES",
+    "TOOLS",
+    "SHELL_TOOLS",
+    "FILE_WRITE_TOOLS",
+    "PROJECT_DIR_ENV",
+    "ANSWER_CAP",
+    "action_supported",
+]

@@ -26,13 +26,37 @@ ANSWER_CAP = CAP
 
 _SEEN_PRE = "Command blocked by PreToolUse hook: <reason>. Command: <command>"
 CAPABILITIES = {
-    "PreToolUse": row("PreToolUse", True, False, False, True, _SEEN_PRE, REAL,
-                      "allow and ask are rejected by Codex (the hook run fails): approve and ask are not sent; "
-                      "ask is told to the user as a systemMessage; additionalContext documented only"),
-    "PermissionRequest": row("PermissionRequest", True, False, True, False, "<reason> (decision.message)", DOC,
-                             "fires only when Codex would ask the user (not with approval_policy = never)"),
-    "PostToolUse": row("PostToolUse", True, False, False, True, "<reason> (replaces the tool's result)", DOC,
-                       "fires after a failed Bash command too; soft feedback goes in as additionalContext"),
+    "PreToolUse": row(
+        "PreToolUse",
+        True,
+        False,
+        False,
+        True,
+        _SEEN_PRE,
+        REAL,
+        "allow and ask are rejected by Codex (the hook run fails): approve and ask are not sent; "
+        "ask is told to the user as a systemMessage; additionalContext documented only",
+    ),
+    "PermissionRequest": row(
+        "PermissionRequest",
+        True,
+        False,
+        True,
+        False,
+        "<reason> (decision.message)",
+        DOC,
+        "fires only when Codex would ask the user (not with approval_policy = never)",
+    ),
+    "PostToolUse": row(
+        "PostToolUse",
+        True,
+        False,
+        False,
+        True,
+        "<reason> (replaces the tool's result)",
+        DOC,
+        "fires after a failed Bash command too; soft feedback goes in as additionalContext",
+    ),
     "UserPromptSubmit": row("UserPromptSubmit", True, False, False, True, "prompt blocked: <reason>", DOC),
     "Stop": row("Stop", True, False, False, False, "continuation prompt: <reason>", DOC),
     "SubagentStop": row("SubagentStop", True, False, False, False, "continuation prompt: <reason>", DOC),

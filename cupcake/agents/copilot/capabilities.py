@@ -47,16 +47,40 @@ ANSWER_CAP = CAP
 
 _OUT_IGNORED = "Copilot ignores this event's output: Cupcake's message goes to stderr"
 CAPABILITIES = {
-    "PreToolUse": row("preToolUse", True, True, True, True, "Denied by preToolUse hook: <reason>", REAL,
-                      "deny verified (exit 2 shows the model only the exit code, so JSON is used); "
-                      "allow, ask and additionalContext known to the runtime, not verified"),
+    "PreToolUse": row(
+        "preToolUse",
+        True,
+        True,
+        True,
+        True,
+        "Denied by preToolUse hook: <reason>",
+        REAL,
+        "deny verified (exit 2 shows the model only the exit code, so JSON is used); "
+        "allow, ask and additionalContext known to the runtime, not verified",
+    ),
     "PostToolUse": row("postToolUse", False, False, False, False, "", REAL, _OUT_IGNORED),
     "PostToolUseFailure": row("postToolUseFailure", False, False, False, False, "", DOC, _OUT_IGNORED),
     "UserPromptSubmit": row("userPromptSubmitted", False, False, False, False, "", REAL, _OUT_IGNORED),
-    "Stop": row("agentStop", True, False, False, False, "continuation: <reason>", DOC,
-                "decision block reported by third parties, not verified"),
-    "SubagentStop": row("subagentStop", True, False, False, False, "continuation: <reason>", DOC,
-                        "decision block reported by third parties, not verified"),
+    "Stop": row(
+        "agentStop",
+        True,
+        False,
+        False,
+        False,
+        "continuation: <reason>",
+        DOC,
+        "decision block reported by third parties, not verified",
+    ),
+    "SubagentStop": row(
+        "subagentStop",
+        True,
+        False,
+        False,
+        False,
+        "continuation: <reason>",
+        DOC,
+        "decision block reported by third parties, not verified",
+    ),
     "SessionStart": row("sessionStart", False, False, False, False, "", REAL, _OUT_IGNORED),
     "SessionEnd": row("sessionEnd", False, False, False, False, "", REAL, _OUT_IGNORED),
     "PreCompact": row("preCompact", False, False, False, False, "", DOC, _OUT_IGNORED),

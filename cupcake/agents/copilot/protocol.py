@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from cupcake.agents.common import (
-    cap, copy_key, event_names, join, json_bytes, note, object_from, require_object, set_tool, settle,
-    text_bytes, with_context,
+    cap,
+    copy_key,
+    event_names,
+    join,
+    json_bytes,
+    note,
+    object_from,
+    require_object,
+    set_tool,
+    settle,
+    text_bytes,
+    with_context,
 )  # fmt: skip
 from cupcake.agents.copilot.capabilities import AGENT_NAMES, ANSWER_CAP, CAPABILITIES, EVENTS, FIELDS, TOOLS
-from cupcake.response import APPROVE, ASK, BLOCK, ERROR, SOFT
+from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
 BLOCKING = frozenset(e for e, line in CAPABILITIES.items() if line["block"])
 

@@ -5,6 +5,7 @@ a real client): camelCase events, several of them before-tool events with their 
 
 from __future__ import annotations
 
+from cupcake.agents.common import project_dir_from
 from cupcake.agents.cursor.capabilities import (
     ANSWER_CAP,
     CAPABILITIES,
@@ -17,8 +18,25 @@ from cupcake.agents.cursor.capabilities import (
 from cupcake.agents.cursor.protocol import parse, render
 
 NAME = "cursor"
+DISPLAY_NAME = "Cursor"
+
+
+def project_dir(env) -> str | None:
+    """The project directory Cursor names in the hook's environment, or None."""
+    return project_dir_from(env, PROJECT_DIR_ENV)
+
 
 __all__ = [
-    "NAME", "parse", "render", "CAPABILITIES", "TOOLS", "SHELL_TOOLS", "FILE_WRITE_TOOLS",
-    "PROJECT_DIR_ENV", "ANSWER_CAP", "action_supported",
-]  # fmt: skip
+    "NAME",
+    "DISPLAY_NAME",
+    "project_dir",
+    "parse",
+    "render",
+    "CAPABILITIES",
+    "TOOLS",
+    "SHELL_TOOLS",
+    "FILE_WRITE_TOOLS",
+    "PROJECT_DIR_ENV",
+    "ANSWER_CAP",
+    "action_supported",
+]

@@ -50,17 +50,41 @@ ANSWER_CAP = CAP
 _PRE = ("preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile")
 _POST = ("postToolUse", "afterShellExecution", "afterMCPExecution", "afterFileEdit")
 CAPABILITIES = {
-    "PreToolUse": row(_PRE, True, False, True, False, "agent_message: <reason>", DOC,
-                      "ask is honoured on beforeShellExecution and beforeMCPExecution only; "
-                      "beforeReadFile takes no agent_message"),
-    "PostToolUse": row(_POST, False, False, False, True, "additional_context: <reason>", DOC,
-                       "cannot block; on postToolUse the reason reaches the model as additional_context, "
-                       "the after* events take no answer"),
+    "PreToolUse": row(
+        _PRE,
+        True,
+        False,
+        True,
+        False,
+        "agent_message: <reason>",
+        DOC,
+        "ask is honoured on beforeShellExecution and beforeMCPExecution only; beforeReadFile takes no agent_message",
+    ),
+    "PostToolUse": row(
+        _POST,
+        False,
+        False,
+        False,
+        True,
+        "additional_context: <reason>",
+        DOC,
+        "cannot block; on postToolUse the reason reaches the model as additional_context, "
+        "the after* events take no answer",
+    ),
     "PostToolUseFailure": row("postToolUseFailure", False, False, False, False, "", DOC),
-    "UserPromptSubmit": row("beforeSubmitPrompt", True, False, False, False, "", DOC,
-                            "continue false; the user sees user_message"),
-    "Stop": row("stop", True, False, False, False, "followup_message: <reason>", DOC,
-                "a block becomes an auto-submitted follow-up (capped by loop_limit)"),
+    "UserPromptSubmit": row(
+        "beforeSubmitPrompt", True, False, False, False, "", DOC, "continue false; the user sees user_message"
+    ),
+    "Stop": row(
+        "stop",
+        True,
+        False,
+        False,
+        False,
+        "followup_message: <reason>",
+        DOC,
+        "a block becomes an auto-submitted follow-up (capped by loop_limit)",
+    ),
     "SubagentStop": row("subagentStop", True, False, False, False, "followup_message: <reason>", DOC),
     "SubagentStart": row("subagentStart", True, False, True, False, "", DOC, "ask is treated as deny"),
     "SessionStart": row("sessionStart", False, False, False, True, "", DOC, "cannot block"),

@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 from cupcake.agents.common import (
-    cap, copy_key, event_names, join, json_bytes, note, object_from, require_object, set_tool, settle,
-    text_bytes, with_context,
+    cap,
+    copy_key,
+    event_names,
+    join,
+    json_bytes,
+    note,
+    object_from,
+    require_object,
+    set_tool,
+    settle,
+    text_bytes,
+    with_context,
 )  # fmt: skip
 from cupcake.agents.cursor.capabilities import (
-    AGENT_NAMES, ANSWER_CAP, CAPABILITIES, EVENTS, FIELDS, TOOLS, action_supported,
+    AGENT_NAMES,
+    ANSWER_CAP,
+    CAPABILITIES,
+    EVENTS,
+    FIELDS,
+    TOOLS,
+    action_supported,
 )  # fmt: skip
-from cupcake.response import APPROVE, ASK, BLOCK, ERROR, SOFT
+from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
 BLOCKING = frozenset(e for e, line in CAPABILITIES.items() if line["block"])
 # Cursor events whose answer has a user_message / an agent_message.

@@ -43,12 +43,21 @@ PROJECT_DIR_ENV = ("FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR")
 ANSWER_CAP = CAP
 
 CAPABILITIES = {
-    "PreToolUse": row("PreToolUse", True, True, True, False, "Error: <reason>", REAL,
-                      "deny verified; allow and ask documented (droid takes the first hook's decision, "
-                      "so an allow may mask another hook's deny)"),
+    "PreToolUse": row(
+        "PreToolUse",
+        True,
+        True,
+        True,
+        False,
+        "Error: <reason>",
+        REAL,
+        "deny verified; allow and ask documented (droid takes the first hook's decision, "
+        "so an allow may mask another hook's deny)",
+    ),
     "PostToolUse": row("PostToolUse", True, False, False, True, "<reason>", DOC),
-    "UserPromptSubmit": row("UserPromptSubmit", True, False, False, True, "prompt blocked: <reason>", DOC,
-                            "did not fire in droid exec"),
+    "UserPromptSubmit": row(
+        "UserPromptSubmit", True, False, False, True, "prompt blocked: <reason>", DOC, "did not fire in droid exec"
+    ),
     "Stop": row("Stop", True, False, False, False, "continuation: <reason>", DOC),
     "SubagentStop": row("SubagentStop", True, False, False, False, "continuation: <reason>", DOC),
     "SessionStart": row("SessionStart", False, False, False, True, "", DOC, "cannot block: the user is told"),

@@ -4,6 +4,7 @@ AfterTool, BeforeAgent, AfterAgent, …), snake_case tools (run_shell_command, w
 
 from __future__ import annotations
 
+from cupcake.agents.common import project_dir_from
 from cupcake.agents.gemini.capabilities import (
     ANSWER_CAP,
     CAPABILITIES,
@@ -16,8 +17,25 @@ from cupcake.agents.gemini.capabilities import (
 from cupcake.agents.gemini.protocol import parse, render
 
 NAME = "gemini"
+DISPLAY_NAME = "Gemini CLI"
+
+
+def project_dir(env) -> str | None:
+    """The project directory Gemini CLI names in the hook's environment, or None."""
+    return project_dir_from(env, PROJECT_DIR_ENV)
+
 
 __all__ = [
-    "NAME", "parse", "render", "CAPABILITIES", "TOOLS", "SHELL_TOOLS", "FILE_WRITE_TOOLS",
-    "PROJECT_DIR_ENV", "ANSWER_CAP", "action_supported",
-]  # fmt: skip
+    "NAME",
+    "DISPLAY_NAME",
+    "project_dir",
+    "parse",
+    "render",
+    "CAPABILITIES",
+    "TOOLS",
+    "SHELL_TOOLS",
+    "FILE_WRITE_TOOLS",
+    "PROJECT_DIR_ENV",
+    "ANSWER_CAP",
+    "action_supported",
+]

@@ -49,10 +49,26 @@ PROJECT_DIR_ENV = ("GEMINI_PROJECT_DIR",)
 ANSWER_CAP = CAP
 
 CAPABILITIES = {
-    "PreToolUse": row("BeforeTool", True, True, True, False, "Tool execution blocked: <reason>", REAL,
-                      "deny verified (JSON and exit 2); allow and ask documented in Gemini's code only"),
-    "PostToolUse": row("AfterTool", True, False, False, True, "<reason> (replaces the tool's result)", DOC,
-                       "soft feedback and context are appended to the tool's result"),
+    "PreToolUse": row(
+        "BeforeTool",
+        True,
+        True,
+        True,
+        False,
+        "Tool execution blocked: <reason>",
+        REAL,
+        "deny verified (JSON and exit 2); allow and ask documented in Gemini's code only",
+    ),
+    "PostToolUse": row(
+        "AfterTool",
+        True,
+        False,
+        False,
+        True,
+        "<reason> (replaces the tool's result)",
+        DOC,
+        "soft feedback and context are appended to the tool's result",
+    ),
     "UserPromptSubmit": row("BeforeAgent", True, False, False, True, "the turn is blocked: <reason>", DOC),
     "Stop": row("AfterAgent", True, False, False, False, "retry prompt: <reason>", DOC),
     "SessionStart": row("SessionStart", False, False, False, True, "", DOC, "cannot block: the user is told"),

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from cupcake.agents.common import (
-    cap, event_names, join, json_bytes, note, require_object, set_tool, settle, with_context,
+    cap,
+    event_names,
+    join,
+    json_bytes,
+    note,
+    require_object,
+    set_tool,
+    settle,
+    with_context,
 )  # fmt: skip
 from cupcake.agents.gemini.capabilities import AGENT_NAMES, ANSWER_CAP, CAPABILITIES, EVENTS, FIELDS, TOOLS
-from cupcake.response import APPROVE, ASK, BLOCK, ERROR, SOFT
+from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
 BLOCKING = frozenset(e for e, line in CAPABILITIES.items() if line["block"])
 
@@ -50,7 +58,9 @@ def answer(event, payload, response, warnings=()) -> dict:
             out = {"decision": "allow" if d == APPROVE else "ask"}
             if cap(response.reason, limit=ANSWER_CAP):
                 out["reason"] = cap(response.reason, limit=ANSWER_CAP)
-            message = cap(response.soft_text, limit=ANSWER_CAP)  # BeforeTool takes no additionalContext: the user is told
+            message = cap(
+                response.soft_text, limit=ANSWER_CAP
+            )  # BeforeTool takes no additionalContext: the user is told
     elif event in ("PostToolUse", "UserPromptSubmit"):
         if d == BLOCK:
             out = {"decision": "deny", "reason": text}
