@@ -848,11 +848,27 @@ def _cupcake_handlers(settings: dict) -> list[tuple]:
     return found
 
 
+def _without_protections(settings: dict) -> None:
+    """Take out the protections sync writes beside the hooks: Edit(//…) deny rules and the sandbox's
+    denyWrite paths (and the containers sync created for them)."""
+    permissions = settings.get("permissions")
+    if isinstance(permissions, dict) and isinstance(permissions.get("deny"), list):
+        permissions["deny"] = [r for r in permissions["deny"] if not str(r).startswith("Edit(//")]
+    sandbox = settings.get("sandbox")
+    if isinstance(sandbox, dict) and isinstance(sandbox.get("filesystem"), dict):
+        sandbox["filesystem"].pop("denyWrite", None)
+        if not sandbox["filesystem"]:
+            sandbox.pop("filesystem")
+        if not sandbox:
+            settings.pop("sandbox")
+
+
 def _without_cupcake(settings: dict) -> dict:
     """The settings with Cupcake's handlers taken out, and the groups and lists left empty by that."""
     from cupcake.agents.claude.hook_entries import is_cupcake
 
     settings = json.loads(json.dumps(settings))
+    _without_protections(settings)
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
         return settings
