@@ -9,8 +9,8 @@ Feature: Enforcement the agent cannot switch off
             """
             [[policy]]
             name = "no force push"
-            conditions = [{ command_regex = "git push --force" }]
-            action = { block_with_feedback = { feedback_message = "No force pushes." } }
+            conditions = [{ type = "command_regex", value = "git push --force" }]
+            action = { type = "block_with_feedback", feedback_message = "No force pushes." }
             """
 
     Scenario: sync writes Claude Code's own protections for Cupcake's files
@@ -37,3 +37,40 @@ Feature: Enforcement the agent cannot switch off
         And the user runs "cupcake sync --uninstall"
         Then ".claude/settings.json" is the original
         And the output says "Removed the protections sync had added"
+
+    Scenario: A forged policy cache is not trusted
+        The cache is a speed-up, never an authority: it carries an authentication code made with a
+        secret kept outside the project, so a cache written by anything else is compiled again.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And the user runs "cupcake sync"
+        When the agent asks to run "ls"
+        And the policy cache is forged to switch every policy off
+        And the agent asks to run "rm -rf build"
+        Then the tool call is denied
+
+    Scenario: validate and doctor compile from source and say loudly when the cache disagrees
+        An agent running as the user can read the secret too; validate and doctor never read the cache
+        to decide, and they report one that disagrees with the policy files.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent asks to run "ls"
+        And the policy cache is forged to switch every policy off with the user's own secret
+        And the user runs "cupcake validate"
+        Then the exit code is 1
+        And the output says "WARNING: the policy cache was NOT trusted"
+        When the agent asks to run "rm -rf build"
+        Then the tool call is denied
+        When the policy cache is forged to switch every policy off with the user's own secret
+        And the user runs "cupcake doctor"
+        Then the doctor reports the problem "the policy cache was NOT trusted"

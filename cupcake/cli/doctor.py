@@ -321,6 +321,17 @@ def _check_policies(report: Report, root: str, env):
             )
         else:
             report.add("policies", WARNING, f"{where}:{who} {p['message']}", "see `cupcake validate`")
+    from cupcake.policy.loader import cache_disagreement
+
+    cache_problem = cache_disagreement(root, env, compiled)
+    if cache_problem:
+        report.add(
+            "policies",
+            PROBLEM,
+            f"the policy cache was NOT trusted: {cache_problem}",
+            f"run `cupcake validate` (it removes the cache), and find out what wrote {WORK_DIR}/: "
+            "`cupcake sync --sandbox` makes it read-only to the agent's commands",
+        )
     if not compiled["error"]:
         names = ", ".join(scope_label("project", p, root, env) for p in present)
         report.add("policies", OK, f"{len(compiled['policies'])} policies in {names} load without errors")

@@ -230,6 +230,7 @@ def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
 
 def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err, sandbox=False) -> int:
     from cupcake.agents.claude import protections
+    from cupcake.policy.cache import secret
 
     fail_mode, timeout, policy_errors, present = policy_settings(scope, root, env)
     word = entries.command_word(executable)
@@ -245,6 +246,7 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     if dry_run:
         return _show_dry_run(loaded, new_text, ignore, out)
 
+    secret(env, create=True)  # the policy cache's seal from now on (run itself writes only under .cupcake/)
     shown_command = entries.hook_command(word, "<Event>", closed)
     if new_text is not None:
         settings_file.write(loaded, new_text)

@@ -17,7 +17,7 @@ from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 
 pytestmark = pytest.mark.real_client
 
-POLICY = '[[policy]]\nname = "no curl"\nconditions = [{ command_regex = "curl" }]\naction = { block_with_feedback = { feedback_message = "no curl" } }\n'
+POLICY = '[[policy]]\nname = "no curl"\nconditions = [{ type = "command_regex", value = "curl" }]\naction = { type = "block_with_feedback", feedback_message = "no curl" }\n'
 
 # The Bash writes of issue 15 that the old reader did not see, one session each batch.
 HOSTILE = [

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 CUPCAKE = os.path.join(os.path.dirname(sys.executable), "cupcake")
-POLICY = '[[policy]]\nname = "no rm"\nconditions = [{ command_regex = "rm" }]\naction = { block_with_feedback = { feedback_message = "no" } }\n'
+POLICY = '[[policy]]\nname = "no rm"\nconditions = [{ type = "command_regex", value = "rm" }]\naction = { type = "block_with_feedback", feedback_message = "no" }\n'
 ORIGINAL = '{\n    "model": "x",\n    "permissions": {"deny": ["Bash(curl *)"], "allow": []},\n    "sandbox": {"enabled": false}\n}\n'
 
 
