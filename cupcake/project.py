@@ -10,8 +10,10 @@ WORK_DIR = ".cupcake"
 
 
 def find_root(env, cwd) -> str:
-    """``$CLAUDE_PROJECT_DIR``, else the first directory holding ``cupcake.toml`` or ``.cupcake/``
-    walking up from the payload's cwd (then the process's cwd), else the payload's cwd."""
+    """``$CLAUDE_PROJECT_DIR``, else the first directory holding ``cupcake.toml`` (a regular file)
+    walking up from the payload's cwd (then the process's cwd), else the git top level, else the
+    payload's cwd. A ``.cupcake/`` directory is Cupcake's output, never a marker: an agent that runs
+    ``mkdir -p src/.cupcake`` moves nothing."""
     given = env.get("CLAUDE_PROJECT_DIR")
     if given:
         return os.path.realpath(given)
@@ -22,13 +24,28 @@ def find_root(env, cwd) -> str:
     for start in starts:
         here = os.path.realpath(start)
         while True:
-            if os.path.isfile(os.path.join(here, PROJECT_FILE)) or os.path.isdir(os.path.join(here, WORK_DIR)):
+            if os.path.isfile(os.path.join(here, PROJECT_FILE)):
                 return here
             up = os.path.dirname(here)
             if up == here:
                 break
             here = up
+    for start in starts:
+        top = _git_top(os.path.realpath(start))
+        if top is not None:
+            return top
     return os.path.realpath(starts[0])
+
+
+def _git_top(here: str):
+    """The nearest directory holding ``.git`` (a directory, or a worktree's file), walking up."""
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return here
+        up = os.path.dirname(here)
+        if up == here:
+            return None
+        here = up
 
 
 def user_policy_file(env) -> str:

@@ -74,3 +74,16 @@ Feature: Enforcement the agent cannot switch off
         When the policy cache is forged to switch every policy off with the user's own secret
         And the user runs "cupcake doctor"
         Then the doctor reports the problem "the policy cache was NOT trusted"
+
+    Scenario: Creating a .cupcake directory deeper down does not move the project root
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And the agent works in "src/" without CLAUDE_PROJECT_DIR
+        And the file "src/.cupcake/state/planted" exists
+        When the agent asks to run "rm -rf build"
+        Then the tool call is denied
