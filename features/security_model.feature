@@ -87,3 +87,24 @@ Feature: Enforcement the agent cannot switch off
         And the file "src/.cupcake/state/planted" exists
         When the agent asks to run "rm -rf build"
         Then the tool call is denied
+
+    Scenario Outline: A policy file that is not a regular file is an error, never a hang
+        Switching everything off without touching a protected file: a directory or a FIFO named
+        ~/.claude/cupcake.toml. The run answers at once and says what is wrong; the project's
+        policies still hold.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And the user policy file is <kind>
+        When the agent asks to run "rm -rf build"
+        Then the answer came within 5 seconds
+        And nothing shown contains "Traceback"
+
+        Examples:
+            | kind        |
+            | a directory |
+            | a FIFO      |

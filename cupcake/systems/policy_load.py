@@ -20,6 +20,10 @@ class PolicyLoad(BaseSystem):
 
     def process(self, ctx) -> None:
         payload = ctx.payload if isinstance(ctx.payload, dict) else {}
+        # The deadline starts with the run, before the policies (and their timeout) are known: until
+        # they are, the default timeout bounds the load itself.
+        if ctx.deadline is None:
+            ctx.deadline = ctx.options.get("started", time.monotonic()) + run_seconds({})
         ctx.root = find_root(ctx.env, payload.get("cwd"))
         loaded = load(ctx.root, ctx.env)
         ctx.configured = loaded is not None
