@@ -63,7 +63,10 @@ def shown_path(path: str, root: str, cwd=None) -> str:
     root with ``/`` separators when inside it, absolute otherwise."""
     if not os.path.isabs(path):
         path = os.path.join(cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root, path)
-    path = os.path.realpath(path)
+    try:
+        path = os.path.realpath(path)
+    except ValueError:  # a lone surrogate or a NUL cannot name a file on disk: nothing to resolve
+        path = os.path.normpath(path)
     if path == root:
         return "."
     if path.startswith(root.rstrip("/") + "/"):

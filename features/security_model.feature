@@ -108,3 +108,27 @@ Feature: Enforcement the agent cannot switch off
             | kind        |
             | a directory |
             | a FIFO      |
+
+    Scenario Outline: A lone surrogate never drops a decision
+        An agent controls every value of its tool calls, including strings no file name can hold.
+        Cupcake handles them; a block already found stands.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "<tool>" with:
+            """
+            <input>
+            """
+        Then the tool call is <outcome>
+        And nothing shown contains "Traceback"
+
+        Examples:
+            | tool  | input                                                   | outcome      |
+            | Bash  | {"command": "rm -rf build \ud800"}                      | denied       |
+            | Write | {"file_path": "\ud800/../cupcake.toml", "content": "x"}  | denied       |
+            | Write | {"file_path": ".cupcake/x\ud800", "content": "x"}       | denied       |
+            | Write | {"file_path": "notes\ud800.txt", "content": "fine"}     | let through  |

@@ -78,7 +78,7 @@ def _write(view, protected, ctx):
     if inodes:
         try:
             st = os.stat(resolved)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a lone surrogate or NUL cannot name a file on disk
             return None
         if (st.st_dev, st.st_ino) in inodes:
             return (

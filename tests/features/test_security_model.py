@@ -1,10 +1,8 @@
-from pytest_bdd import scenarios
-
-scenarios("security_model.feature")
-
 import os
 
-from pytest_bdd import given, parsers
+from pytest_bdd import given, parsers, scenarios
+
+scenarios("security_model.feature")
 
 
 @given(parsers.parse("the user policy file is {kind}"))
