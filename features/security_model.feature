@@ -132,3 +132,22 @@ Feature: Enforcement the agent cannot switch off
             | Write | {"file_path": "\ud800/../cupcake.toml", "content": "x"}  | denied       |
             | Write | {"file_path": ".cupcake/x\ud800", "content": "x"}       | denied       |
             | Write | {"file_path": "notes\ud800.txt", "content": "fine"}     | let through  |
+
+    Scenario: The evaluator's eval folder is protected
+        The evaluator's findings gate the agent; a newer eval file written by the agent would lift the
+        gate, so the eval folder is protected like .cupcake/.
+        Given the project policy:
+            """
+            [settings.eval_feedback]
+            dir = "logs/evals"
+
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "Write" with:
+            """
+            {"file_path": "logs/evals/eval-9999.json", "content": "{}"}
+            """
+        Then the tool call is denied

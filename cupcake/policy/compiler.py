@@ -79,7 +79,9 @@ def compile_files(paths, root: str, env) -> dict:
         "problems": [p.as_dict() for p in problems],
         "files": [s.name for s in units],
         "imports": imported.identities,
-        "protected": protected_paths(root, env, paths, [s.path for s in units if s.imported_by], imported.patterns),
+        "protected": protected_paths(
+            root, env, paths, [s.path for s in units if s.imported_by], imported.patterns, _eval_dirs(settings)
+        ),
         "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
     }
     if errors:
@@ -128,6 +130,13 @@ def _unique_name(source, index: int, table, seen: dict, problems) -> bool:
         )
     )
     return False
+
+
+def _eval_dirs(settings) -> list:
+    """The eval folder when the evaluator's findings are on: the agent may not write what gates it."""
+    evals = settings.get("eval_feedback")
+    folder = evals.get("dir") if isinstance(evals, dict) else None
+    return [folder] if isinstance(folder, str) and folder else []
 
 
 def _summary(errors) -> str:
