@@ -96,9 +96,23 @@ def sync(
         typer.Option("--command", metavar="PATH", help="The executable the hooks call (overrides the scope's choice)."),
     ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the changes as a diff; write nothing.")] = False,
-    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove Cupcake's hook entries (only those).")] = False,
+    uninstall: Annotated[
+        bool,
+        typer.Option("--uninstall", help="Remove Cupcake's hook entries and the protections sync added (only those)."),
+    ] = False,
+    sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--sandbox",
+            help="Also turn on Claude Code's sandbox (Linux: needs bubblewrap and socat), so Bash cannot write "
+            "Cupcake's files whatever the command.",
+        ),
+    ] = False,
 ) -> None:
     """Write Cupcake's hooks into Claude Code's settings, one entry per event.
+
+    Also writes Claude Code's own protections for Cupcake's files: `permissions.deny` Edit rules and
+    `sandbox.filesystem.denyWrite` paths (the sandbox enforces them once it is on: --sandbox).
 
     Every other key, hook and matcher group stays exactly as it was; running it twice changes
     nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
@@ -115,6 +129,7 @@ def sync(
         uninstall=uninstall,
         out=typer.echo,
         err=_echo_err,
+        sandbox=sandbox,
     )
     raise typer.Exit(code)
 

@@ -5,6 +5,8 @@ Every problem is collected, not only the first: the load fails when any is an er
 
 from __future__ import annotations
 
+import os
+
 import tomli
 from pydantic_core import ValidationError
 
@@ -77,7 +79,9 @@ def compile_files(paths, root: str, env) -> dict:
         "problems": [p.as_dict() for p in problems],
         "files": [s.name for s in units],
         "imports": imported.identities,
-        "protected": protected_paths(root, env, paths, [s.path for s in units if s.imported_by], imported.patterns),
+        "protected": protected_paths(
+            root, env, paths, [s.path for s in units if s.imported_by], imported.patterns, _eval_dirs(settings)
+        ),
         "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
     }
     if errors:
@@ -128,20 +132,62 @@ def _unique_name(source, index: int, table, seen: dict, problems) -> bool:
     return False
 
 
+def _eval_dirs(settings) -> list:
+    """The eval folder when the evaluator's findings are on: the agent may not write what gates it."""
+    evals = settings.get("eval_feedback")
+    folder = evals.get("dir") if isinstance(evals, dict) else None
+    return [folder] if isinstance(folder, str) and folder else []
+
+
 def _summary(errors) -> str:
     head = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the policy files"
     return head + ":\n" + "\n".join(f"- {e}" for e in errors)
 
 
-def _read(path: str, root: str, env, problems, imported_by=None):
-    source = _Source(path, label(path, root, env), imported_by, root)
+MAX_POLICY_BYTES = 8 << 20  # a policy file larger than this is an error, not a read
+
+
+def _read_policy_bytes(path: str, source, problems):
+    """The file's bytes, or None with a problem recorded. Opening never blocks (O_NONBLOCK: a FIFO
+    with no writer, a device); only a regular file is read (a directory, FIFO or device named
+    cupcake.toml is an error, not a hang)."""
+    import stat
+
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
         problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: {exc.strerror or exc}"))
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file (a FIFO, socket or device)"
+            problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: it is {kind}"))
+            return None
+        if st.st_size > MAX_POLICY_BYTES:
+            problems.append(Problem(ERROR, source.name, None, None, f"larger than {MAX_POLICY_BYTES >> 20} MiB"))
+            return None
+        chunks, total = [], 0
+        while total <= MAX_POLICY_BYTES:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: {exc.strerror or exc}"))
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read(path: str, root: str, env, problems, imported_by=None):
+    source = _Source(path, label(path, root, env), imported_by, root)
+    data = _read_policy_bytes(path, source, problems)
+    if data is None:
         return None
     try:
         text = data.decode("utf-8")
