@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 import typer
 
 from cupcake import __version__
+from cupcake.errors import CupcakeError
 
 app = typer.Typer(
     name="cupcake",
@@ -364,18 +365,24 @@ def systems(
 
 
 def main(args=None) -> int:
+    """Run a command; map every outcome to an exit code (see ``cupcake.cli.errors``)."""
+    from cupcake.cli import errors
+
+    argv = list(sys.argv[1:] if args is None else args)
     try:
-        code = app(args=args, prog_name="cupcake", standalone_mode=False)
+        code = app(args=argv, prog_name="cupcake", standalone_mode=False)
         return code if isinstance(code, int) else 0
     except typer.Exit as exc:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
-        print("Aborted.", file=sys.stderr)
-        return 1
-    except Exception as exc:  # usage errors (typer's click exceptions have .show()) and the like
+        print("Interrupted.", file=sys.stderr)
+        return errors.INTERRUPTED
+    except CupcakeError as exc:  # a problem Cupcake found, said for the person
+        print(f"cupcake: error: {exc}", file=sys.stderr)
+        return errors.PROBLEM
+    except Exception as exc:
+        # usage errors: typer's (click's) exceptions know how to show themselves
         if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()
             return exc.exit_code
-        print(f"cupcake: error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
-    return 0
+        return errors.unexpected(exc, argv)
