@@ -214,16 +214,16 @@ def _check_file(source, problems) -> None:
             _check_eval_feedback(source, settings["eval_feedback"], problems)
             settings = {k: v for k, v in settings.items() if k != "eval_feedback"}
         try:
-            schema.SettingsModel.model_validate(settings)
+            schema.SETTINGS_TABLE.validate(settings)
         except ValidationError as exc:
-            for loc, message in explain(exc.errors(), schema.SettingsModel.model_fields):
+            for loc, message in explain(exc.errors(), schema.SETTINGS_TABLE.keys):
                 key = str(loc[0]) if loc else "settings"
                 problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None, "settings: " + message))
 
 
 def _check_file_model(source, table, known, problems) -> None:
     try:
-        schema.FileModel.model_validate(table)
+        schema.FILE_TABLE.validate(table)
     except ValidationError as exc:
         for loc, message in explain(exc.errors(), known):
             key = str(loc[0]) if loc else ""
@@ -242,12 +242,12 @@ def _check_eval_feedback(source, table, problems) -> None:
         report("`eval_feedback` must be a table, such as [settings.eval_feedback] with enabled = true")
         return
     try:
-        schema.EvalFeedbackModel.model_validate(table)
+        schema.EVAL_FEEDBACK_TABLE.validate(table)
     except ValidationError as exc:
         for err in exc.errors():
             key = str(err["loc"][0]) if err["loc"] else None
             err = dict(err, loc=("eval_feedback",) + tuple(err["loc"]))
-            report(pydantic_message(err, schema.EvalFeedbackModel.model_fields), key)
+            report(pydantic_message(err, schema.EVAL_FEEDBACK_TABLE.keys), key)
     events = table.get("events", ())
     for event in events if isinstance(events, list) else ():
         if not isinstance(event, str):
@@ -281,9 +281,9 @@ def _compile_policy(source, index: int, table, problems):
         problems.append(Problem(severity, source.name, lines.at(index, key) if key else line, name, message, index + 1))
 
     try:
-        schema.PolicyModel.model_validate(table)
+        schema.POLICY_TABLE.validate(table)
     except ValidationError as exc:
-        for loc, message in explain(exc.errors(), schema.PolicyModel.model_fields):
+        for loc, message in explain(exc.errors(), schema.POLICY_TABLE.keys):
             if (
                 loc
                 and loc[0] in ("conditions", "action")
