@@ -42,7 +42,7 @@ def _root(
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run(
     event: Annotated[
-        str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the payload's hook_event_name).")
+        str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the event name in the payload).")
     ],
     timings: Annotated[bool, typer.Option("--timings", help="Print each system's time to stderr.")] = False,
 ) -> None:

@@ -226,10 +226,9 @@ def _check_hooks_present(report: Report, installed: list[Installed]) -> None:
 
 
 def resolve(executable: str, root: str, env):
-    """Where the shell Claude Code starts finds ``executable``: a path (with ``$CLAUDE_PROJECT_DIR``
-    and ``~`` expanded) or a name on PATH. None when nothing executable is there."""
-    for placeholder in ("${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR"):
-        executable = executable.replace(placeholder, root)
+    """Where the shell the agent starts finds ``executable``: a path (with the agent's project-directory
+    variable and ``~`` expanded) or a name on PATH. None when nothing executable is there."""
+    executable = probe.expand_project_dir(executable, root)
     if executable.startswith("~"):
         executable = entries.home_of(env) + executable[1:] if executable[:2] in ("~", "~/") else executable
     if "/" in executable:
@@ -479,13 +478,10 @@ def _judge(outcome):
             f"printed something that is not JSON: {outcome.stdout[:200]!r}",
             "check what the hook command runs",
         )
-    specific = answer.get("hookSpecificOutput", {}) if isinstance(answer, dict) else {}
-    reason = str(specific.get("permissionDecisionReason", ""))
-    message = str(answer.get("systemMessage", "")) if isinstance(answer, dict) else ""
-    if reason.startswith("Cupcake: ") or (message.startswith("Cupcake: ") and not specific):
+    decision, reason, message = probe.read_answer(answer)
+    if reason.startswith("Cupcake: ") or (message.startswith("Cupcake: ") and decision is None and not reason):
         first_line = (reason or message).splitlines()[0]
         return PROBLEM, f"Cupcake answered with a failure instead of a decision: {first_line}", "see the findings above"
-    decision = specific.get("permissionDecision")
     if decision:
         return OK, f"answered {decision}" + (f": {reason.splitlines()[0]}" if reason else ""), None
     return OK, "answered", None

@@ -32,7 +32,7 @@ class Context:
     __slots__ = (
         # input
         "raw",  # bytes read from stdin
-        "event_arg",  # --event, if given (wins over the payload's hook_event_name)
+        "event_arg",  # --event, if given (wins over the event name in the payload)
         "agent",  # the agent's adapter (cupcake.agents): parses its payload, renders the answer
         "event",  # the resolved event name (canonical: Claude Code's vocabulary)
         "payload",  # the canonical event object (dict), unknown fields kept

@@ -9,14 +9,14 @@ _PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
 class EventView:
-    __slots__ = ("payload", "root", "state", "tool_name", "tool_input", "cwd", "_path", "_contents")
+    __slots__ = ("payload", "root", "state", "tool", "tool_input", "cwd", "_path", "_contents")
 
     def __init__(self, event, root: str, state=None):
         """``event``: the canonical event (``cupcake.agents.event.Event``)."""
         self.payload = event.payload
         self.root = root
         self.state = state  # the session's state summary, when a policy needs it (see state_load)
-        self.tool_name = event.tool
+        self.tool = event.tool
         self.tool_input = event.tool_input
         self.cwd = event.cwd
         self._path = False

@@ -66,6 +66,11 @@ PROJECT_DIR_ENV = ("CLAUDE_PROJECT_DIR",)
 USER_DIR = ".claude"
 USER_POLICY_FILE = USER_DIR + "/cupcake.toml"
 
+# Claude Code's memory files, where a team writes its rules (``cupcake init`` translates them): in a
+# directory, and in the user's Claude Code directory.
+MEMORY_NAMES = ("CLAUDE.md", USER_DIR + "/CLAUDE.md")
+USER_MEMORY = USER_DIR + "/CLAUDE.md"
+
 # Built-in tool names (hook-protocols §6.1) and the MCP form, for matcher warnings.
 TOOLS = (
     "Agent",
