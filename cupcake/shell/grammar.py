@@ -351,6 +351,8 @@ class Parser(Reader):
         if self.at("(("):
             self.pos += 1
             nodes = self.scan_arithmetic()
+            if self.at(")"):
+                self.pos += 1
             self.skip_blanks()
             if self.at(";"):
                 self.pos += 1

@@ -178,6 +178,9 @@ def peel(words) -> Peeled:
             i += 1  # the duration / CPU mask / priority
         if name == "flock" and i < len(words):
             i += 1  # the lock file (or descriptor)
+            if i + 1 < len(words) and words[i].value in ("-c", "--command"):
+                values["-c"] = words[i + 1]
+                i += 2
         if name == "chroot" and i < len(words):
             i += 1  # the new root
         _record(out, name, words, i)
