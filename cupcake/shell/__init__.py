@@ -27,9 +27,9 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
     script = Script(command)
     budget = Budget()
     text = command
-    if len(text) > MAX_INPUT:
-        budget.stop("too long to read")
-        text = text[:MAX_INPUT]
+    too_long = len(text) > MAX_INPUT
+    if too_long:
+        text = text[:MAX_INPUT]  # the start is still read, for what it shows
     try:
         from cupcake.shell.grammar import Parser
         from cupcake.shell.walker import State, Walker
@@ -51,7 +51,7 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         budget.stop("out of memory")
     except Exception as exc:  # never raise on any input: a reading we could not finish is incomplete
         budget.stop(f"internal error: {exc.__class__.__name__}")
-    script.incomplete = budget.reason
+    script.incomplete = "too long to read" if too_long else budget.reason
     return script
 
 

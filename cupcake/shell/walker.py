@@ -155,7 +155,7 @@ class Walker:
 
     def walk_node(self, node, st, via, piped):
         """(ok state, fail state, last Command produced)."""
-        if self.budget.stopped:
+        if self.budget.stopped or node is None:
             return st, st, None
         if node.__class__ is Simple:
             return self.simple(node, st, via, piped)
