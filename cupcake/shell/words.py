@@ -298,6 +298,12 @@ class _Field:
 def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
     """The fields one word expands to. ``ctx`` gives ``lookup(name) -> str | None`` (None:
     unknown), ``run(node, label)`` (a substitution's commands run) and ``budget``."""
+    if len(parts) == 1:  # the common case: one plain or one quoted literal
+        kind, text = parts[0][0], parts[0][1]
+        if kind == "q":
+            return [Word(text, raw, quoted=True)]
+        if kind == "u" and text and not any(ch in text for ch in "{~*?["):
+            return [Word(text, raw)]
     alternatives = _braces(parts, ctx) if _has_brace(parts) and not assignment else [parts]
     fields = []
     for alt in alternatives:
