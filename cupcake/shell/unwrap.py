@@ -184,6 +184,8 @@ def peel(words) -> Peeled:
         if name == "chroot" and i < len(words):
             i += 1  # the new root
         _record(out, name, words, i)
+        if name == "sudo" and ("-e" in values or "--edit" in values):
+            out.words = [Word("sudoedit")] + out.words  # sudo -e FILE edits FILE
         if name not in ("command", "builtin"):
             out.in_shell = False
         if name in ("env", "sudo", "run0"):

@@ -225,8 +225,8 @@ def writes_of(cmd) -> list:
                 other = value[: -len(suffix)] if value.endswith(suffix) else value + suffix
                 add(Word(other, known=word.known, glob=word.glob), name)
     elif name in _EDITORS:
-        for word in words:
-            if word.value.startswith(("-", "+")) and word.known:
+        for word in _Args(words, "cSTuUiwWstq" if name in ("vi", "vim", "nvim", "ex", "view") else "", ()).operands:
+            if word.value.startswith("+") and word.known:
                 continue
             add(word, "editor")
     elif name == "patch":
