@@ -3,7 +3,7 @@
 ``parse(command, cwd=None, home=None, env=None) -> Script`` never raises. See ``model`` for the
 classes callers use (``Script``, ``Command``, ``Redirect``, ``Opaque``, ``Write``), ``words`` for
 ``Word`` and ``could_match``. ``targets(command, cwd, home, root)`` is the write list in the shape
-of the older ``cupcake.policy.shell_targets.targets``. Modules: ``lexer`` (characters to words),
+of the older ``cupcake.protection.shell_targets.targets``. Modules: ``lexer`` (characters to words),
 ``grammar`` (the tree), ``words`` (expansion, patterns), ``walker`` (execution order, state),
 ``unwrap`` (wrappers and nested code), ``writes`` (paths changed), ``limits`` (bounds).
 """
@@ -38,8 +38,11 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         base = {k: v for k, v in (env or {}).items() if isinstance(k, str) and isinstance(v, str)}
         if home is None and isinstance(base.get("HOME"), str):
             home = base["HOME"]
-        state = State(cwd if isinstance(cwd, str) and cwd.startswith("/") else None,
-                      home if isinstance(home, str) and home.startswith("/") else None, {})  # fmt: skip
+        state = State(
+            cwd if isinstance(cwd, str) and cwd.startswith("/") else None,
+            home if isinstance(home, str) and home.startswith("/") else None,
+            {},
+        )
         reason = budget.reason
         budget.reason = None  # the walk may still read what was parsed
         walker = Walker(script, base, budget, check_dirs)

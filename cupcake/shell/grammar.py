@@ -11,7 +11,7 @@ syntax problems in ``errors``. Nodes:
 
 from __future__ import annotations
 
-from cupcake.shell.lexer import _NAME_CHARS, _NAME_START, META, Reader, RawWord
+from cupcake.shell.lexer import _NAME_CHARS, _NAME_START, META, RawWord, Reader
 
 _REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">&", ">|", "<", ">")
 _OPENERS = {"{", "if", "while", "until", "for", "select", "case", "function", "[[", "coproc"}

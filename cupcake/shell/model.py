@@ -14,13 +14,37 @@ _WRITE_OPS = frozenset((">", ">>", ">|", "&>", "&>>", "<>"))
 # Global options that take a value, per program: the subcommand is the first non-option after them.
 GLOBAL_OPTIONS = {
     "git": frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env")),
-    "docker": frozenset(("-c", "--context", "--config", "-H", "--host", "-l", "--log-level", "--tlscacert",
-                         "--tlscert", "--tlskey")),
+    "docker": frozenset(
+        ("-c", "--context", "--config", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey")
+    ),
     "podman": frozenset(("-c", "--connection", "--root", "--runroot", "--url", "--identity", "--log-level")),
-    "kubectl": frozenset(("-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s",
-                          "--server", "--token", "--as", "--as-group", "--as-uid", "--request-timeout",
-                          "--cache-dir", "--certificate-authority", "--client-certificate", "--client-key",
-                          "--tls-server-name", "-v", "--v", "--profile", "--username", "--password")),
+    "kubectl": frozenset(
+        (
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "--token",
+            "--as",
+            "--as-group",
+            "--as-uid",
+            "--request-timeout",
+            "--cache-dir",
+            "--certificate-authority",
+            "--client-certificate",
+            "--client-key",
+            "--tls-server-name",
+            "-v",
+            "--v",
+            "--profile",
+            "--username",
+            "--password",
+        )
+    ),
     "helm": frozenset(("-n", "--namespace", "--kube-context", "--kubeconfig", "--registry-config")),
     "npm": frozenset(("--prefix", "-w", "--workspace", "--registry", "--userconfig", "--cache", "--loglevel")),
     "pnpm": frozenset(("-C", "--dir", "-F", "--filter", "-w", "--workspace-root")),
@@ -28,7 +52,7 @@ GLOBAL_OPTIONS = {
     "cargo": frozenset(("-C", "--config", "-Z", "--color", "--manifest-path")),
     "terraform": frozenset(),
     "pip": frozenset(("--python", "--log", "--proxy", "--cert", "--client-cert", "--cache-dir", "--timeout")),
-}  # fmt: skip
+}
 
 
 class Redirect:
@@ -90,8 +114,19 @@ class Opaque:
 class Command:
     """One simple command that would run. See the attribute list in ``cupcake.shell``."""
 
-    __slots__ = ("words", "redirects", "assignments", "cwd", "home", "via", "wrappers", "opaque",
-                 "stdin_from", "stdin_text", "extra_args")  # fmt: skip
+    __slots__ = (
+        "words",
+        "redirects",
+        "assignments",
+        "cwd",
+        "home",
+        "via",
+        "wrappers",
+        "opaque",
+        "stdin_from",
+        "stdin_text",
+        "extra_args",
+    )
 
     def __init__(self, words, redirects=(), assignments=(), cwd=None, home=None, via=()):
         self.words = tuple(words)
@@ -241,8 +276,7 @@ class Write:
 
     __slots__ = ("kind", "word", "path", "tokens", "relative", "recursive", "worktree", "command")
 
-    def __init__(self, kind: str, word: Word, cwd, recursive: bool = False, worktree: bool = False,
-                 command=None):  # fmt: skip
+    def __init__(self, kind: str, word: Word, cwd, recursive: bool = False, worktree: bool = False, command=None):
         self.kind = kind
         self.word = word
         self.recursive = recursive

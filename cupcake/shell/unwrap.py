@@ -16,8 +16,22 @@ from cupcake.shell.words import ANY, Word, unknown_word
 SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh", "rbash"))
 # program -> (option letters taking a value, option words taking a value)
 _WRAPPERS = {
-    "sudo": ("ugCDhpRrtTU", {"--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--chroot",
-                             "--role", "--type", "--command-timeout", "--other-user"}),
+    "sudo": (
+        "ugCDhpRrtTU",
+        {
+            "--user",
+            "--group",
+            "--close-from",
+            "--chdir",
+            "--host",
+            "--prompt",
+            "--chroot",
+            "--role",
+            "--type",
+            "--command-timeout",
+            "--other-user",
+        },
+    ),
     "doas": ("uC", set()),
     "run0": ("uDg", {"--user", "--group", "--chdir", "--setenv", "--unit", "--property", "--description"}),
     "env": ("uCS", {"--unset", "--chdir", "--split-string"}),
@@ -32,8 +46,20 @@ _WRAPPERS = {
     "time": ("fo", {"--format", "--output"}),
     "stdbuf": ("ioe", {"--input", "--output", "--error"}),
     "setsid": ("", set()),
-    "xargs": ("IiLlnPsdEaeS", {"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args",
-                               "--max-procs", "--max-chars", "--process-slot-var"}),
+    "xargs": (
+        "IiLlnPsdEaeS",
+        {
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--replace",
+            "--max-lines",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
+            "--process-slot-var",
+        },
+    ),
     "parallel": ("jSI", {"--jobs", "-j", "--sshlogin", "--arg-file", "-a"}),
     "chroot": ("", {"--userspec", "--groups"}),
     "flock": ("wEc", {"--timeout", "--conflict-exit-code", "--command"}),
@@ -54,19 +80,48 @@ _WRAPPERS = {
     "bunx": ("", set()),
     "uvx": ("", {"--from", "--with", "--python"}),
     "dotenv": ("fe", set()),
-}  # fmt: skip
-_LAUNCHERS = {"uv": "run", "poetry": "run", "pipenv": "run", "pipx": "run", "bundle": "exec", "pnpm": "exec",
-              "rye": "run", "pdm": "run", "hatch": "run", "conda": "run", "mamba": "run"}  # fmt: skip
+}
+_LAUNCHERS = {
+    "uv": "run",
+    "poetry": "run",
+    "pipenv": "run",
+    "pipx": "run",
+    "bundle": "exec",
+    "pnpm": "exec",
+    "rye": "run",
+    "pdm": "run",
+    "hatch": "run",
+    "conda": "run",
+    "mamba": "run",
+}
 _SEPARATE_NUMBER = {"timeout", "gtimeout", "taskset", "chrt"}  # take one positional before the command
 # interpreter -> (option words whose value is code, option letters whose value is code)
 INTERPRETERS = {
-    "python": ("-c",), "pypy": ("-c",), "perl": ("-e", "-E"), "node": ("-e", "--eval", "-p", "--print"),
-    "nodejs": ("-e", "--eval", "-p", "--print"), "bun": ("-e", "--eval", "-p", "--print"),
-    "deno": ("eval",), "ruby": ("-e",), "php": ("-r",), "lua": ("-e",), "Rscript": ("-e",),
-    "osascript": ("-e",), "tclsh": (), "awk": (), "gawk": (), "mawk": (), "nawk": (), "jq": (),
-    "sed": ("-e", "--expression"), "gsed": ("-e", "--expression"), "vim": ("-c",), "vi": ("-c",), "nvim": ("-c",),
+    "python": ("-c",),
+    "pypy": ("-c",),
+    "perl": ("-e", "-E"),
+    "node": ("-e", "--eval", "-p", "--print"),
+    "nodejs": ("-e", "--eval", "-p", "--print"),
+    "bun": ("-e", "--eval", "-p", "--print"),
+    "deno": ("eval",),
+    "ruby": ("-e",),
+    "php": ("-r",),
+    "lua": ("-e",),
+    "Rscript": ("-e",),
+    "osascript": ("-e",),
+    "tclsh": (),
+    "awk": (),
+    "gawk": (),
+    "mawk": (),
+    "nawk": (),
+    "jq": (),
+    "sed": ("-e", "--expression"),
+    "gsed": ("-e", "--expression"),
+    "vim": ("-c",),
+    "vi": ("-c",),
+    "nvim": ("-c",),
     "ex": ("-c",),
-}  # fmt: skip
+}
 
 
 def language(program: str):
@@ -356,8 +411,11 @@ def find_parts(words):
     """``find`` roots and actions: (roots, [(action, inner words)], deleting, written files)."""
     i = 1
     roots = []
-    while i < len(words) and words[i].value in ("-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3") or (
-        i < len(words) and words[i].value.startswith("-D") and i + 1 < len(words)):  # fmt: skip
+    while (
+        i < len(words)
+        and words[i].value in ("-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3")
+        or (i < len(words) and words[i].value.startswith("-D") and i + 1 < len(words))
+    ):
         i += 2 if words[i].value == "-D" else 1
     while i < len(words):
         text = words[i].value

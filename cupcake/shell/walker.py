@@ -12,10 +12,9 @@ fed to a shell, ``find -exec``, ``xargs``) is read and walked as commands that r
 from __future__ import annotations
 
 from cupcake.shell import unwrap
-from cupcake.shell.grammar import Compound, Parser, Simple
+from cupcake.shell.grammar import Parser, Simple
 from cupcake.shell.limits import MAX_DEPTH, MAX_LOOP_ITEMS
-from cupcake.shell.model import Command, Opaque, Redirect
-from cupcake.shell.model import _normpath
+from cupcake.shell.model import Command, Opaque, Redirect, _normpath
 from cupcake.shell.words import Word, expand
 
 _UNKNOWN = object()
@@ -37,7 +36,12 @@ class State:
 
     def copy(self) -> State:
         st = State(self.cwd, self.home, dict(self.env))
-        st.oldpwd, st.stack, st.wild, st.funcs = self.oldpwd, None if self.stack is None else list(self.stack), self.wild, self.funcs
+        st.oldpwd, st.stack, st.wild, st.funcs = (
+            self.oldpwd,
+            None if self.stack is None else list(self.stack),
+            self.wild,
+            self.funcs,
+        )
         return st
 
 
@@ -286,8 +290,17 @@ class Walker:
                 assigns.append((name, None))
             else:
                 fields = expand(value.parts, value.raw, ctx, assignment=True)
-                assigns.append((name, Word("".join(f.value for f in fields), value.raw,
-                                           all(f.known for f in fields), quoted=any(f.quoted for f in fields))))  # fmt: skip
+                assigns.append(
+                    (
+                        name,
+                        Word(
+                            "".join(f.value for f in fields),
+                            value.raw,
+                            all(f.known for f in fields),
+                            quoted=any(f.quoted for f in fields),
+                        ),
+                    )
+                )
         if not words:
             if redirects:
                 self.script.redirect_only.append(Command((), redirects, assigns, st.cwd, st.home, via))
@@ -430,7 +443,9 @@ class Walker:
         for action, inner in actions:
             if not inner:
                 continue
-            sub = Command(inner, (), (), cmd.cwd if action in ("-exec", "-ok") else None, cmd.home, via + ("find " + action,))
+            sub = Command(
+                inner, (), (), cmd.cwd if action in ("-exec", "-ok") else None, cmd.home, via + ("find " + action,)
+            )
             self.dispatch(sub, st.copy(), via + ("find " + action,))
 
     # ## builtins that change the shell ##
@@ -477,8 +492,12 @@ class Walker:
         return st, st, cmd
 
     def _cd(self, cmd, st, program, args):
-        operands = [w for w in args if not (w.known and w.value.startswith("-") and w.value != "-") or
-                    (program != "cd" and w.value[:1] in "+-" and w.value[1:].isdigit())]  # fmt: skip
+        operands = [
+            w
+            for w in args
+            if not (w.known and w.value.startswith("-") and w.value != "-")
+            or (program != "cd" and w.value[:1] in "+-" and w.value[1:].isdigit())
+        ]
         ok = st.copy()
         target = None
         if program == "popd":

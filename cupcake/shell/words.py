@@ -25,8 +25,9 @@ class Word:
 
     __slots__ = ("value", "raw", "known", "glob", "quoted", "tokens")
 
-    def __init__(self, value: str, raw: str = "", known: bool = True, glob: bool = False,
-                 quoted: bool = False, tokens=None):  # fmt: skip
+    def __init__(
+        self, value: str, raw: str = "", known: bool = True, glob: bool = False, quoted: bool = False, tokens=None
+    ):
         self.value = value
         self.raw = raw or value
         self.known = known
@@ -137,12 +138,20 @@ def _in_class(klass, ch: str, fold: bool) -> bool:
 
 
 _NAMED = {
-    "alpha": (("a", "z"), ("A", "Z")), "digit": (("0", "9"),), "alnum": (("a", "z"), ("A", "Z"), ("0", "9")),
-    "upper": (("A", "Z"),), "lower": (("a", "z"),), "space": ((" ", " "), ("\t", "\r")),
-    "punct": (("!", "/"), (":", "@"), ("[", "`"), ("{", "~")), "xdigit": (("0", "9"), ("a", "f"), ("A", "F")),
-    "word": (("a", "z"), ("A", "Z"), ("0", "9"), ("_", "_")), "blank": ((" ", " "), ("\t", "\t")),
-    "print": ((" ", "~"),), "graph": (("!", "~"),), "cntrl": (("\0", "\x1f"),),
-}  # fmt: skip
+    "alpha": (("a", "z"), ("A", "Z")),
+    "digit": (("0", "9"),),
+    "alnum": (("a", "z"), ("A", "Z"), ("0", "9")),
+    "upper": (("A", "Z"),),
+    "lower": (("a", "z"),),
+    "space": ((" ", " "), ("\t", "\r")),
+    "punct": (("!", "/"), (":", "@"), ("[", "`"), ("{", "~")),
+    "xdigit": (("0", "9"), ("a", "f"), ("A", "F")),
+    "word": (("a", "z"), ("A", "Z"), ("0", "9"), ("_", "_")),
+    "blank": ((" ", " "), ("\t", "\t")),
+    "print": ((" ", "~"),),
+    "graph": (("!", "~"),),
+    "cntrl": (("\0", "\x1f"),),
+}
 
 
 def parse_class(text: str, i: int):
@@ -511,8 +520,12 @@ def _sequence(text: str):
         lo, hi = int(a), int(b)
         if abs(hi - lo) // step + 1 > MAX_BRACE:
             return False
-        width = max(len(a), len(b)) if (a.lstrip("-").startswith("0") and len(a.lstrip("-")) > 1) or (
-            b.lstrip("-").startswith("0") and len(b.lstrip("-")) > 1) else 0  # fmt: skip
+        width = (
+            max(len(a), len(b))
+            if (a.lstrip("-").startswith("0") and len(a.lstrip("-")) > 1)
+            or (b.lstrip("-").startswith("0") and len(b.lstrip("-")) > 1)
+            else 0
+        )
         rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
         return [str(v).zfill(width) if width else str(v) for v in rng]
     if len(a) == 1 and len(b) == 1 and a.isascii() and b.isascii() and a.isalpha() and b.isalpha():

@@ -17,40 +17,141 @@ from cupcake.shell.words import ANY, Word, basename_tokens
 
 # program -> (short option letters taking a value, long options taking a value)
 _SPECS = {
-    "rm": ("", ()), "rmdir": ("", ()), "unlink": ("", ()), "shred": ("ns", ("--iterations", "--size")),
-    "mv": ("tS", ("--target-directory", "--suffix")), "cp": ("tS", ("--target-directory", "--suffix")),
+    "rm": ("", ()),
+    "rmdir": ("", ()),
+    "unlink": ("", ()),
+    "shred": ("ns", ("--iterations", "--size")),
+    "mv": ("tS", ("--target-directory", "--suffix")),
+    "cp": ("tS", ("--target-directory", "--suffix")),
     "install": ("tSmogC", ("--target-directory", "--suffix", "--mode", "--owner", "--group")),
-    "rsync": ("efBTM", ("--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--rsh",
-                        "--rsync-path", "--temp-dir", "--compare-dest", "--copy-dest", "--link-dest",
-                        "--backup-dir", "--suffix", "--log-file", "--partial-dir", "--chmod", "--filter",
-                        "--password-file", "--out-format", "--timeout", "--bwlimit", "--port")),
-    "scp": ("cFiloPSJ", ()), "ln": ("tS", ("--target-directory", "--suffix")),
-    "tee": ("", ()), "truncate": ("sr", ("--size", "--reference")), "touch": ("dtr", ("--date", "--reference")),
-    "chmod": ("", ("--reference",)), "chown": ("", ("--reference", "--from")), "chgrp": ("", ("--reference",)),
-    "mkdir": ("m", ("--mode", "--context")), "mkfifo": ("m", ("--mode", "--context")), "mknod": ("m", ("--mode",)),
+    "rsync": (
+        "efBTM",
+        (
+            "--exclude",
+            "--include",
+            "--exclude-from",
+            "--include-from",
+            "--files-from",
+            "--rsh",
+            "--rsync-path",
+            "--temp-dir",
+            "--compare-dest",
+            "--copy-dest",
+            "--link-dest",
+            "--backup-dir",
+            "--suffix",
+            "--log-file",
+            "--partial-dir",
+            "--chmod",
+            "--filter",
+            "--password-file",
+            "--out-format",
+            "--timeout",
+            "--bwlimit",
+            "--port",
+        ),
+    ),
+    "scp": ("cFiloPSJ", ()),
+    "ln": ("tS", ("--target-directory", "--suffix")),
+    "tee": ("", ()),
+    "truncate": ("sr", ("--size", "--reference")),
+    "touch": ("dtr", ("--date", "--reference")),
+    "chmod": ("", ("--reference",)),
+    "chown": ("", ("--reference", "--from")),
+    "chgrp": ("", ("--reference",)),
+    "mkdir": ("m", ("--mode", "--context")),
+    "mkfifo": ("m", ("--mode", "--context")),
+    "mknod": ("m", ("--mode",)),
     "sort": ("okStT", ("--output", "--key", "--field-separator", "--buffer-size", "--temporary-directory")),
     "uniq": ("fsw", ("--skip-fields", "--skip-chars", "--check-chars")),
-    "curl": ("AbcCdDeEFHKmoPQrTtuUwxXyYz", ("--output", "--dump-header", "--cookie-jar", "--trace",
-                                            "--trace-ascii", "--stderr", "--output-dir", "--etag-save",
-                                            "--libcurl", "--data", "--header", "--user-agent", "--user",
-                                            "--request", "--url", "--proxy", "--max-time", "--referer")),
-    "wget": ("OoaPeUtTwQlARDIXBi", ("--output-document", "--output-file", "--append-output",
-                                    "--directory-prefix", "--user-agent", "--tries", "--timeout")),
-    "tar": ("fCbHKLNTVgXI", ("--file", "--directory", "--exclude", "--files-from", "--transform", "--use-compress-program")),
-    "unzip": ("dxP", ()), "patch": ("odipBrzDFV", ("--output", "--directory", "--input", "--strip", "--reject-file")),
-    "sed": ("efl", ("--expression", "--file", "--line-length")), "perl": ("eEIMmx", ()),
-}  # fmt: skip
-for _alias, _of in (("gsed", "sed"), ("gcp", "cp"), ("gmv", "mv"), ("grm", "rm"), ("bsdtar", "tar"), ("gtar", "tar"),
-                    ("srm", "rm"), ("chattr", "chmod"), ("setfacl", "chmod")):  # fmt: skip
+    "curl": (
+        "AbcCdDeEFHKmoPQrTtuUwxXyYz",
+        (
+            "--output",
+            "--dump-header",
+            "--cookie-jar",
+            "--trace",
+            "--trace-ascii",
+            "--stderr",
+            "--output-dir",
+            "--etag-save",
+            "--libcurl",
+            "--data",
+            "--header",
+            "--user-agent",
+            "--user",
+            "--request",
+            "--url",
+            "--proxy",
+            "--max-time",
+            "--referer",
+        ),
+    ),
+    "wget": (
+        "OoaPeUtTwQlARDIXBi",
+        (
+            "--output-document",
+            "--output-file",
+            "--append-output",
+            "--directory-prefix",
+            "--user-agent",
+            "--tries",
+            "--timeout",
+        ),
+    ),
+    "tar": (
+        "fCbHKLNTVgXI",
+        ("--file", "--directory", "--exclude", "--files-from", "--transform", "--use-compress-program"),
+    ),
+    "unzip": ("dxP", ()),
+    "patch": ("odipBrzDFV", ("--output", "--directory", "--input", "--strip", "--reject-file")),
+    "sed": ("efl", ("--expression", "--file", "--line-length")),
+    "perl": ("eEIMmx", ()),
+}
+for _alias, _of in (
+    ("gsed", "sed"),
+    ("gcp", "cp"),
+    ("gmv", "mv"),
+    ("grm", "rm"),
+    ("bsdtar", "tar"),
+    ("gtar", "tar"),
+    ("srm", "rm"),
+    ("chattr", "chmod"),
+    ("setfacl", "chmod"),
+):
     _SPECS[_alias] = _SPECS[_of]
 
 _REMOVERS = {"rm", "grm", "srm", "rmdir", "unlink", "shred"}
 _MODE = {"chmod", "chown", "chgrp", "chattr", "setfacl"}
 _EDITORS = {"vi", "vim", "nvim", "ex", "view", "ed", "red", "nano", "pico", "emacs", "joe", "sudoedit", "micro", "kak"}
-_COMPRESSORS = {"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2", "xz": ".xz", "unxz": ".xz",
-                "zstd": ".zst", "unzstd": ".zst", "lzma": ".lzma", "unlzma": ".lzma", "compress": ".Z"}  # fmt: skip
-_GIT_WORKTREE = {"switch", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "apply", "read-tree",
-                 "checkout-index", "bisect", "filter-branch", "sparse-checkout"}  # fmt: skip
+_COMPRESSORS = {
+    "gzip": ".gz",
+    "gunzip": ".gz",
+    "bzip2": ".bz2",
+    "bunzip2": ".bz2",
+    "xz": ".xz",
+    "unxz": ".xz",
+    "zstd": ".zst",
+    "unzstd": ".zst",
+    "lzma": ".lzma",
+    "unlzma": ".lzma",
+    "compress": ".Z",
+}
+_GIT_WORKTREE = {
+    "switch",
+    "merge",
+    "pull",
+    "rebase",
+    "cherry-pick",
+    "revert",
+    "am",
+    "apply",
+    "read-tree",
+    "checkout-index",
+    "bisect",
+    "filter-branch",
+    "sparse-checkout",
+}
 
 
 class _Args:
@@ -149,8 +250,14 @@ def writes_of(cmd) -> list:
         else:
             recursive = args.has("-r", "-R", "--recursive", "-a", "--archive") or name == "rsync"
             link = args.has("-l", "--link", "-s", "--symbolic-link")
-            _copy(args, "cp onto" if name in ("cp", "gcp") else name, recursive, add, cmd,
-                  sources_kind="cp -l source" if link else None)  # fmt: skip
+            _copy(
+                args,
+                "cp onto" if name in ("cp", "gcp") else name,
+                recursive,
+                add,
+                cmd,
+                sources_kind="cp -l source" if link else None,
+            )
             if name == "rsync" and args.get("--log-file") is not None:
                 add(args.get("--log-file"), "rsync --log-file")
             if name == "rsync" and args.has("--remove-source-files"):
@@ -167,12 +274,18 @@ def writes_of(cmd) -> list:
             if args.get("-t", "--target-directory") is not None:
                 _into(args.get("-t", "--target-directory"), operands, "ln", False, add)
             elif len(operands) == 1:
-                add(Word(_base_word(operands[0]).value, known=operands[0].known,
-                         tokens=basename_tokens(operands[0].pattern()) if not operands[0].exact else None), "ln")
+                add(
+                    Word(
+                        _base_word(operands[0]).value,
+                        known=operands[0].known,
+                        tokens=basename_tokens(operands[0].pattern()) if not operands[0].exact else None,
+                    ),
+                    "ln",
+                )
             elif operands:
                 _copy(args, "ln", False, add, cmd)
     elif name in ("tee", "truncate", "touch", "sponge"):
-        for word in (args.operands if args else words):
+        for word in args.operands if args else words:
             add(word, name)
     elif name in ("sed", "gsed"):
         if any(w.known and (w.value.startswith("--in-place") or _short_i(w.value, "nEsrzu")) for w in words):
@@ -318,8 +431,12 @@ def _into(directory: Word, sources, kind: str, recursive: bool, add, contents_of
     for source in sources:
         value = source.value
         base = _base_word(source)
-        if value.endswith("/.") or value in (".", "..") or base.value in (".", "..", "") or (
-            contents_of_slash and value.endswith("/")):  # fmt: skip
+        if (
+            value.endswith("/.")
+            or value in (".", "..")
+            or base.value in (".", "..", "")
+            or (contents_of_slash and value.endswith("/"))
+        ):
             add(directory, kind + " (into)", recursive=True)
         else:
             add(_join(directory, base), kind, recursive=recursive)
@@ -379,8 +496,19 @@ def _url_name(url: Word) -> Word:
 
 
 def _curl(args: _Args, add, cwd) -> None:
-    for key in ("-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
-                "--stderr", "--etag-save", "--libcurl"):  # fmt: skip
+    for key in (
+        "-o",
+        "--output",
+        "-D",
+        "--dump-header",
+        "-c",
+        "--cookie-jar",
+        "--trace",
+        "--trace-ascii",
+        "--stderr",
+        "--etag-save",
+        "--libcurl",
+    ):
         if args.opts.get(key) is not None:
             add(args.opts[key], "curl " + key)
     if args.has("-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name"):
@@ -424,8 +552,11 @@ def _tar(words, add, cwd) -> None:
             args.opts.setdefault("-" + ch, None)
         del cluster
     else:
-        args = _Args(words, "fCbHKLNTVgXI", ("--file", "--directory", "--exclude", "--files-from", "--transform",
-                                             "--use-compress-program"))  # fmt: skip
+        args = _Args(
+            words,
+            "fCbHKLNTVgXI",
+            ("--file", "--directory", "--exclude", "--files-from", "--transform", "--use-compress-program"),
+        )
     if args.has("-x", "--extract", "--get"):
         where = args.get("-C", "--directory") or Word(".")
         add(where, "tar -x", recursive=True)
@@ -443,10 +574,18 @@ def _git(cmd, add) -> None:
     while i < len(words):
         text = words[i].value
         if text in ("-C",) and i + 1 < len(words):
-            base = words[i + 1] if base is None else _join(base, words[i + 1]) if not words[i + 1].value.startswith("/") else words[i + 1]
+            base = (
+                words[i + 1]
+                if base is None
+                else _join(base, words[i + 1])
+                if not words[i + 1].value.startswith("/")
+                else words[i + 1]
+            )
             i += 2
             continue
-        if text in ("-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix") and i + 1 < len(words):
+        if text in ("-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix") and i + 1 < len(
+            words
+        ):
             if text == "--work-tree":
                 base = words[i + 1]
             i += 2
@@ -481,15 +620,18 @@ def _git(cmd, add) -> None:
             add(word, kind, recursive=True, where=where)
 
     if sub in ("checkout", "restore"):
-        if sub == "restore" and any(o in ("--staged", "-S") for o in options) and not any(
-            o in ("--worktree", "-W") for o in options):  # fmt: skip
+        if (
+            sub == "restore"
+            and any(o in ("--staged", "-S") for o in options)
+            and not any(o in ("--worktree", "-W") for o in options)
+        ):
             return
         if paths is not None:
             each(paths, "git " + sub)
         elif sub == "restore":
             each([w for w in plain if w.value not in ("-s",)] or [dot], "git restore")
         else:
-            values = [w for w in plain]
+            values = list(plain)
             if len(values) >= 2:
                 each(values[1:], "git checkout")
             elif values:

@@ -67,10 +67,18 @@ def test_redirections():
     script = read("cmd >a 2>>b &>c &>>d >|e <>f 3>&1 2>&- <g <<<h 4>i")
     ops = [(r.op, r.fd, r.target.value, r.writes) for r in script.commands[0].redirects]
     assert ops == [
-        (">", None, "a", True), (">>", 2, "b", True), ("&>", None, "c", True), ("&>>", None, "d", True),
-        (">|", None, "e", True), ("<>", None, "f", True), (">&", 3, "1", False), (">&", 2, "-", False),
-        ("<", None, "g", False), ("<<<", None, "h", False), (">", 4, "i", True),
-    ]  # fmt: skip
+        (">", None, "a", True),
+        (">>", 2, "b", True),
+        ("&>", None, "c", True),
+        ("&>>", None, "d", True),
+        (">|", None, "e", True),
+        ("<>", None, "f", True),
+        (">&", 3, "1", False),
+        (">&", 2, "-", False),
+        ("<", None, "g", False),
+        ("<<<", None, "h", False),
+        (">", 4, "i", True),
+    ]
 
 
 def test_heredoc_body():
