@@ -341,7 +341,6 @@ class Walker:
             text, rest = peeled.script
             sub = st.copy()
             sub.cwd = cmd.cwd
-            label = "watch" if "watch" in peeled.names else (peeled.names[-1] + " -c" if peeled.names else "-c")
             self.walk_text(text.value + "".join(" " + w.raw for w in rest), sub, via)
             if not text.known:
                 cmd.opaque = (Opaque("shell script", "sh", text.value, False),)

@@ -290,7 +290,7 @@ def writes_of(cmd) -> list:
     elif name in ("sed", "gsed"):
         if any(w.known and (w.value.startswith("--in-place") or _short_i(w.value, "nEsrzu")) for w in words):
             script_given = args.has("-e", "--expression", "-f", "--file")
-            files = [w for w in _sed_operands(words)]
+            files = list(_sed_operands(words))
             for word in files if script_given else files[1:]:
                 add(word, "sed -i")
     elif name == "perl" or name.startswith("perl5"):
