@@ -215,14 +215,15 @@ def path_outside(word, cwd, roots) -> bool:
             pass  # ``find ROOT -exec … {}``: a path find found under ROOT (the reader knows ROOT)
         elif ANY in tokens:
             return True  # an unknown part may hold "../" or a whole path
-        component: list = []
-        for t in tokens + ["/"]:
-            if t == "/" and t.__class__ is str:
-                if component and match(component, ".."):
-                    return True  # ``.*`` can name ``..``
-                component = []
-            else:
-                component.append(t)
+        else:
+            component: list = []
+            for t in tokens + ["/"]:
+                if t == "/" and t.__class__ is str:
+                    if component and match(component, ".."):
+                        return True  # ``.*`` can name ``..``
+                    component = []
+                else:
+                    component.append(t)
         text = text[: text.rfind("/") + 1] if "/" in text else ""
     if text.startswith("~"):
         if text == "~" or text.startswith("~/"):
