@@ -13,7 +13,7 @@ from pydantic_core import ValidationError
 from cupcake.policy import schema
 from cupcake.policy.messages import explain
 
-FIELDS = ("program", "subcommand", "flags", "not_flags", "args", "args_regex", "path_outside", "via")
+FIELDS = ("program", "subcommand", "flags", "not_flags", "args", "args_regex", "path_outside", "via", "piped_from")
 
 
 def _names(value, what: str, report, lower: bool = False):
@@ -70,7 +70,9 @@ def compile_command_condition(cond: dict, report, checked_regex):
         return None
     programs = _names(cond.get("program"), "program", report, lower=True)
     if programs is not None and any("/" in p for p in programs):
-        report('condition command: `program` is a name such as "rm" (paths are normalised: /bin/rm is rm)', "conditions")
+        report(
+            'condition command: `program` is a name such as "rm" (paths are normalised: /bin/rm is rm)', "conditions"
+        )
         return None
     subcommands = _names(cond.get("subcommand"), "subcommand", report)
     via = _names(cond.get("via"), "via", report)
@@ -86,9 +88,9 @@ def compile_command_condition(cond: dict, report, checked_regex):
     if outside is not None:
         roots = []
         for root in outside:
-            if root != "{project}" and not root.startswith(("/", "~")):
+            if root != "{project}" and not root.startswith(("/", "~")) and root not in ("$TMPDIR",):
                 report(
-                    f'condition command: `path_outside` entries are "{{project}}", absolute paths or ~/…'
+                    f'condition command: `path_outside` entries are "{{project}}", "$TMPDIR", absolute paths or ~/…'
                     f" (got {root!r})",
                     "conditions",
                 )
@@ -96,7 +98,8 @@ def compile_command_condition(cond: dict, report, checked_regex):
             roots.append(root.rstrip("/") or "/")
         outside = tuple(roots)
     globs = tuple(cond.get("args") or ()) or None
-    return ("command", programs, subcommands, flags, not_flags, args, args_regex, outside, via, globs)
+    piped = _names(cond.get("piped_from"), "piped_from", report, lower=True)
+    return ("command", programs, subcommands, flags, not_flags, args, args_regex, outside, via, globs, piped)
 
 
 def patterns_of(cond) -> list:
@@ -119,4 +122,6 @@ def describe(cond) -> str:
         elif name == "args":
             value = cond[9]
         parts.append(f"{name}={value!r}" if isinstance(value, str) else f"{name}={list(value)!r}")
+    if cond[10]:
+        parts.append(f"piped_from={list(cond[10])!r}")
     return "command(" + ", ".join(parts) + ")"

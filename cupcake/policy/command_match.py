@@ -70,13 +70,17 @@ def holds(cond, view) -> bool:
 def command_matches(cond, cmd, view):
     """None when ``cmd`` matches every field of ``cond``; else the first field that does not, as a
     short reason (``explain`` shows it)."""
-    _kind, programs, subcommands, flags, not_flags, args, args_regex, outside, via, _globs = cond
+    _kind, programs, subcommands, flags, not_flags, args, args_regex, outside, via, _globs, piped = cond
     if programs is not None and not _program_is(cmd, programs):
         return f"program {cmd.program!r} is not {'/'.join(programs)}"
     if via is not None:
         through = {v.split()[0].lower() for v in cmd.via}
         if not any(v.split()[0].lower() in through for v in via):
             return f"does not run through {'/'.join(via)}"
+    if piped is not None:
+        source = cmd.stdin_from
+        if source is None or source.program.lower() not in piped:
+            return f"does not read the output of {'/'.join(piped)}"
     skip = 0
     if subcommands is not None:
         skip = _subcommand_length(cmd, subcommands)
@@ -184,12 +188,24 @@ def _roots(outside, project: str) -> tuple:
             root = home + root[1:]
         if not root:
             continue
+        if root == "$TMPDIR":
+            found.append(root)
+            continue
         root = _normpath(root)
         found.append(root)
         real = os.path.realpath(root)
         if real != root:
             found.append(real)
     return tuple(found)
+
+
+_TMPDIR_FORMS = ("$TMPDIR/", "${TMPDIR}/", "${TMPDIR:-/tmp}/", "${TMPDIR:-/tmp/}/")
+
+
+def _in_tmpdir(word) -> bool:
+    """``$TMPDIR/x``, ``"${TMPDIR}/x"``, ``${TMPDIR:-/tmp}/x``: a path under the temporary directory."""
+    raw = word.raw.replace('"', "")
+    return raw.startswith(_TMPDIR_FORMS) and ".." not in raw and "$" not in raw[raw.index("/") :]
 
 
 def _inside(path: str, roots) -> bool:
@@ -203,6 +219,8 @@ def path_outside(word, cwd, roots) -> bool:
     """Whether the argument ``word`` could name a path outside every root (unknown parts could be anything)."""
     from cupcake.shell.words import ANY, match
 
+    if "$TMPDIR" in roots and _in_tmpdir(word):
+        return False
     tokens = word.pattern()
     literal = []
     for t in tokens:
@@ -219,8 +237,8 @@ def path_outside(word, cwd, roots) -> bool:
             component: list = []
             for t in tokens + ["/"]:
                 if t == "/" and t.__class__ is str:
-                    if component and match(component, ".."):
-                        return True  # ``.*`` can name ``..``
+                    if component and component[0] == "." and match(component, ".."):
+                        return True  # ``.*`` can name ``..`` (``*`` alone never names a dot file)
                     component = []
                 else:
                     component.append(t)

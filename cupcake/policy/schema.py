@@ -134,6 +134,7 @@ StateCondition = Table(
     required=("type",),
 )
 
+
 def _names():
     return cs.union_schema([_str(), cs.list_schema(_str(), min_length=1)])
 
@@ -151,6 +152,7 @@ CommandCondition = Table(
         "args_regex": _str(),
         "path_outside": cs.list_schema(_str(), min_length=1),
         "via": _names(),
+        "piped_from": _names(),
     },
     required=("type",),
 )
