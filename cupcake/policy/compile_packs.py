@@ -76,5 +76,8 @@ def pack_sources(source, entries, report, imported) -> list:
                 continue
             imported.pack_rules.add(rule_id)
             tables.append(packs.policy_table(rule, settings["messages"].get(rule_id)))
+        # A pack's blocks come before its asks: the first hard action in list order decides, and an
+        # ask (sudo) must not pre-empt a block (sudo rm -rf /).
+        tables.sort(key=lambda t: t["action"]["type"] == "ask")
         found.append(PackSource(pack, source.name, source.root, {"policy": tables}))
     return found
