@@ -182,6 +182,25 @@ def pack_results(env, names=None):
     from cupcake.policy import packs
 
     env = dict(env)
+    # A home outside the project and the temporary directories, so that examples naming ``~`` mean
+    # what they say wherever this runs (``~`` is expanded from the process environment).
+    saved = os.environ.get("HOME")
+    os.environ["HOME"] = env["HOME"] = EXAMPLE_HOME
+    try:
+        yield from _pack_results(env, names)
+    finally:
+        if saved is None:
+            os.environ.pop("HOME", None)
+        else:
+            os.environ["HOME"] = saved
+
+
+EXAMPLE_HOME = "/home/cupcake-examples"
+
+
+def _pack_results(env, names):
+    from cupcake.policy import packs
+
     for name in names or packs.names():
         if name == "recommended":
             continue  # its rules are the other packs' rules
@@ -190,7 +209,6 @@ def pack_results(env, names=None):
             os.makedirs(root)
             with open(os.path.join(root, "cupcake.toml"), "w", encoding="utf-8") as f:
                 f.write(f'imports = ["cupcake:{name}"]\n')
-            env["HOME"] = scratch  # no user policy file
             for rule in packs.load(name).rules:
                 for expected, tool, tool_input in packs.examples(rule):
                     outcome = run_payload(payload_for("PreToolUse", tool, tool_input, root), root, env)
