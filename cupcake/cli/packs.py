@@ -60,3 +60,7 @@ def markdown_table() -> str:
                 f" | {rule['tools'].replace('|', ', ')} | {first} |"
             )
     return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown_table())

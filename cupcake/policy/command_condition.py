@@ -68,6 +68,13 @@ def compile_command_condition(cond: dict, report, checked_regex):
     if not any(cond.get(field) is not None for field in FIELDS):
         report(f"condition command: give at least one of {', '.join('`' + f + '`' for f in FIELDS)}", "conditions")
         return None
+    reported = []
+    outer = report
+
+    def report(message, key=None, severity="error"):
+        reported.append(message)
+        outer(message, key, severity) if severity != "error" else outer(message, key)
+
     programs = _names(cond.get("program"), "program", report, lower=True)
     if programs is not None and any("/" in p for p in programs):
         report(
@@ -97,6 +104,8 @@ def compile_command_condition(cond: dict, report, checked_regex):
                 return None
             roots.append(root.rstrip("/") or "/")
         outside = tuple(roots)
+    if reported:
+        return None
     globs = tuple(cond.get("args") or ()) or None
     piped = _names(cond.get("piped_from"), "piped_from", report, lower=True)
     return ("command", programs, subcommands, flags, not_flags, args, args_regex, outside, via, globs, piped)
