@@ -179,8 +179,6 @@ def run_scenarios(paths, env, cwd, out, err) -> int:
 def pack_results(env, names=None):
     """Every rule example of every pack (or of ``names``), run against that pack alone in a scratch
     project: yields (pack, rule, expected, tool, tool_input, outcome, ok)."""
-    from cupcake.policy import packs
-
     env = dict(env)
     # A home outside the project and the temporary directories, so that examples naming ``~`` mean
     # what they say wherever this runs (``~`` is expanded from the process environment).
