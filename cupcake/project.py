@@ -13,8 +13,10 @@ WORK_DIR = ".cupcake"
 
 def find_root(project_dir, cwd) -> str:
     """The project directory the agent names (``project_dir``, from its adapter), else the first directory
-    holding ``cupcake.toml`` or ``.cupcake/`` walking up from the agent's cwd (then the process's cwd),
-    else the agent's cwd. Commands a person runs pass no ``project_dir``."""
+    holding ``cupcake.toml`` (a regular file) walking up from the agent's cwd (then the process's cwd),
+    else the git top level, else the agent's cwd. A ``.cupcake/`` directory is Cupcake's output, never a
+    marker: an agent that runs ``mkdir -p src/.cupcake`` moves nothing. Commands a person runs pass no
+    ``project_dir``."""
     given = project_dir
     if given:
         return os.path.realpath(given)
@@ -25,13 +27,28 @@ def find_root(project_dir, cwd) -> str:
     for start in starts:
         here = os.path.realpath(start)
         while True:
-            if os.path.isfile(os.path.join(here, PROJECT_FILE)) or os.path.isdir(os.path.join(here, WORK_DIR)):
+            if os.path.isfile(os.path.join(here, PROJECT_FILE)):
                 return here
             up = os.path.dirname(here)
             if up == here:
                 break
             here = up
+    for start in starts:
+        top = _git_top(os.path.realpath(start))
+        if top is not None:
+            return top
     return os.path.realpath(starts[0])
+
+
+def _git_top(here: str):
+    """The nearest directory holding ``.git`` (a directory, or a worktree's file), walking up."""
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return here
+        up = os.path.dirname(here)
+        if up == here:
+            return None
+        here = up
 
 
 def user_policy_file(env) -> str:
@@ -49,7 +66,10 @@ def shown_path(path: str, root: str, cwd=None) -> str:
     root with ``/`` separators when inside it, absolute otherwise."""
     if not os.path.isabs(path):
         path = os.path.join(cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root, path)
-    path = os.path.realpath(path)
+    try:
+        path = os.path.realpath(path)
+    except ValueError:  # a lone surrogate or a NUL cannot name a file on disk: nothing to resolve
+        path = os.path.normpath(path)
     if path == root:
         return "."
     if path.startswith(root.rstrip("/") + "/"):

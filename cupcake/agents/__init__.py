@@ -7,10 +7,18 @@ from __future__ import annotations
 
 DEFAULT = "claude"
 
-# name -> the module of its adapter (NAME, DISPLAY_NAME, ANSWER_CAP, capabilities, parse, render).
+# name -> the package of its adapter: NAME, parse, render, project_dir, CAPABILITIES (canonical event ->
+# what the agent can do there), TOOLS (its tool names -> canonical), SHELL_TOOLS, FILE_WRITE_TOOLS,
+# PROJECT_DIR_ENV, ANSWER_CAP, action_supported(kind, event); and an ``install`` module (its hook settings).
 ADAPTERS = {
-    "claude": "cupcake.agents.claude.adapter",
+    "claude": "cupcake.agents.claude",
+    "codex": "cupcake.agents.codex",
+    "gemini": "cupcake.agents.gemini",
+    "copilot": "cupcake.agents.copilot",
+    "droid": "cupcake.agents.droid",
+    "cursor": "cupcake.agents.cursor",
 }
+NAMES = tuple(ADAPTERS)
 
 
 class UnknownAgent(ValueError):
@@ -20,14 +28,14 @@ class UnknownAgent(ValueError):
 def adapter(name: str = DEFAULT):
     """The adapter module for ``name``."""
     module = ADAPTERS.get(name)
-    if module is None:
+    if module is None or not isinstance(name, str):
         known = ", ".join(sorted(ADAPTERS))
         raise UnknownAgent(f"unknown agent {name!r} (known: {known})")
     return __import__(module, fromlist=("parse",))
 
 
 def names() -> tuple[str, ...]:
-    return tuple(ADAPTERS)
+    return NAMES
 
 
 def project_dir_in(env) -> str | None:

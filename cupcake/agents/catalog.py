@@ -1,32 +1,47 @@
-"""What the agents can honour, taken together: the tables the policy compiler and ``validate`` check
-policies against (cold path)."""
+"""What the agents can honour, taken together: the tables the policy compiler, ``validate`` and the
+README check policies against (cold path)."""
 
 from __future__ import annotations
 
 from cupcake.agents import adapter, names
+from cupcake.agents.claude import capabilities as claude
 
 
 def _all():
-    return [adapter(name).capabilities for name in names()]
+    return [adapter(name) for name in names()]
 
 
 def events() -> tuple[str, ...]:
-    """Every canonical event name some agent sends, in a stable order."""
-    seen: dict[str, None] = {}
-    for caps in _all():
-        seen.update(dict.fromkeys(caps.EVENTS))
+    """Every canonical event name some agent sends: Claude Code's, in its order, then the others'."""
+    seen: dict[str, None] = dict.fromkeys(claude.EVENTS)
+    for agent in _all():
+        seen.update(dict.fromkeys(agent.CAPABILITIES))
     return tuple(seen)
 
 
 def tool_events() -> frozenset[str]:
     """Events whose payload names a tool (a policy's matcher applies only to these)."""
-    return frozenset().union(*(caps.TOOL_EVENTS for caps in _all()))
+    return claude.TOOL_EVENTS
 
 
 def context_events() -> frozenset[str]:
-    return frozenset().union(*(caps.CONTEXT_EVENTS for caps in _all()))
+    return claude.CONTEXT_EVENTS
 
 
 def action_supported(kind: str, event: str) -> bool:
-    """Whether some agent can honour an action ``kind`` ("approve", "ask", "context", …) on ``event``."""
-    return any(caps.action_supported(kind, event) for caps in _all())
+    """Whether an action ``kind`` can be answered on ``event`` at all (an error where not): approve, ask
+    and context only where Claude Code, whose vocabulary policies are written in, honours them (DESIGN.md's
+    "—" cells); a block or soft feedback always has an answer (a user-visible message where the event
+    cannot block). What another agent cannot honour is a warning of ``validate``, per agent."""
+    if kind not in ("approve", "ask", "context"):
+        return True
+    return claude.action_supported(kind, event)
+
+
+def tool_names() -> frozenset[str]:
+    """Every tool name some agent uses, canonical and the agents' own (for matcher warnings)."""
+    found: set[str] = set()
+    for agent in _all():
+        found.update(agent.TOOLS)
+        found.update(agent.TOOLS.values())
+    return frozenset(found)

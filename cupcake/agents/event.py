@@ -10,7 +10,7 @@ Anything of the wrong shape reads as absent: the payload comes from an agent tha
 from __future__ import annotations
 
 
-def _text(value) -> str | None:
+def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 import typer
 
 from cupcake import __version__
+from cupcake.errors import CupcakeError
 
 app = typer.Typer(
     name="cupcake",
@@ -41,7 +42,7 @@ def _root(
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run(
     event: Annotated[
-        str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the payload's hook_event_name).")
+        str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the event name in the payload).")
     ],
     timings: Annotated[bool, typer.Option("--timings", help="Print each system's time to stderr.")] = False,
 ) -> None:
@@ -96,9 +97,23 @@ def sync(
         typer.Option("--command", metavar="PATH", help="The executable the hooks call (overrides the scope's choice)."),
     ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the changes as a diff; write nothing.")] = False,
-    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove Cupcake's hook entries (only those).")] = False,
+    uninstall: Annotated[
+        bool,
+        typer.Option("--uninstall", help="Remove Cupcake's hook entries and the protections sync added (only those)."),
+    ] = False,
+    sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--sandbox",
+            help="Also turn on Claude Code's sandbox (Linux: needs bubblewrap and socat), so Bash cannot write "
+            "Cupcake's files whatever the command.",
+        ),
+    ] = False,
 ) -> None:
     """Write Cupcake's hooks into Claude Code's settings, one entry per event.
+
+    Also writes Claude Code's own protections for Cupcake's files: `permissions.deny` Edit rules and
+    `sandbox.filesystem.denyWrite` paths (the sandbox enforces them once it is on: --sandbox).
 
     Every other key, hook and matcher group stays exactly as it was; running it twice changes
     nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
@@ -115,6 +130,7 @@ def sync(
         uninstall=uninstall,
         out=typer.echo,
         err=_echo_err,
+        sandbox=sandbox,
     )
     raise typer.Exit(code)
 
@@ -416,18 +432,24 @@ def replay(
 
 
 def main(args=None) -> int:
+    """Run a command; map every outcome to an exit code (see ``cupcake.cli.errors``)."""
+    from cupcake.cli import errors
+
+    argv = list(sys.argv[1:] if args is None else args)
     try:
-        code = app(args=args, prog_name="cupcake", standalone_mode=False)
+        code = app(args=argv, prog_name="cupcake", standalone_mode=False)
         return code if isinstance(code, int) else 0
     except typer.Exit as exc:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
-        print("Aborted.", file=sys.stderr)
-        return 1
-    except Exception as exc:  # usage errors (typer's click exceptions have .show()) and the like
+        print("Interrupted.", file=sys.stderr)
+        return errors.INTERRUPTED
+    except CupcakeError as exc:  # a problem Cupcake found, said for the person
+        print(f"cupcake: error: {exc}", file=sys.stderr)
+        return errors.PROBLEM
+    except Exception as exc:
+        # usage errors: typer's (click's) exceptions know how to show themselves
         if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()
             return exc.exit_code
-        print(f"cupcake: error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
-    return 0
+        return errors.unexpected(exc, argv)

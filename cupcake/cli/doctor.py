@@ -75,8 +75,29 @@ def diagnose(env, cwd: str) -> Report:
     compiled = _check_policies(report, root, env)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
+    _check_protection(report, root, env)
     _round_trip(report, installed, root, env)
     return report
+
+
+def _check_protection(report: Report, root: str, env) -> None:
+    """Which layer of self-protection holds: the OS sandbox, or only the hook."""
+    from cupcake.agents.claude.protections import INSTALL_HINT, level, sandbox_missing
+
+    found, reasons = level(root, env)
+    if found == "sandboxed":
+        report.add("protection", OK, "protection level: sandboxed (Bash cannot write Cupcake's files)")
+        return
+    fix = "run `cupcake sync --sandbox`"
+    if sandbox_missing(env):
+        fix = f"install bubblewrap and socat (`{INSTALL_HINT}`), then " + fix
+    # Not a fault of the installation (the hook works), so not a warning: the level and how to raise it.
+    report.add(
+        "protection",
+        OK,
+        "protection level: hook only (" + "; ".join(reasons) + "): Cupcake's hook blocks the writes it "
+        f"recognises, best effort. To raise it to sandboxed: {fix}",
+    )
 
 
 # -- hook entries ------------------------------------------------------------------------------------
@@ -205,10 +226,9 @@ def _check_hooks_present(report: Report, installed: list[Installed]) -> None:
 
 
 def resolve(executable: str, root: str, env):
-    """Where the shell Claude Code starts finds ``executable``: a path (with ``$CLAUDE_PROJECT_DIR``
-    and ``~`` expanded) or a name on PATH. None when nothing executable is there."""
-    for placeholder in ("${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR"):
-        executable = executable.replace(placeholder, root)
+    """Where the shell the agent starts finds ``executable``: a path (with the agent's project-directory
+    variable and ``~`` expanded) or a name on PATH. None when nothing executable is there."""
+    executable = probe.expand_project_dir(executable, root)
     if executable.startswith("~"):
         executable = entries.home_of(env) + executable[1:] if executable[:2] in ("~", "~/") else executable
     if "/" in executable:
@@ -301,6 +321,17 @@ def _check_policies(report: Report, root: str, env):
             )
         else:
             report.add("policies", WARNING, f"{where}:{who} {p['message']}", "see `cupcake validate`")
+    from cupcake.policy.loader import cache_disagreement
+
+    cache_problem = cache_disagreement(root, env, compiled)
+    if cache_problem:
+        report.add(
+            "policies",
+            PROBLEM,
+            f"the policy cache was NOT trusted: {cache_problem}",
+            f"run `cupcake validate` (it removes the cache), and find out what wrote {WORK_DIR}/: "
+            "`cupcake sync --sandbox` makes it read-only to the agent's commands",
+        )
     if not compiled["error"]:
         names = ", ".join(scope_label("project", p, root, env) for p in present)
         report.add("policies", OK, f"{len(compiled['policies'])} policies in {names} load without errors")
@@ -447,13 +478,10 @@ def _judge(outcome):
             f"printed something that is not JSON: {outcome.stdout[:200]!r}",
             "check what the hook command runs",
         )
-    specific = answer.get("hookSpecificOutput", {}) if isinstance(answer, dict) else {}
-    reason = str(specific.get("permissionDecisionReason", ""))
-    message = str(answer.get("systemMessage", "")) if isinstance(answer, dict) else ""
-    if reason.startswith("Cupcake: ") or (message.startswith("Cupcake: ") and not specific):
+    decision, reason, message = probe.read_answer(answer)
+    if reason.startswith("Cupcake: ") or (message.startswith("Cupcake: ") and decision is None and not reason):
         first_line = (reason or message).splitlines()[0]
         return PROBLEM, f"Cupcake answered with a failure instead of a decision: {first_line}", "see the findings above"
-    decision = specific.get("permissionDecision")
     if decision:
         return OK, f"answered {decision}" + (f": {reason.splitlines()[0]}" if reason else ""), None
     return OK, "answered", None

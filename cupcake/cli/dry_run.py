@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from cupcake.agents.event import Event
+from cupcake.agents.claude.recorded import event_of
 from cupcake.policy.conditions import candidates, holds, use_forms
 from cupcake.policy.event_view import EventView
 
@@ -14,10 +14,11 @@ HARD = ("block", "approve", "ask")
 
 
 class Verdict:
-    __slots__ = ("decision", "policy", "text", "matched", "view", "trace", "seconds", "skipped")
+    __slots__ = ("decision", "policy", "text", "matched", "view", "trace", "seconds", "skipped", "event")
 
     def __init__(self):
         self.decision = "allow"
+        self.event = None
         self.policy = None
         self.text = ""
         self.matched: list = []
@@ -38,12 +39,13 @@ def load(root: str, env):
 def evaluate(compiled: dict, payload: dict, root: str, trace: bool = False) -> Verdict:
     verdict = Verdict()
     started = time.perf_counter()
-    event = payload.get("hook_event_name") or "PreToolUse"
+    incoming = event_of(payload)
+    event = verdict.event = incoming.name
     use_forms(compiled.get("sre"))
-    view = verdict.view = EventView(Event(event, payload), root, None)
+    view = verdict.view = EventView(incoming, root, None)
     policies = compiled.get("policies") or []
     soft = context = False
-    for i in candidates(compiled.get("index") or {}, event, view.tool_name):
+    for i in candidates(compiled.get("index") or {}, event, view.tool):
         name, _event, _tools, conditions, action, file, line = policies[i]
         results = []
         ok = True

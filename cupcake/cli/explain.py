@@ -28,8 +28,9 @@ def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool =
         if not isinstance(payload, dict):
             out("cupcake explain: the event must be a JSON object")
             return 2
-        payload.setdefault("hook_event_name", "PreToolUse")
-        payload.setdefault("cwd", root)
+        from cupcake.agents.claude.recorded import completed
+
+        payload = completed(payload, root)
     started = time.perf_counter()
     compiled = dry_run.load(root, env)
     load_seconds = time.perf_counter() - started
@@ -60,8 +61,8 @@ def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool =
             for c in script.commands
         ]
     report = {
-        "event": payload.get("hook_event_name"),
-        "tool": view.tool_name,
+        "event": verdict.event,
+        "tool": view.tool,
         "input": view.tool_input,
         "parsed": commands,
         "incomplete": view.script().incomplete if view.command is not None else None,

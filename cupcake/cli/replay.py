@@ -11,6 +11,7 @@ import os
 
 def audit_events(path: str, since=None):
     """(payload, recorded decision, time) for each tool call of the audit trail at ``path``."""
+    from cupcake.agents.claude.recorded import from_audit
     from cupcake.stores.audit.reader import read_trail
 
     for entry in read_trail(path):
@@ -19,46 +20,20 @@ def audit_events(path: str, since=None):
             continue
         if since and (record.get("time") or "") < since:
             continue
-        summary = record.get("input") or {}
-        tool_input = {k: v for k, v in summary.items() if k in ("command", "file_path", "path", "pattern", "url")}
-        payload = {
-            "hook_event_name": record.get("event") or "PreToolUse",
-            "session_id": record.get("session"),
-            "tool_name": record["tool"],
-            "tool_input": tool_input,
-        }
-        yield payload, record.get("decision") or "allow", record.get("time")
+        yield from_audit(record), record.get("decision") or "allow", record.get("time")
 
 
 def transcript_events(path: str, since=None):
-    """(payload, "allow", time) for each tool call (``tool_use``) of a Claude Code transcript."""
-    with open(path, "rb") as f:
-        for raw in f:
-            try:
-                line = json.loads(raw)
-            except ValueError:
-                continue
-            if not isinstance(line, dict):
-                continue
-            stamp = line.get("timestamp")
-            if since and isinstance(stamp, str) and stamp < since:
-                continue
-            message = line.get("message")
-            content = message.get("content") if isinstance(message, dict) else None
-            for part in content if isinstance(content, list) else ():
-                if isinstance(part, dict) and part.get("type") == "tool_use" and isinstance(part.get("name"), str):
-                    payload = {
-                        "hook_event_name": "PreToolUse",
-                        "session_id": line.get("sessionId"),
-                        "cwd": line.get("cwd"),
-                        "tool_name": part["name"],
-                        "tool_input": part.get("input") if isinstance(part.get("input"), dict) else {},
-                    }
-                    yield payload, "allow", stamp
+    """(payload, "allow", time) for each tool call of a Claude Code transcript."""
+    from cupcake.agents.claude.recorded import transcript_calls
+
+    for payload, stamp in transcript_calls(path, since):
+        yield payload, "allow", stamp
 
 
 def replay(env, cwd, sources, since=None, json_out: bool = False, out=print, err=print) -> int:
     from cupcake.agents import project_dir_in
+    from cupcake.agents.claude.recorded import completed
     from cupcake.cli import dry_run
     from cupcake.project import find_root
     from cupcake.stores.audit.reader import default_log
@@ -86,18 +61,17 @@ def replay(env, cwd, sources, since=None, json_out: bool = False, out=print, err
             return 2
         events = transcript_events if source.endswith(".jsonl") else audit_events
         for payload, recorded, stamp in events(source, since):
-            payload.setdefault("cwd", root)
-            if not isinstance(payload.get("cwd"), str):
-                payload["cwd"] = root
+            payload = completed(payload, root)
             total += 1
             verdict = dry_run.evaluate(compiled, payload, root)
             now = verdict.decision
             if now != _comparable(recorded):
-                shown = payload["tool_input"].get("command") or payload["tool_input"].get("file_path") or ""
+                view = verdict.view
+                shown = view.command or view.file_path or ""
                 changes.append(
                     {
                         "time": stamp,
-                        "tool": payload["tool_name"],
+                        "tool": view.tool,
                         "input": shown,
                         "was": recorded,
                         "now": now,

@@ -43,36 +43,27 @@ class Outcome:
 
 
 def payload_for(event: str, tool, tool_input, root: str, session: str = "cupcake-test") -> dict:
-    payload = {
-        "hook_event_name": event,
-        "session_id": session,
-        "transcript_path": os.path.join(root, ".cupcake", "no-transcript.jsonl"),
-        "cwd": root,
-    }
-    if tool is not None:
-        payload["tool_name"] = tool
-        payload["tool_input"] = tool_input if isinstance(tool_input, dict) else {}
-    return payload
+    from cupcake.agents.claude.recorded import tool_call
+
+    return tool_call(event, tool, tool_input, root, session, os.path.join(root, ".cupcake", "no-transcript.jsonl"))
 
 
 def run_payload(payload: dict, root: str, env, agent=None) -> Outcome:
     """Run one event through the pipeline, as the hook would from ``root``."""
+    from cupcake.agents.claude.recorded import event_of, with_project
     from cupcake.cli.run import execute
 
-    env = dict(env)
-    env["CLAUDE_PROJECT_DIR"] = root
+    env = with_project(env, root)
     env.pop("CUPCAKE_TIMINGS", None)
-    event = payload.get("hook_event_name") or "PreToolUse"
-    args = ["--event", event] + (["--agent", agent] if agent else [])
+    args = ["--event", event_of(payload).name] + (["--agent", agent] if agent else [])
     return Outcome(execute(json.dumps(payload).encode(), args, env))
 
 
 def scenario_payload(table: dict, root: str) -> dict:
     if isinstance(table.get("payload"), dict):
-        payload = dict(table["payload"])
-        payload.setdefault("cwd", root)
-        payload.setdefault("session_id", "cupcake-test")
-        return payload
+        from cupcake.agents.claude.recorded import completed
+
+        return completed(table["payload"], root)
     event = table.get("event", "PreToolUse")
     if "command" in table:
         return payload_for(event, table.get("tool", "Bash"), {"command": table["command"]}, root)

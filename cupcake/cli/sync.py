@@ -76,6 +76,7 @@ def policy_settings(scope: str, root: str, env):
         )
     errors = [p for p in problems if p["severity"] == "error"]
     present = [p for p in paths if os.path.exists(p)]
+    policy_settings.protected = compiled.get("protected") or {}
     return fail_mode_of(settings), timeout, errors, present
 
 
@@ -140,15 +141,19 @@ def diff(label: str, old, new: str) -> str:
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
-def sync(scope: str, env, cwd: str, command=None, dry_run=False, uninstall=False, out=print, err=print) -> int:
+def sync(
+    scope: str, env, cwd: str, command=None, dry_run=False, uninstall=False, out=print, err=print, sandbox=False
+) -> int:
+    from cupcake.agents.claude.protections import ProtectionShapeError
+
     try:
-        return _sync(scope, env, cwd, command, dry_run, uninstall, out, err)
-    except (Refused, SettingsFileError, ShapeError) as exc:
+        return _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox)
+    except (Refused, SettingsFileError, ShapeError, ProtectionShapeError) as exc:
         err(f"cupcake sync: {exc}")
         return 1
 
 
-def _sync(scope, env, cwd, command, dry_run, uninstall, out, err) -> int:
+def _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox=False) -> int:
     if scope not in entries.SCOPES:
         raise Refused(f"unknown scope {scope!r}: use project, local or user")
     root = find_root(project_dir_in(env), cwd)
@@ -162,7 +167,17 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err) -> int:
     if uninstall:
         also = (entries.executable_of(entries.command_word(command)),) if command else ()
         return _uninstall(doc, loaded, also, dry_run, out)
-    return _install(scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err)
+    if sandbox:
+        from cupcake.agents.claude.protections import INSTALL_HINT, sandbox_missing
+
+        missing = sandbox_missing(env)
+        if missing:
+            raise Refused(
+                f"Claude Code's sandbox needs {' and '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} "
+                f"not on PATH: install them (Debian, Ubuntu: `{INSTALL_HINT}`), then run `cupcake sync --sandbox` "
+                "again. Nothing was written."
+            )
+    return _install(scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err, sandbox)
 
 
 def _edited(doc: Document, loaded):
@@ -185,36 +200,59 @@ def _backup_note(loaded) -> str:
 
 
 def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
+    from cupcake.agents.claude import protections
+
     removed = len(find_cupcake(doc, also))
     apply_uninstall(doc, also)
     new_text = _edited(doc, loaded)
+    record = protections.read_record(loaded.path) if loaded.exists else None
+    if record is not None:
+        base = new_text if new_text is not None else loaded.text
+        stripped = protections.remove(base, record)
+        new_text = stripped if stripped != loaded.text else None
     if dry_run:
         return _show_dry_run(loaded, new_text, None, out)
     if new_text is None:
         out(f"{loaded.label}: no Cupcake hooks; nothing to remove.")
+        if record is not None:
+            protections.delete_record(loaded.path)
         return 0
     settings_file.write(loaded, new_text)
+    if record is not None:
+        protections.delete_record(loaded.path)
     out(
         f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {loaded.label}"
         + _backup_note(loaded)
     )
+    if record is not None:
+        out("Removed the protections sync had added (permissions.deny rules, sandbox paths), and nothing else.")
     return 0
 
 
-def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err) -> int:
+def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err, sandbox=False) -> int:
+    from cupcake.agents.claude import protections
+    from cupcake.policy.cache import secret
+
     fail_mode, timeout, policy_errors, present = policy_settings(scope, root, env)
     word = entries.command_word(executable)
     closed = fail_mode == "closed"
     also = (entries.executable_of(word),)
     apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in entries.EVENTS}, also)
-    new_text = _edited(doc, loaded)
+    hooked = doc.render() if doc.changed else (loaded.text if loaded.exists else EMPTY_SETTINGS)
+    targets = protections.protected_targets(scope, root, env, policy_settings.protected)
+    previous = protections.read_record(loaded.path) if loaded.exists else None
+    protected_text, record = protections.apply(hooked, targets, sandbox, previous)
+    new_text = protected_text if protected_text != loaded.text else None
     ignore = gitignore.plan(root) if scope != "user" else None
     if dry_run:
         return _show_dry_run(loaded, new_text, ignore, out)
 
+    secret(env, create=True)  # the policy cache's seal from now on (run itself writes only under .cupcake/)
     shown_command = entries.hook_command(word, "<Event>", closed)
     if new_text is not None:
         settings_file.write(loaded, new_text)
+    if record != previous and (record["created"] or record["deny"] or record["deny_write"] or "enabled_was" in record):
+        protections.write_record(loaded.path, record)
         out(
             f"Wrote Cupcake's hooks to {loaded.label}: {len(entries.EVENTS)} events, `{shown_command}`, "
             f"timeout {timeout} s" + _backup_note(loaded)
@@ -233,6 +271,14 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
         err(
             f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed `cupcake run` "
             "reports them instead of enforcing any policy. `cupcake validate` lists them."
+        )
+    level = "sandboxed" if sandbox else protections.level(root, env)[0]
+    if level == "sandboxed":
+        out("Protection: sandboxed (Claude Code's sandbox keeps Bash from writing Cupcake's files).")
+    else:
+        out(
+            "Protection: hook only (Cupcake's hook blocks what it recognises; Claude Code's deny rules cover its file "
+            "tools). For the OS guarantee run `cupcake sync --sandbox`."
         )
     if not present:
         names = PROJECT_FILE + " or ~/.claude/cupcake.toml" if scope != "user" else "~/.claude/cupcake.toml"

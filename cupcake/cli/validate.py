@@ -111,7 +111,25 @@ def collect(files, env, cwd=None):
     if loaded is None:
         return None, "no policy file found (cupcake.toml at the project root, or ~/.claude/cupcake.toml)"
     report.add(loaded.compiled)
+    report.cache_problem = _cache_check(root, env, loaded.compiled)
     return report, None
+
+
+def _cache_check(root, env, compiled):
+    """Say loudly when the policy cache disagrees with the source, and remove it so no run trusts it."""
+    from cupcake.policy.cache import CACHE_NAME, secret
+    from cupcake.policy.loader import cache_disagreement
+    from cupcake.project import WORK_DIR
+
+    problem = cache_disagreement(root, env, compiled)
+    secret(env, create=True)
+    if problem is not None:
+        try:
+            os.unlink(os.path.join(root, WORK_DIR, CACHE_NAME))
+            problem += "; Cupcake removed it, and the next run compiles the policy files again"
+        except OSError:
+            pass
+    return problem
 
 
 def validate_files(files, env, json_out=False, strict=False, out=print) -> int:
@@ -124,12 +142,18 @@ def validate_files(files, env, json_out=False, strict=False, out=print) -> int:
         else:
             out(f"cupcake validate: {nothing}")
         return 2
+    cache_problem = getattr(report, "cache_problem", None)
     if json_out:
-        out(_dumps(report.as_json(strict)))
+        data = report.as_json(strict)
+        if cache_problem:
+            data.update(ok=False, cache_problem=cache_problem)
+        out(_dumps(data))
     else:
+        if cache_problem:
+            out(f"WARNING: the policy cache was NOT trusted: {cache_problem}.")
         for line in report.lines():
             out(line)
-    return 1 if report.failed(strict) else 0
+    return 1 if report.failed(strict) or cache_problem else 0
 
 
 def _dumps(data) -> str:

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from cupcake.pipeline.response import HARD_RANK
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:  # annotations only: nothing here is imported at run time
+    from collections.abc import Mapping
+    from types import ModuleType
+    from typing import Any
+
+    from cupcake.agents.event import Event
+    from cupcake.pipeline.response import Response
+    from cupcake.pipeline.runner import Failure
+
 
 class Context:
     """What one hook event carries through the pipeline.
@@ -22,7 +32,7 @@ class Context:
     __slots__ = (
         # input
         "raw",  # bytes read from stdin
-        "event_arg",  # --event, if given (wins over the payload's hook_event_name)
+        "event_arg",  # --event, if given (wins over the event name in the payload)
         "agent",  # the agent's adapter (cupcake.agents): parses its payload, renders the answer
         "event",  # the resolved event name (canonical: Claude Code's vocabulary)
         "payload",  # the canonical event object (dict), unknown fields kept
@@ -56,38 +66,44 @@ class Context:
         "ext",  # integrators' namespaced slots
     )
 
-    def __init__(self, raw: bytes = b"", event_arg=None, env=None, options=None):
-        self.raw = raw
-        self.event_arg = event_arg
-        self.agent = None
-        self.event = event_arg
-        self.payload = None
-        self.incoming = None
-        self.env = env if env is not None else {}
-        self.options = options or {}
-        self.root = None
-        self.configured = None
-        self.policies = None
-        self.settings = {}
-        self.fail_mode = "open"
-        self.deadline = None
-        self.matched = []
-        self.soft = []
-        self.contexts = []
-        self.hard = None
-        self.checks = []
-        self.state = None
-        self.response = None
-        self.envelope = None
-        self.rendered_warnings = 0
-        self.sealed = False
-        self.failures = []
-        self.warnings = []
-        self.timings = []
-        self.current = None
-        self.ext = {}
+    def __init__(
+        self,
+        raw: bytes = b"",
+        event_arg: str | None = None,
+        env: Mapping[str, str] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.raw: bytes = raw
+        self.event_arg: str | None = event_arg
+        self.agent: ModuleType | None = None
+        self.event: str | None = event_arg
+        self.payload: dict[str, Any] | None = None
+        self.incoming: Event | None = None
+        self.env: Mapping[str, str] = env if env is not None else {}
+        self.options: dict[str, Any] = options or {}
+        self.root: str | None = None
+        self.configured: bool | None = None
+        self.policies: dict[str, Any] | None = None
+        self.settings: dict[str, Any] = {}
+        self.fail_mode: str = "open"
+        self.deadline: float | None = None
+        self.matched: list[int] = []
+        self.soft: list[str] = []
+        self.contexts: list[str] = []
+        self.hard: tuple[str, str, str] | None = None
+        self.checks: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.response: Response | None = None
+        self.envelope: tuple[bytes, bytes, int] | None = None
+        self.rendered_warnings: int = 0
+        self.sealed: bool = False
+        self.failures: list[Failure] = []
+        self.warnings: list[str] = []
+        self.timings: list[tuple[str, float]] = []
+        self.current: str | None = None
+        self.ext: dict[str, Any] = {}
 
-    def decision_failures(self):
+    def decision_failures(self) -> list[Failure]:
         """Failures of systems that decide: the run could not evaluate policies."""
         return [f for f in self.failures if f.decides]
 

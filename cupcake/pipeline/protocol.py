@@ -11,7 +11,7 @@ runs at, and Cupcake sets ``name`` and ``order`` from there. Example::
             return ctx.event == "PreToolUse"
 
         def process(self, ctx):                  # changes ctx, returns None
-            content = (ctx.payload.get("tool_input") or {}).get("content") or ""
+            content = ctx.incoming.tool_input.get("content") or ""
             if "AKIA" in content:
                 ctx.decide(Decision.BLOCK, "Remove the AWS access key", by=self.name)
 

@@ -28,7 +28,15 @@ HARD_RANK = {APPROVE: 1, ASK: 2, BLOCK: 3}
 class Response:
     __slots__ = ("decision", "text", "soft_text", "reason", "context", "fail_closed")
 
-    def __init__(self, decision=NONE, text="", soft_text="", reason="", context="", fail_closed=False):
+    def __init__(
+        self,
+        decision: str = NONE,
+        text: str = "",
+        soft_text: str = "",
+        reason: str = "",
+        context: str = "",
+        fail_closed: bool = False,
+    ) -> None:
         self.decision = decision
         self.text = text  # block text, soft text, or the error, by decision
         self.soft_text = soft_text  # soft feedback riding along an approve or ask

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import NAME_OF
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from typing import Any
+
+    from cupcake.pipeline.context import Context
+
 
 class BaseSystem:
     name = "unnamed"
     order = 0
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         """A built-in system declares only its ``order`` (a ``Stage``): its name comes from the order table."""
         super().__init_subclass__(**kwargs)
         if "name" not in cls.__dict__ and cls.__dict__.get("order") in NAME_OF:
@@ -23,8 +29,8 @@ class BaseSystem:
     # A writer (state, audit) only adds a warning: it never changes the decision.
     decides = True
 
-    def should_process(self, ctx) -> bool:
+    def should_process(self, ctx: Context) -> bool:
         return True
 
-    def process(self, ctx) -> None:  # pragma: no cover - overridden
+    def process(self, ctx: Context) -> None:  # pragma: no cover - overridden
         raise NotImplementedError

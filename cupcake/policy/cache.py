@@ -1,16 +1,38 @@
 """``.cupcake/policy.cache``: the compiled policy set as marshal data (never pickle), keyed by the
-identity of every source file, and written atomically. A corrupt or foreign cache is rebuilt."""
+identity of every source file, and written atomically. A corrupt or foreign cache is rebuilt.
+
+The cache is a speed-up, never an authority. Its body is authenticated with an HMAC-SHA256 under a
+per-user secret kept outside the project (``~/.cache/cupcake/cache-secret``, mode 0600, created by
+``cupcake sync``, ``validate`` and ``doctor``: ``run`` writes only under ``.cupcake/``; until the secret
+exists the seal is unkeyed and catches corruption only): a cache written by anything that does not hold the secret (a forged file, one copied in
+from another machine or user) fails the check and is recompiled from source. What that guarantees,
+plainly: an agent that can write ``.cupcake/`` but not read the secret cannot forge a cache; an agent
+running as the same user can read the secret too, so against it the MAC is no guarantee. There the
+first layer holds (Claude Code's sandbox makes ``.cupcake/`` read-only to Bash), and ``cupcake doctor``
+and ``cupcake validate`` always compile from source and say loudly when the cache disagrees."""
 
 from __future__ import annotations
 
 import marshal
 import os
 import sys
-from zlib import crc32
+from stat import S_ISREG
 
 from cupcake import __version__
 
-MAGIC = b"CUPCAKE\x02"  # the compiled format: bump when its shape changes
+try:
+    from _sha256 import sha256 as _sha256  # Python 3.11: hashlib and hmac cost milliseconds to import
+except ImportError:  # pragma: no cover - 3.12+ merged the SHA-2 family
+    try:
+        from _sha2 import sha256 as _sha256
+    except ImportError:
+        from hashlib import sha256 as _sha256
+
+MAC_LENGTH = 32
+UNKEYED = b"cupcake: no per-user secret yet"
+SECRET_NAME = "cache-secret"
+
+MAGIC = b"CUPCAKE\x03"  # the compiled format: bump when its shape changes
 CACHE_NAME = "policy.cache"
 # The compiler's own file: an install of other code (even under the same version number, as when
 # installing from a branch) rewrites it, so a cache compiled by other code is never trusted.
@@ -32,30 +54,107 @@ def cache_key(identities) -> tuple:
     return (__version__, sys.version, file_identity(_COMPILER), tuple(identities))
 
 
-def read(path: str, key):
-    """The cached compiled set for ``key``, or None when missing, corrupt, foreign or stale."""
+def secret_path(env) -> str:
+    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "cupcake", SECRET_NAME)
+
+
+def secret(env, create: bool = False):
+    """The per-user secret (bytes), or None when there is none (and ``create`` is false or fails)."""
+    path = secret_path(env)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        fd = -1
+    if fd >= 0:
+        try:
+            data = os.read(fd, 64)
+        finally:
+            os.close(fd)
+        return data if len(data) >= 32 else None
+    if not create:
+        return None
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except FileExistsError:
+        return secret(env)
     except OSError:
         return None
-    if len(data) < 12 or data[:8] != MAGIC:
-        return None
-    body = data[12:]
-    if int.from_bytes(data[8:12], "little") != crc32(body):
-        return None
+    data = os.urandom(32)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+    return data
+
+
+def mac(key: bytes, body: bytes) -> bytes:
+    """HMAC-SHA256 (RFC 2104), built on the builtin module."""
+    block = key.ljust(64, b"\0")
+    inner = _sha256(bytes(b ^ 0x36 for b in block) + body).digest()
+    return _sha256(bytes(b ^ 0x5C for b in block) + inner).digest()
+
+
+def unpack(data: bytes, env):
+    """(stored key, compiled) when ``data`` is a cache this user's secret authenticates, else a
+    string saying why not."""
+    if len(data) < 8 + MAC_LENGTH or data[:8] != MAGIC:
+        return "not a cache of this Cupcake's format"
+    key = secret(env) or UNKEYED
+    body = data[8 + MAC_LENGTH :]
+    if mac(key, body) != data[8 : 8 + MAC_LENGTH]:
+        return "its authentication code does not match: it was not written by this user's Cupcake"
     try:
         stored_key, compiled = marshal.loads(body)
     except Exception:
+        return "it cannot be read"
+    return stored_key, compiled
+
+
+def read_regular(fd: int):
+    """The whole content of a regular file (None for a FIFO, device, directory or a read error)."""
+    try:
+        st = os.fstat(fd)
+        if not S_ISREG(st.st_mode):
+            return None
+        chunks, size = [], st.st_size
+        while True:
+            chunk = os.read(fd, max(size, 65536))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    except OSError:
         return None
+
+
+def read(path: str, key, env=None):
+    """The cached compiled set for ``key``, or None when missing, corrupt, foreign, forged or stale."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        data = read_regular(fd)
+    finally:
+        os.close(fd)
+    if data is None:
+        return None
+    unpacked = unpack(data, env if env is not None else os.environ)
+    if isinstance(unpacked, str):
+        return None
+    stored_key, compiled = unpacked
     if stored_key != key or not isinstance(compiled, dict) or "settings" not in compiled:
         return None
     return compiled
 
 
-def write(path: str, key, compiled: dict) -> None:
-    """Write atomically: a temporary file in the same directory, then rename."""
+def write(path: str, key, compiled: dict, env=None) -> None:
+    """Write atomically: a temporary file in the same directory, then rename. `run` writes only
+    under ``.cupcake/``, so it never creates the secret (``sync`` does); without one the cache is
+    sealed unkeyed, which catches corruption but not forgery."""
+    secret_key = secret(env if env is not None else os.environ) or UNKEYED
     body = marshal.dumps((key, compiled))
     from cupcake.stores.atomic_write import write_atomically  # only a rebuild writes: keep it off the warm path
 
-    write_atomically(path, MAGIC + crc32(body).to_bytes(4, "little") + body)
+    write_atomically(path, MAGIC + mac(secret_key, body) + body)

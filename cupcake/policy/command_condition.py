@@ -60,9 +60,9 @@ def compile_command_condition(cond: dict, report, checked_regex):
     """The compiled condition, or None (reported)."""
     model = schema.CommandCondition
     try:
-        model.model_validate(cond)
+        model.validate(cond)
     except ValidationError as exc:
-        for _loc, message in explain(exc.errors(), model.model_fields):
+        for _loc, message in explain(exc.errors(), model.keys):
             report("condition command: " + message, "conditions")
         return None
     if not any(cond.get(field) is not None for field in FIELDS):

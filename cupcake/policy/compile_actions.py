@@ -35,14 +35,14 @@ def compile_action(action, event, report):
         return compile_run_command(action, report)
     if kind == "update_state":
         return compile_update_state(action, report)
-    model = schema.ACTION_MODELS.get(kind)
-    if model is None:
+    table = schema.ACTION_TABLES.get(kind)
+    if table is None:
         report(f'unknown action type "{kind}"{suggestion(kind, schema.ACTION_TYPES)}', ("action", "type"))
         return None
     try:
-        model.model_validate(action)
+        table.validate(action)
     except ValidationError as exc:
-        for loc, message in explain(exc.errors(), model.model_fields):
+        for loc, message in explain(exc.errors(), table.keys):
             report(f"action {kind}: " + message, ("action", str(loc[0])) if loc else "action")
         return None
     compiled = ACTION_KIND[kind]

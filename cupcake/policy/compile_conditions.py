@@ -82,11 +82,11 @@ def compile_condition(cond, report, root: str = ""):
             "conditions",
         )
         return None
-    model = schema.FieldCondition if kind == "field" else schema.RegexCondition
+    table = schema.FieldCondition if kind == "field" else schema.RegexCondition
     try:
-        model.model_validate(cond)
+        table.validate(cond)
     except ValidationError as exc:
-        for loc, message in explain(exc.errors(), model.model_fields):
+        for loc, message in explain(exc.errors(), table.keys):
             report(f"condition {kind}: " + message, "conditions")
         return None
     if kind == "field":

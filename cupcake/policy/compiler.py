@@ -5,6 +5,8 @@ Every problem is collected, not only the first: the load fails when any is an er
 
 from __future__ import annotations
 
+import os
+
 import tomli
 from pydantic_core import ValidationError
 
@@ -78,7 +80,9 @@ def compile_files(paths, root: str, env) -> dict:
         "problems": [p.as_dict() for p in problems],
         "files": [s.name for s in units],
         "imports": imported.identities,
-        "protected": protected_paths(root, env, paths, [s.path for s in units if s.imported_by], imported.patterns),
+        "protected": protected_paths(
+            root, env, paths, [s.path for s in units if s.imported_by], imported.patterns, _eval_dirs(settings)
+        ),
         "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
     }
     if errors:
@@ -129,20 +133,62 @@ def _unique_name(source, index: int, table, seen: dict, problems) -> bool:
     return False
 
 
+def _eval_dirs(settings) -> list:
+    """The eval folder when the evaluator's findings are on: the agent may not write what gates it."""
+    evals = settings.get("eval_feedback")
+    folder = evals.get("dir") if isinstance(evals, dict) else None
+    return [folder] if isinstance(folder, str) and folder else []
+
+
 def _summary(errors) -> str:
     head = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the policy files"
     return head + ":\n" + "\n".join(f"- {e}" for e in errors)
 
 
-def _read(path: str, root: str, env, problems, imported_by=None):
-    source = _Source(path, label(path, root, env), imported_by, root)
+MAX_POLICY_BYTES = 8 << 20  # a policy file larger than this is an error, not a read
+
+
+def _read_policy_bytes(path: str, source, problems):
+    """The file's bytes, or None with a problem recorded. Opening never blocks (O_NONBLOCK: a FIFO
+    with no writer, a device); only a regular file is read (a directory, FIFO or device named
+    cupcake.toml is an error, not a hang)."""
+    import stat
+
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
         problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: {exc.strerror or exc}"))
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file (a FIFO, socket or device)"
+            problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: it is {kind}"))
+            return None
+        if st.st_size > MAX_POLICY_BYTES:
+            problems.append(Problem(ERROR, source.name, None, None, f"larger than {MAX_POLICY_BYTES >> 20} MiB"))
+            return None
+        chunks, total = [], 0
+        while total <= MAX_POLICY_BYTES:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: {exc.strerror or exc}"))
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read(path: str, root: str, env, problems, imported_by=None):
+    source = _Source(path, label(path, root, env), imported_by, root)
+    data = _read_policy_bytes(path, source, problems)
+    if data is None:
         return None
     try:
         text = data.decode("utf-8")
@@ -169,16 +215,16 @@ def _check_file(source, problems) -> None:
             _check_eval_feedback(source, settings["eval_feedback"], problems)
             settings = {k: v for k, v in settings.items() if k != "eval_feedback"}
         try:
-            schema.SettingsModel.model_validate(settings)
+            schema.SETTINGS_TABLE.validate(settings)
         except ValidationError as exc:
-            for loc, message in explain(exc.errors(), schema.SettingsModel.model_fields):
+            for loc, message in explain(exc.errors(), schema.SETTINGS_TABLE.keys):
                 key = str(loc[0]) if loc else "settings"
                 problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None, "settings: " + message))
 
 
 def _check_file_model(source, table, known, problems) -> None:
     try:
-        schema.FileModel.model_validate(table)
+        schema.FILE_TABLE.validate(table)
     except ValidationError as exc:
         for loc, message in explain(exc.errors(), known):
             key = str(loc[0]) if loc else ""
@@ -197,12 +243,12 @@ def _check_eval_feedback(source, table, problems) -> None:
         report("`eval_feedback` must be a table, such as [settings.eval_feedback] with enabled = true")
         return
     try:
-        schema.EvalFeedbackModel.model_validate(table)
+        schema.EVAL_FEEDBACK_TABLE.validate(table)
     except ValidationError as exc:
         for err in exc.errors():
             key = str(err["loc"][0]) if err["loc"] else None
             err = dict(err, loc=("eval_feedback",) + tuple(err["loc"]))
-            report(pydantic_message(err, schema.EvalFeedbackModel.model_fields), key)
+            report(pydantic_message(err, schema.EVAL_FEEDBACK_TABLE.keys), key)
     events = table.get("events", ())
     for event in events if isinstance(events, list) else ():
         if not isinstance(event, str):
@@ -236,9 +282,9 @@ def _compile_policy(source, index: int, table, problems):
         problems.append(Problem(severity, source.name, lines.at(index, key) if key else line, name, message, index + 1))
 
     try:
-        schema.PolicyModel.model_validate(table)
+        schema.POLICY_TABLE.validate(table)
     except ValidationError as exc:
-        for loc, message in explain(exc.errors(), schema.PolicyModel.model_fields):
+        for loc, message in explain(exc.errors(), schema.POLICY_TABLE.keys):
             if (
                 loc
                 and loc[0] in ("conditions", "action")

@@ -9,14 +9,14 @@ _PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
 class EventView:
-    __slots__ = ("payload", "root", "state", "tool_name", "tool_input", "cwd", "_path", "_contents", "_script")
+    __slots__ = ("payload", "root", "state", "tool", "tool_input", "cwd", "_path", "_contents", "_script")
 
     def __init__(self, event, root: str, state=None):
         """``event``: the canonical event (``cupcake.agents.event.Event``)."""
         self.payload = event.payload
         self.root = root
         self.state = state  # the session's state summary, when a policy needs it (see state_load)
-        self.tool_name = event.tool
+        self.tool = event.tool
         self.tool_input = event.tool_input
         self.cwd = event.cwd
         self._path = False
@@ -37,7 +37,9 @@ class EventView:
             from cupcake.shell import parse
 
             home = os.path.expanduser("~")
-            env = {"CLAUDE_PROJECT_DIR": self.root} if self.root else {}
+            from cupcake.agents.claude.recorded import shell_variables
+
+            env = shell_variables(self.root)
             self._script = parse(self.command or "", self.cwd, home if home.startswith("/") else None, env)
         return self._script
 

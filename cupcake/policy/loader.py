@@ -29,7 +29,7 @@ def load(root: str, env, use_cache: bool = True):
     key = cache.cache_key(identities)
     path = os.path.join(root, WORK_DIR, cache.CACHE_NAME)
     if use_cache:
-        compiled = cache.read(path, key)
+        compiled = cache.read(path, key, env)
         if compiled is not None and _imports_unchanged(compiled):
             return Loaded(compiled, files, True)
     from cupcake.policy.compiler import compile_files  # cold path: tomli, pydantic
@@ -38,11 +38,47 @@ def load(root: str, env, use_cache: bool = True):
     problem = None
     if use_cache:
         try:
-            cache.write(path, key, compiled)
+            cache.write(path, key, compiled, env)
         except Exception as exc:  # the policies are valid all the same: enforce them, and say so
             reason = getattr(exc, "strerror", None) or exc
             problem = f"could not write the policy cache {WORK_DIR}/{cache.CACHE_NAME}: {reason}"
     return Loaded(compiled, files, False, problem)
+
+
+def cache_disagreement(root: str, env, compiled_from_source):
+    """None when ``.cupcake/policy.cache`` is absent, stale (it would be rebuilt), or holds exactly
+    what the policy files compile to; else what is wrong with it, for `doctor` and `validate` to say
+    loudly. The cache is never trusted for this: the source was compiled first."""
+    import marshal
+
+    path = os.path.join(root, WORK_DIR, cache.CACHE_NAME)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{WORK_DIR}/{cache.CACHE_NAME} cannot be opened safely ({exc.strerror or exc})"
+    try:
+        data = cache.read_regular(fd)
+    finally:
+        os.close(fd)
+    if data is None:
+        return f"{WORK_DIR}/{cache.CACHE_NAME} is not a regular file"
+    if data[:8] != cache.MAGIC:
+        return None  # another version's format: it is rebuilt, never read
+    unpacked = cache.unpack(data, env)
+    if isinstance(unpacked, str):
+        return f"{WORK_DIR}/{cache.CACHE_NAME} is not trusted: {unpacked}. It may have been forged"
+    stored_key, cached = unpacked
+    identities = [cache.file_identity(p) for p in policy_files(root, env)]
+    if stored_key != cache.cache_key(identities) or not _imports_unchanged(cached):
+        return None  # stale: the next run rebuilds it
+    if marshal.dumps(cached) != marshal.dumps(compiled_from_source):
+        return (
+            f"{WORK_DIR}/{cache.CACHE_NAME} disagrees with the policy files: it claims to be current but does not "
+            "hold what they compile to. It may have been forged"
+        )
+    return None
 
 
 def _imports_unchanged(compiled) -> bool:

@@ -13,13 +13,14 @@ from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
 
-class Table:
-    """One table of the language: ``model_validate(value)`` raises ``ValidationError`` for every
-    problem at once; ``model_fields`` names its keys (for "did you mean" suggestions)."""
+class TableSchema:
+    """The schema of one TOML table of the language (a ``pydantic_core`` typed-dict schema):
+    ``validate(value)`` raises ``ValidationError`` for every problem at once; ``keys`` names its keys
+    (for "did you mean" suggestions)."""
 
     def __init__(self, title: str, fields: dict, required=()):
         self.title = title
-        self.model_fields = dict.fromkeys(fields)
+        self.keys = dict.fromkeys(fields)
         self._fields = fields
         self._required = frozenset(required)
         self._validator = None
@@ -30,7 +31,7 @@ class Table:
             extra_behavior="forbid",
         )
 
-    def model_validate(self, value):
+    def validate(self, value):
         if self._validator is None:
             self._validator = SchemaValidator(self.core_schema(), cs.CoreConfig(title=self.title, strict=True))
         return self._validator.validate_python(value)
@@ -60,7 +61,7 @@ def _literal(*values):
     return cs.literal_schema(list(values))
 
 
-PolicyModel = Table(
+POLICY_TABLE = TableSchema(
     "policy",
     {
         "name": _str(),
@@ -74,12 +75,12 @@ PolicyModel = Table(
 )
 
 # ``[settings.eval_feedback]``: read an evaluator's findings back into the agent's context (seed 004).
-EvalFeedbackModel = Table(
+EVAL_FEEDBACK_TABLE = TableSchema(
     "eval_feedback",
     {"enabled": _bool(), "dir": _str(), "events": cs.list_schema(_str()), "blocking": _bool()},
 )
 
-SettingsModel = Table(
+SETTINGS_TABLE = TableSchema(
     "settings",
     {
         "fail_mode": _literal("open", "closed"),
@@ -90,11 +91,11 @@ SettingsModel = Table(
         "audit_keep": _int(ge=1),
         "self_protection": _bool(),
         "state_ttl_days": _number(gt=0),
-        "eval_feedback": EvalFeedbackModel.core_schema(),
+        "eval_feedback": EVAL_FEEDBACK_TABLE.core_schema(),
     },
 )
 
-FileModel = Table(
+FILE_TABLE = TableSchema(
     "policy file",
     {
         "policy_schema_version": _literal("1.0"),
@@ -104,9 +105,9 @@ FileModel = Table(
 )
 
 # Conditions: one table per ``type``.
-RegexCondition = Table("condition", {"type": _str(), "value": _str()}, required=("type", "value"))
+RegexCondition = TableSchema("condition", {"type": _str(), "value": _str()}, required=("type", "value"))
 
-FieldCondition = Table(
+FieldCondition = TableSchema(
     "condition",
     {
         "type": _literal("field"),
@@ -118,7 +119,7 @@ FieldCondition = Table(
 )
 
 # ``state_exists`` / ``state_missing``: what the session has done so far (see ``cupcake.stores.state``).
-StateCondition = Table(
+StateCondition = TableSchema(
     "condition",
     {
         "type": _literal("state_exists", "state_missing"),
@@ -140,7 +141,7 @@ def _names():
 
 
 # ``command``: what a Bash line would run, read by ``cupcake.shell`` (see ``command_condition``).
-CommandCondition = Table(
+CommandCondition = TableSchema(
     "condition",
     {
         "type": _literal("command"),
@@ -163,18 +164,18 @@ COMBINATORS = ("not", "any")
 
 
 # Actions: one table per ``type``.
-BlockAction = Table(
+BlockAction = TableSchema(
     "action",
     {"type": _literal("block_with_feedback"), "feedback_message": _str()},
     required=("type", "feedback_message"),
 )
-FeedbackAction = Table(
+FeedbackAction = TableSchema(
     "action", {"type": _literal("provide_feedback"), "message": _str()}, required=("type", "message")
 )
-ApproveAction = Table("action", {"type": _literal("approve"), "reason": _str()}, required=("type",))
-AskAction = Table("action", {"type": _literal("ask"), "reason": _str()}, required=("type", "reason"))
+ApproveAction = TableSchema("action", {"type": _literal("approve"), "reason": _str()}, required=("type",))
+AskAction = TableSchema("action", {"type": _literal("ask"), "reason": _str()}, required=("type", "reason"))
 # ``inject_context``: exactly one of text, file, command (checked in ``cupcake.inject_context.compile``).
-InjectContextAction = Table(
+InjectContextAction = TableSchema(
     "action",
     {
         "type": _literal("inject_context"),
@@ -189,12 +190,12 @@ InjectContextAction = Table(
     },
     required=("type",),
 )
-UpdateStateAction = Table(
+UpdateStateAction = TableSchema(
     "action", {"type": _literal("update_state"), "event": _str(), "data": _table()}, required=("type", "event")
 )
 
 
-ACTION_MODELS = {
+ACTION_TABLES = {
     "block_with_feedback": BlockAction,
     "provide_feedback": FeedbackAction,
     "approve": ApproveAction,
@@ -217,5 +218,5 @@ RUN_COMMAND_KEYS = (
     "max_output",
 )
 ON_FAILURE = ("block", "feedback", "ignore")
-ACTION_TYPES = tuple(ACTION_MODELS) + ("run_command", "update_state")
+ACTION_TYPES = tuple(ACTION_TABLES) + ("run_command", "update_state")
 STATE_CONDITIONS = ("state_exists", "state_missing")

@@ -51,9 +51,9 @@ def compile_state_condition(cond: dict, root: str, report):
     """``(kind, filter, count, within)``, or None after reporting what is wrong."""
     kind = cond["type"]
     try:
-        schema.StateCondition.model_validate(cond)
+        schema.StateCondition.validate(cond)
     except ValidationError as exc:
-        for _loc, message in explain(exc.errors(), schema.StateCondition.model_fields):
+        for _loc, message in explain(exc.errors(), schema.StateCondition.keys):
             report(f"condition {kind}: " + message, "conditions")
         return None
     tool, event = cond.get("tool"), cond.get("event")
@@ -104,9 +104,9 @@ def compile_state_condition(cond: dict, root: str, report):
 def compile_update_state(action: dict, report):
     """``("state", event, data)``: a side effect that records a custom event."""
     try:
-        schema.UpdateStateAction.model_validate(action)
+        schema.UpdateStateAction.validate(action)
     except ValidationError as exc:
-        for loc, message in explain(exc.errors(), schema.UpdateStateAction.model_fields):
+        for loc, message in explain(exc.errors(), schema.UpdateStateAction.keys):
             report("action update_state: " + message, ("action", str(loc[0])) if loc else "action")
         return None
     event = action["event"]

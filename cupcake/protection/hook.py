@@ -49,7 +49,7 @@ def applies(ctx) -> bool:
 def violation(ctx, view):
     """The block text when this tool call would change a protected path, else None."""
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
-    if view.tool_name == "Bash":
+    if view.tool == "Bash":
         return _bash(view, protected, ctx)
     return _write(view, protected, ctx)
 
@@ -78,7 +78,7 @@ def _write(view, protected, ctx):
     if inodes:
         try:
             st = os.stat(resolved)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a lone surrogate or NUL cannot name a file on disk
             return None
         if (st.st_dev, st.st_ino) in inodes:
             return (
@@ -185,17 +185,19 @@ def _bash(view, protected, ctx):
 # ## Cold: what is protected #######################################################################
 
 
-def protected_paths(root: str, env, top_files, imported_files, import_patterns) -> dict:
-    """The protected set for this root and home, in the plain form the cache stores."""
+def protected_paths(root: str, env, top_files, imported_files, import_patterns, extra_dirs=()) -> dict:
+    """The protected set for this root and home, in the plain form the cache stores. ``extra_dirs``:
+    directories protected like ``.cupcake/`` (the evaluator's eval folder, which gates the agent)."""
+    from cupcake.agents.claude import install as claude_install
     from cupcake.policy.globmatch import has_magic
     from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
 
-    home = env.get("HOME") or os.path.expanduser("~")
     policy_files = [os.path.join(root, PROJECT_FILE), user_policy_file(env), *top_files, *imported_files]
     files = _forms(policy_files)
-    dirs = _forms([os.path.join(root, WORK_DIR)])
-    settings_dirs = _forms([os.path.join(root, ".claude"), os.path.join(home, ".claude")])
-    globs, needles = [], {"cupcake", ".claude", "settings", "*", "?"}
+    dirs = _forms([os.path.join(root, WORK_DIR), *(os.path.join(root, d) for d in extra_dirs)])
+    agent_dirs = claude_install.settings_dirs(root, env)
+    settings_dirs = _forms(agent_dirs)
+    globs, needles = [], {"cupcake", "settings", "*", "?", *(os.path.basename(d) for d in agent_dirs)}
     for base, pattern in import_patterns:
         parts = pattern.split("/")
         literal = 0

@@ -25,7 +25,7 @@ class FeedbackCollection(BaseSystem):
         policies = ctx.policies["policies"]
         use_forms(ctx.policies.get("sre"))
         view = EventView(ctx.incoming, ctx.root, ctx.state)
-        for i in candidates(ctx.policies["index"], ctx.event, view.tool_name):
+        for i in candidates(ctx.policies["index"], ctx.event, view.tool):
             name, _event, _tools, conditions, action, _file, _line = policies[i]
             if not all_hold(conditions, view):
                 continue

@@ -51,7 +51,13 @@ class HardActionScan(BaseSystem):
         if self_protection.applies(ctx):
             from cupcake.policy.event_view import EventView
 
-            text = self_protection.violation(ctx, EventView(ctx.incoming, ctx.root))
+            try:
+                text = self_protection.violation(ctx, EventView(ctx.incoming, ctx.root))
+            except Exception as exc:  # a check that cannot be made safely is a block, and only its own failure
+                text = (
+                    "Cupcake self-protection could not check this call safely "
+                    f"({type(exc).__name__}), so it is blocked. A person can make this change."
+                )
             if text:
                 ctx.hard = ("block", text, self_protection.POLICY_NAME)
                 return

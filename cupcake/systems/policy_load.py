@@ -18,6 +18,10 @@ class PolicyLoad(BaseSystem):
     order = Stage.POLICY_LOAD
 
     def process(self, ctx) -> None:
+        # The deadline starts with the run, before the policies (and their timeout) are known: until
+        # they are, the default timeout bounds the load itself.
+        if ctx.deadline is None:
+            ctx.deadline = ctx.options.get("started", time.monotonic()) + run_seconds({})
         event = ctx.incoming  # None when the event could not be read: the agent's environment still names the project
         if event is not None:
             ctx.root = find_root(event.project_dir, event.cwd)

@@ -15,7 +15,6 @@ the problems. Its standard output is shown to the person as the agent's answer.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
@@ -24,7 +23,6 @@ import tempfile
 from cupcake.translate.process import run_process
 
 DEFAULT_COMMAND = "claude"
-HOOKS_OFF = json.dumps({"disableAllHooks": True})
 MAX_ARGUMENT = 100_000  # bytes: Linux refuses one argument longer than 128 KiB
 
 
@@ -52,8 +50,11 @@ def make_agent(command: str | None, root: str, targets, env: dict, timeout: floa
     if program is None:
         raise AgentUnavailable(f"`{words[0]}` was not found on PATH")
     words[0] = program
-    cls = ClaudeCode if os.path.basename(program) == "claude" else Command
-    return cls(words, root, targets, env, timeout)
+    if os.path.basename(program) == "claude":
+        from cupcake.agents.claude.translator import ClaudeCode
+
+        return ClaudeCode(words, root, targets, env, timeout)
+    return Command(words, root, targets, env, timeout)
 
 
 def _find(program: str, root: str, env: dict):
@@ -86,52 +87,6 @@ class _Agent:
         self.targets = targets
         self.env = env
         self.timeout = timeout
-
-
-class ClaudeCode(_Agent):
-    name = "Claude Code"
-
-    def __init__(self, words, root, targets, env, timeout):
-        super().__init__(words, root, targets, env, timeout)
-        self.session_id = None
-
-    def argv(self) -> list[str]:
-        allowed = ",".join(f"Edit(./{t.tmp_name})" for t in self.targets)
-        argv = self.words + ["-p", "--output-format", "json", "--settings", HOOKS_OFF, "--allowedTools", allowed]
-        if self.session_id:
-            argv += ["--resume", self.session_id]
-        return argv
-
-    def first(self, prompt: str, attempt: int) -> Reply:
-        return self._run(prompt)
-
-    def again(self, correction: str, task: str, attempt: int) -> Reply:
-        return self._run(correction if self.session_id else correction + "\n\n---\n\n" + task)
-
-    def _run(self, prompt: str) -> Reply:
-        done = run_process(self.argv(), prompt, cwd=self.root, env=self.env, timeout=self.timeout)
-        try:
-            result = json.loads(done.stdout)
-        except ValueError:
-            result = None
-        if not isinstance(result, dict):
-            if done.exit_code == 0:
-                return Reply(False, problem=f"Claude Code printed no JSON result:\n{_tail(done.stdout)}")
-            return Reply(False, problem=_failure(self.name, done))
-        if isinstance(result.get("session_id"), str):
-            self.session_id = result["session_id"]
-        text = result.get("result") if isinstance(result.get("result"), str) else ""
-        if result.get("is_error") or done.exit_code != 0:
-            return Reply(
-                False, text, problem=f"Claude Code reported an error: {_tail(text) or _failure(self.name, done)}"
-            )
-        denied = [
-            d.get("tool_input", {}).get("file_path") or d.get("tool_name")
-            for d in result.get("permission_denials") or []
-        ]
-        if denied:
-            text += "\n\n(Claude Code was refused: " + ", ".join(str(d) for d in denied) + ")"
-        return Reply(True, text, session_id=self.session_id)
 
 
 class Command(_Agent):

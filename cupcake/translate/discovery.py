@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import os
 
+from cupcake.agents.claude.capabilities import MEMORY_NAMES as CLAUDE_MEMORY_NAMES
+from cupcake.agents.claude.capabilities import USER_MEMORY
 from cupcake.translate.ignored import GitIgnore
 from cupcake.translate.imports import MAX_IMPORT_DEPTH, follow_imports
 from cupcake.translate.memory import PROJECT, USER, Finding, Memory, read_memory
 
-MEMORY_NAMES = ("CLAUDE.md", os.path.join(".claude", "CLAUDE.md"))
+MEMORY_NAMES = CLAUDE_MEMORY_NAMES
 SKIPPED_DIRS = frozenset({".git", "node_modules", ".cupcake", "__pycache__", ".hg", ".svn"})
 MAX_DIRS = 20_000  # directories looked into below the current one before the search stops
 
@@ -72,7 +74,7 @@ def discover(cwd: str, root: str, env) -> Discovery:
             seen.add(real)
             starts.append(Memory(real, scope, origin))
 
-    add(os.path.join(home, ".claude", "CLAUDE.md"), USER, "user memory")
+    add(os.path.join(home, USER_MEMORY), USER, "user memory")
     for directory, origin in _upwards(cwd):
         for name in MEMORY_NAMES:
             add(os.path.join(directory, name), PROJECT, origin)

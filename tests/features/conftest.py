@@ -369,6 +369,26 @@ def spoil_cache(project, tmp_path, spoiled):
         other.write_policy('[[policy]]\nname = "allow all"\naction = { type = "approve" }\n')
         other.send(other.tool_call("Bash", {"command": "ls"}))
         cache.write_bytes((other.root / ".cupcake" / "policy.cache").read_bytes())
+    elif spoiled.startswith("forged to switch every policy off"):
+        # The attack of issue 15: rewrite the compiled set so nothing is enforced, keep the key (it is
+        # readable), and seal it again: with a made-up secret, or with the user's own (an agent running
+        # as the user can read it).
+        import marshal
+
+        from cupcake.policy import cache as policy_cache
+
+        body = data[8 + policy_cache.MAC_LENGTH :]
+        key, compiled = marshal.loads(body)
+        compiled["settings"]["self_protection"] = False
+        compiled["policies"] = []
+        compiled["index"] = {}
+        forged = marshal.dumps((key, compiled))
+        if spoiled.endswith("with the user's own secret"):
+            secret = policy_cache.secret(project.env()) or policy_cache.UNKEYED
+        else:
+            secret = os.urandom(32)
+        cache.write_bytes(policy_cache.MAGIC + policy_cache.mac(secret, forged) + forged)
+        os.utime(cache, ns=(cache.stat().st_atime_ns, cache.stat().st_mtime_ns))
     else:
         raise AssertionError(f"unknown way to spoil the cache: {spoiled}")
 
@@ -556,7 +576,7 @@ def cache_valid(project):
 
     path = project.root / ".cupcake" / "policy.cache"
     key = cache.cache_key([cache.file_identity(p) for p in policy_files(str(project.root), project.env())])
-    assert cache.read(str(path), key) is not None
+    assert cache.read(str(path), key, project.env()) is not None
 
 
 @then(parsers.parse('the policy cache starts with "{magic}"'))
@@ -848,11 +868,27 @@ def _cupcake_handlers(settings: dict) -> list[tuple]:
     return found
 
 
+def _without_protections(settings: dict) -> None:
+    """Take out the protections sync writes beside the hooks: Edit(//…) deny rules and the sandbox's
+    denyWrite paths (and the containers sync created for them)."""
+    permissions = settings.get("permissions")
+    if isinstance(permissions, dict) and isinstance(permissions.get("deny"), list):
+        permissions["deny"] = [r for r in permissions["deny"] if not str(r).startswith("Edit(//")]
+    sandbox = settings.get("sandbox")
+    if isinstance(sandbox, dict) and isinstance(sandbox.get("filesystem"), dict):
+        sandbox["filesystem"].pop("denyWrite", None)
+        if not sandbox["filesystem"]:
+            sandbox.pop("filesystem")
+        if not sandbox:
+            settings.pop("sandbox")
+
+
 def _without_cupcake(settings: dict) -> dict:
     """The settings with Cupcake's handlers taken out, and the groups and lists left empty by that."""
     from cupcake.agents.claude.hook_entries import is_cupcake
 
     settings = json.loads(json.dumps(settings))
+    _without_protections(settings)
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
         return settings

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,19 @@ from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 
 CLAUDE_CODE_VERSION = "2.1.328"
 CLAUDE_CODE_PACKAGE = f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}"
+
+
+@contextmanager
+def install_lock(prefix: Path):
+    """Held while a client is checked and installed: test workers running in parallel (pytest-xdist)
+    share the cache, and two npm installs into one prefix corrupt it."""
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{prefix}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 class ClientUnavailable(Exception):
@@ -38,6 +53,11 @@ def _version_of(claude: Path) -> str:
 def ensure_claude_client(cache_dir: Path | None = None) -> Path:
     """The path of the pinned `claude`, installed into the cache on first use."""
     cache_dir = cache_dir or client_cache_dir()
+    with install_lock(cache_dir):
+        return _ensure_claude_client(cache_dir)
+
+
+def _ensure_claude_client(cache_dir: Path) -> Path:
     claude = cache_dir / "node_modules" / ".bin" / "claude"
     if claude.exists() and _version_of(claude) == CLAUDE_CODE_VERSION:
         return claude

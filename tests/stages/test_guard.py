@@ -45,25 +45,46 @@ def assign(name, value):
 
 BLOCKED = ("block", "No sudo", "No sudo")
 
+# (what, order, effect, fields before, what stands after the fenced system ran)
 ALLOWED = [
-    ("adds feedback", 450, lambda c: c.add_feedback("more"), {}),
-    ("adds context", 450, lambda c: c.add_context("more"), {}),
-    ("blocks", 450, lambda c: c.decide("block", "key", by="fake"), {}),
-    ("tightens an approve to an ask", 550, lambda c: c.decide("ask", "?", by="fake"), {"hard": ("approve", "ok", "p")}),
-    ("a weaker decision is simply ignored", 550, lambda c: c.decide("approve", "ok", by="fake"), {"hard": BLOCKED}),
+    ("adds feedback", 450, lambda c: c.add_feedback("more"), {}, lambda c: c.soft == ["lint", "more"]),
+    ("adds context", 450, lambda c: c.add_context("more"), {}, lambda c: c.contexts == ["ctx", "more"]),
+    ("blocks", 450, lambda c: c.decide("block", "key", by="fake"), {}, lambda c: c.hard == ("block", "key", "fake")),
+    (
+        "tightens an approve to an ask",
+        550,
+        lambda c: c.decide("ask", "?", by="fake"),
+        {"hard": ("approve", "ok", "p")},
+        lambda c: c.hard == ("ask", "?", "fake"),
+    ),
+    (
+        "a weaker decision is simply ignored",
+        550,
+        lambda c: c.decide("approve", "ok", by="fake"),
+        {"hard": BLOCKED},
+        lambda c: c.hard == BLOCKED,
+    ),
     (
         "replaces a prepared answer with a block",
         650,
         assign("response", Response(BLOCK, text="no")),
         {"response": Response(SOFT, text="lint")},
+        lambda c: (c.response.decision, c.response.text) == (BLOCK, "no"),
     ),
     (
         "warns after the seal",
         850,
         lambda c: c.warn("sent to splunk"),
         {"sealed": True, "response": Response(BLOCK, text="x")},
+        lambda c: c.warnings == ["sent to splunk"] and c.response.decision == BLOCK,
     ),
-    ("keeps its own data in ext", 850, lambda c: c.ext.__setitem__("acme.count", 1), {"sealed": True}),
+    (
+        "keeps its own data in ext",
+        850,
+        lambda c: c.ext.__setitem__("acme.count", 1),
+        {"sealed": True},
+        lambda c: c.ext == {"acme.count": 1},
+    ),
 ]
 
 REFUSED = [
@@ -139,9 +160,11 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("what, order, effect, fields", ALLOWED, ids=[a[0] for a in ALLOWED])
-def test_what_a_custom_system_may_do(what, order, effect, fields):
-    run(effect, order, **fields)
+@pytest.mark.parametrize("what, order, effect, fields, stands", ALLOWED, ids=[a[0] for a in ALLOWED])
+def test_what_a_custom_system_may_do(what, order, effect, fields, stands):
+    ctx = run(effect, order, **fields)
+    assert stands(ctx), what
+    assert ctx.failures == []
 
 
 @pytest.mark.parametrize("what, order, effect, fields, message", REFUSED, ids=[r[0] for r in REFUSED])

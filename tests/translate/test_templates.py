@@ -28,8 +28,11 @@ def test_every_example_of_the_policy_language_loads(tmp_path, number):
     assert compiled["policies"], "an example without a policy teaches nothing"
 
 
-def test_there_are_examples():
-    assert len(TOML_BLOCKS) >= 4
+def test_the_examples_teach_every_condition_and_action_type():
+    """Every condition and action type of the language appears in some example the agent is shown."""
+    shown = "\n".join(TOML_BLOCKS)
+    for kind in (*schema.CONDITION_TYPES, *schema.ACTION_TYPES):
+        assert f'type = "{kind}"' in shown, f"no example of {kind} in init_schema.md"
 
 
 @pytest.mark.parametrize("kind", list(schema.CONDITION_TYPES) + list(schema.COMBINATORS))

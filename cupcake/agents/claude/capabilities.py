@@ -3,6 +3,8 @@ answer cap, and where it keeps its files. The tables the policy compiler, ``vali
 
 from __future__ import annotations
 
+from cupcake.agents.common import row, supported
+
 NAME = "claude"
 DISPLAY_NAME = "Claude Code"
 
@@ -54,26 +56,20 @@ ASK_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart"})
 
 
-def action_supported(kind: str, event: str) -> bool:
-    """Whether Claude Code can honour an action ``kind`` ("approve", "ask", "context", …) on ``event``."""
-    if kind == "approve":
-        return event in APPROVE_EVENTS
-    if kind == "ask":
-        return event in ASK_EVENTS
-    if kind == "context":
-        return event in CONTEXT_EVENTS
-    return True
-
-
 # Characters: Claude Code's cap on a reason or context (longer text is cut in the middle of the longest output).
 ANSWER_CAP = 10_000
 
-# The environment variable naming the project directory in the hook's environment.
-PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
+# The environment variables naming the project directory in the hook's environment.
+PROJECT_DIR_ENV = ("CLAUDE_PROJECT_DIR",)
 
 # The user's Claude Code directory (under HOME): settings, and Cupcake's user policy file beside them.
 USER_DIR = ".claude"
 USER_POLICY_FILE = USER_DIR + "/cupcake.toml"
+
+# Claude Code's memory files, where a team writes its rules (``cupcake init`` translates them): in a
+# directory, and in the user's Claude Code directory.
+MEMORY_NAMES = ("CLAUDE.md", USER_DIR + "/CLAUDE.md")
+USER_MEMORY = USER_DIR + "/CLAUDE.md"
 
 # Built-in tool names (hook-protocols §6.1) and the MCP form, for matcher warnings.
 TOOLS = (
@@ -100,3 +96,40 @@ TOOLS = (
     "AskUserQuestion",
 )
 MCP_TOOL_PREFIX = "mcp__"
+
+# Tool names are canonical: each maps to itself. Shell and file-writing tools, for self-protection.
+TOOLS = {tool: tool for tool in TOOLS}
+SHELL_TOOLS = frozenset({"Bash"})
+FILE_WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+
+_REAL = "real client 2.1.328"
+_DOC = "documented only"
+_SEEN = {
+    "PreToolUse": "PreToolUse:Bash hook error: <reason>",
+    "PostToolUse": 'PostToolUse:Bash hook blocking error from command: "<hook command>": <reason>',
+    "UserPromptSubmit": "the prompt is not sent; the user sees <reason>",
+    "Stop": "the model continues, with <reason> as its next instruction",
+    "SubagentStop": "the subagent continues, with <reason> as its next instruction",
+    "PermissionRequest": "<reason> (the permission is denied)",
+    "PostToolUseFailure": "<reason> (after the failed tool)",
+}
+_OBSERVED = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop", "PermissionRequest"})
+
+# DESIGN.md's table of Claude Code's answers, event by event (the README's capability table reads this).
+CAPABILITIES = {
+    event: row(
+        event,
+        event in BLOCKING_EVENTS,
+        event in ASK_EVENTS,
+        event in APPROVE_EVENTS,
+        event in CONTEXT_EVENTS,
+        _SEEN.get(event, ""),
+        _REAL if event in _OBSERVED else _DOC,
+    )
+    for event in EVENTS
+}
+
+
+def action_supported(kind: str, event: str) -> bool:
+    """Whether Claude Code can honour ``kind`` (block, approve, ask, context; anything else: yes) on ``event``."""
+    return supported(CAPABILITIES, kind, event)

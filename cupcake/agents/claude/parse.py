@@ -8,13 +8,23 @@ from __future__ import annotations
 from cupcake.agents.claude.capabilities import PROJECT_DIR_ENV
 
 
-def parse(raw: dict, event_arg: str | None, env) -> tuple[str | None, dict, str | None]:
-    """(canonical event name or None, canonical payload, project directory or None)."""
+def parse(raw: dict, event_arg: str | None, env) -> tuple[str, dict, str | None]:
+    """(canonical event name, canonical payload, project directory or None). The payload is read as it
+    is (unknown fields kept), with ``agent_event`` and ``agent_tool`` beside, as every adapter gives them."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"the hook event must be a JSON object, got {type(raw).__name__}")
     named = raw.get("hook_event_name")
     event = event_arg or (named if isinstance(named, str) else None)
-    return event, raw, project_dir(env)
+    if not event:
+        raise ValueError("no event: pass --event <Event> or send hook_event_name")
+    payload = dict(raw)  # the agent's dict is left as it came
+    payload["agent_event"] = event
+    tool = raw.get("tool_name")
+    if isinstance(tool, str):
+        payload["agent_tool"] = tool
+    return event, payload, project_dir(env)
 
 
 def project_dir(env) -> str | None:
     """The project directory Claude Code names in the hook's environment, or None."""
-    return env.get(PROJECT_DIR_ENV) or None
+    return next((env[name] for name in PROJECT_DIR_ENV if env.get(name)), None)

@@ -9,6 +9,8 @@ import signal
 import subprocess
 import time
 
+from cupcake.agents.claude.capabilities import PROJECT_DIR_ENV
+
 SECONDS = 30
 MAX_OUTPUT = 64 * 1024
 
@@ -101,3 +103,25 @@ def version_of(executable: str, env, seconds: float = 10):
         detail = (_text(done.stderr).strip() or out).splitlines()[-1:] or [""]
         return None, f"`{executable} --version` failed (exit {done.returncode}): {detail[0]}"
     return out, None
+
+
+def read_answer(answer) -> tuple[str | None, str, str]:
+    """(permission decision or None, its reason, the user-visible message) of a PreToolUse answer."""
+    if not isinstance(answer, dict):
+        return None, "", ""
+    specific = answer.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    decision = specific.get("permissionDecision")
+    return (
+        decision if isinstance(decision, str) and decision else None,
+        str(specific.get("permissionDecisionReason", "")),
+        str(answer.get("systemMessage", "")),
+    )
+
+
+def expand_project_dir(command: str, root: str) -> str:
+    """``command`` with Claude Code's project-directory variable replaced by ``root``."""
+    for name in PROJECT_DIR_ENV:
+        for placeholder in ("${" + name + "}", "$" + name):
+            command = command.replace(placeholder, root)
+    return command

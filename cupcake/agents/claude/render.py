@@ -106,8 +106,20 @@ def _stop_hook_active(payload) -> bool:
 
 def render(event: str, payload, response, warnings=()) -> tuple[bytes, bytes, int]:
     """stdout, stderr and exit code for Claude Code."""
-    out = answer(event, payload, response, warnings)
+    out = answer(event, payload, _within_cap(response), warnings)
     if not out:
         return b"", b"", 0
     data = speedups.json_dumps(out)
     return data.encode("utf-8", "replace") + b"\n", b"", 0
+
+
+def _within_cap(response):
+    """``response`` with every text within the client's cap (prepared answers already are; this is for
+    errors and custom systems' texts)."""
+    texts = (response.text, response.soft_text, response.reason, response.context)
+    if all(len(t) <= ANSWER_CAP for t in texts):
+        return response
+    from cupcake.pipeline.response import Response
+
+    fit = [feedback.cap(t, (t,), ANSWER_CAP) for t in texts]
+    return Response(response.decision, fit[0], fit[1], fit[2], fit[3], response.fail_closed)

@@ -15,7 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..claude_client import ClientUnavailable
+from ..claude_client import ClientUnavailable, install_lock
 
 
 class AgentUnavailable(ClientUnavailable):
@@ -86,6 +86,11 @@ def reported_version(executable: Path, home: Path | None = None) -> str:
 def ensure_agent(pin: Pin, cache: Path | None = None) -> Path:
     """The path of the pinned executable, installed into the cache on first use."""
     prefix = install_dir(pin, cache)
+    with install_lock(prefix):
+        return _ensure_agent(pin, prefix)
+
+
+def _ensure_agent(pin: Pin, prefix: Path) -> Path:
     executable = prefix / pin.executable
     probe_home = prefix / "version-probe-home"  # --version of some clients writes into HOME
     if executable.exists() and reported_version(executable, probe_home) == pin.version:

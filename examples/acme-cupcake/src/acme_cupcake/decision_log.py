@@ -26,7 +26,7 @@ class DecisionLog(BaseSystem):
         record = {
             "time": time.time(),
             "event": ctx.event,
-            "tool": ctx.payload.get("tool_name") if isinstance(ctx.payload, dict) else None,
+            "tool": ctx.incoming.tool if ctx.incoming is not None else None,
             "decision": response.decision,
             "by": ctx.hard[2] if ctx.hard else None,
             "reason": (response.text or response.reason).split("\n", 1)[0],

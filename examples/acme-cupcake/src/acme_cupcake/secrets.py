@@ -13,10 +13,10 @@ WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 
 class AwsKeyScan(BaseSystem):
     def should_process(self, ctx) -> bool:
-        return ctx.event == "PreToolUse" and ctx.payload.get("tool_name") in WRITE_TOOLS
+        return ctx.event == "PreToolUse" and ctx.incoming.tool in WRITE_TOOLS
 
     def process(self, ctx) -> None:
-        texts = [t for t in _written(ctx.payload.get("tool_input")) if "AKIA" in t]
+        texts = [t for t in _written(ctx.incoming.tool_input) if "AKIA" in t]
         if not texts:
             return  # the common case costs a substring search; `re` is imported only when needed
         import re

@@ -1,0 +1,104 @@
+"""Answers in Claude Code's wire format, for the agents that copied it (Codex, Factory droid),
+gated by what each of them honours: an action the agent cannot take is never written (Codex fails
+the whole hook on an unsupported field), and what the user must still learn goes to systemMessage."""
+
+from __future__ import annotations
+
+from cupcake.agents.common import CAP, cap, join, note, with_context
+from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
+
+POST_TOOL = ("PostToolUse", "PostToolUseFailure")
+STOPS = ("Stop", "SubagentStop")
+
+
+class Gates:
+    """What one agent honours, by canonical event."""
+
+    __slots__ = ("approve", "ask", "context", "soft_post_as_context", "ask_fallback", "limit")
+
+    def __init__(self, approve, ask, context, soft_post_as_context=False, ask_fallback="", limit=CAP):
+        self.approve = frozenset(approve)
+        self.ask = frozenset(ask)
+        self.context = frozenset(context)
+        self.soft_post_as_context = soft_post_as_context  # keep the tool's result, feedback beside it
+        self.ask_fallback = ask_fallback  # template with {reason}: told to the user when ask is impossible
+        self.limit = limit
+
+
+def _specific(event: str, **fields) -> dict:
+    out = {"hookEventName": event}
+    out.update((k, v) for k, v in fields.items() if v)
+    return out
+
+
+def answer(event: str, payload, response, warnings, gates: Gates) -> dict:
+    """The JSON object for ``response`` (empty: print nothing); ``response`` is already settled
+    (a closed-mode error on a blocking event arrives as a block)."""
+    limit = gates.limit
+    d = response.decision
+    text = cap(response.text, limit=limit) if response.text else ""
+    context = response.context if event in gates.context else ""
+    out: dict = {}
+    message = text if getattr(response, "from_error", False) else ""
+    if d == ERROR:
+        message = text
+    elif event == "PreToolUse":
+        fields = {}
+        if d in (BLOCK, SOFT):
+            fields = {"permissionDecision": "deny", "permissionDecisionReason": text}
+        elif d in (APPROVE, ASK):
+            kind = "allow" if d == APPROVE else "ask"
+            if event in (gates.approve if d == APPROVE else gates.ask):
+                fields = {"permissionDecision": kind, "permissionDecisionReason": cap(response.reason, limit=limit)}
+            elif d == ASK and gates.ask_fallback:
+                message = gates.ask_fallback.format(reason=cap(response.reason, limit=limit) or "(no reason given)")
+            if event in gates.context:
+                context = with_context(context, cap(response.soft_text, limit=limit), limit)
+            else:
+                message = join(message, cap(response.soft_text, limit=limit))
+        if fields or context:
+            out["hookSpecificOutput"] = _specific(event, **fields, additionalContext=cap(context, limit=limit))
+    elif event == "PermissionRequest":
+        if d == BLOCK:
+            out["hookSpecificOutput"] = _specific(event, decision={"behavior": "deny", "message": text})
+        elif d == APPROVE and event in gates.approve:
+            out["hookSpecificOutput"] = _specific(event, decision={"behavior": "allow"})
+    elif event in POST_TOOL:
+        if d == BLOCK or (d == SOFT and not (gates.soft_post_as_context and event in gates.context)):
+            out = {"decision": "block", "reason": text}
+        elif d == SOFT:
+            context = with_context(context, text, limit)
+        if context:
+            out["hookSpecificOutput"] = _specific(event, additionalContext=cap(context, limit=limit))
+    elif event == "UserPromptSubmit":
+        if d == BLOCK:
+            out = {"decision": "block", "reason": text}
+        elif d == SOFT:
+            if event in gates.context:
+                context = with_context(context, text, limit)
+            else:
+                message = text
+        if context:
+            out["hookSpecificOutput"] = _specific(event, additionalContext=cap(context, limit=limit))
+    elif event in STOPS:
+        if d == BLOCK or (d == SOFT and not _stop_hook_active(payload)):
+            out = {"decision": "block", "reason": text}
+        elif d == SOFT:
+            message = text  # already continuing because of a stop hook: no loops
+    elif event == "SessionStart":
+        if d in (BLOCK, SOFT) and event in gates.context:
+            context = with_context(context, text, limit)
+        if context:
+            out["hookSpecificOutput"] = _specific(event, additionalContext=cap(context, limit=limit))
+        if d == BLOCK or (d == SOFT and event not in gates.context):
+            message = text  # SessionStart cannot block: the user is told
+    elif d in (BLOCK, SOFT):
+        message = text
+    message = join(message, note(warnings))
+    if message:
+        out["systemMessage"] = cap(message, limit=limit)
+    return out
+
+
+def _stop_hook_active(payload) -> bool:
+    return isinstance(payload, dict) and payload.get("stop_hook_active") is True

@@ -1,0 +1,175 @@
+"""Helpers the agent adapters share: reading an agent's event into the canonical one, and writing
+answers. On the hot path: no ``json``, no ``re`` (``cupcake.speedups`` does the JSON)."""
+
+from __future__ import annotations
+
+from cupcake import speedups
+from cupcake.pipeline.response import BLOCK, ERROR
+from cupcake.policy import answer_text as feedback
+
+CAP = 10_000  # characters: the answer cap where an agent documents none (Claude Code's)
+
+
+def join(*parts: str) -> str:
+    return "\n\n".join(p for p in parts if p)
+
+
+def cap(text: str, *pieces: str, limit: int = CAP) -> str:
+    """``text`` within the agent's cap, cutting the longest piece (command output) first."""
+    return feedback.cap(text, pieces or (text,), limit)
+
+
+def with_context(context: str, text: str, limit: int = CAP) -> str:
+    """Context and soft text on one answer: context first, both within the cap."""
+    return feedback.cap(join(context, text), (context, text), limit)
+
+
+def json_bytes(out: dict) -> bytes:
+    """Compact JSON and a newline; a lone surrogate becomes '?' rather than an encoding error."""
+    return speedups.json_dumps(out).encode("utf-8", "replace") + b"\n"
+
+
+def text_bytes(text: str) -> bytes:
+    return text.encode("utf-8", "replace") + b"\n" if text else b""
+
+
+def note(warnings) -> str:
+    return "\n".join(w for w in warnings if w)
+
+
+class Blocked:
+    """A block whose text is the run's error (fail_mode = "closed")."""
+
+    __slots__ = ("text",)
+    decision = BLOCK
+    context = ""
+    soft_text = ""
+    reason = ""
+    fail_closed = False
+    from_error = True  # the user is told too, as with Claude Code
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def settle(response, event: str, blocking) -> object:
+    """The response to render: a closed-mode error becomes a block on an event that can block."""
+    if response.decision == ERROR and response.fail_closed and event in blocking:
+        return Blocked(response.text)
+    return response
+
+
+def event_names(event_arg, named, events: dict, agent_names: dict) -> tuple[str, str]:
+    """(canonical event, the agent's event) from ``--event`` (which wins) or the payload's name;
+    either may be the agent's name or the canonical one. Unknown names pass through unchanged."""
+    name = event_arg if isinstance(event_arg, str) and event_arg else named
+    if not isinstance(name, str) or not name:
+        raise ValueError("no event: pass --event <Event> or send the agent's event name in the payload")
+    canonical = events.get(name)
+    if canonical is not None:
+        agent = name
+    else:
+        canonical, agent = name, agent_names.get(name, name)
+    if isinstance(named, str) and named != agent and events.get(named) == canonical:
+        agent = named  # --event PreToolUse, and the payload says which of the agent's events it was
+    return canonical, agent
+
+
+def require_object(raw) -> dict:
+    if not isinstance(raw, dict):
+        raise ValueError(f"the hook event must be a JSON object, got {type(raw).__name__}")
+    return raw
+
+
+def copy_key(d: dict, src: str, dst: str) -> None:
+    """Give ``d[dst]`` the value of ``d[src]`` unless ``dst`` is already there."""
+    if src in d and dst not in d:
+        d[dst] = d[src]
+
+
+def object_from(value) -> tuple[dict, bool]:
+    """(dict, ok) from an object or a JSON string holding one; anything else gives ({}, False)."""
+    if isinstance(value, dict):
+        return dict(value), True
+    if isinstance(value, (str, bytes)):
+        try:
+            parsed = speedups.json_loads(value)
+        except Exception:  # ValueError; SystemError from the C scanner on some malformed objects
+            return {}, False
+        if isinstance(parsed, dict):
+            return parsed, True
+        return {}, False
+    if value is None:
+        return {}, True
+    return {}, False
+
+
+def set_tool(payload: dict, agent_tool, tools: dict, field_map: dict | None = None) -> None:
+    """Canonical ``tool_name`` (the agent's name kept as ``agent_tool``) and canonical
+    ``tool_input`` keys beside the agent's own (``field_map``: agent key -> canonical key)."""
+    if not isinstance(agent_tool, str):
+        return
+    payload["agent_tool"] = agent_tool
+    payload["tool_name"] = tools.get(agent_tool, agent_tool)
+    tool_input = payload.get("tool_input")
+    if field_map and isinstance(tool_input, dict):
+        tool_input = dict(tool_input)
+        for src, dst in field_map.items():
+            copy_key(tool_input, src, dst)
+        payload["tool_input"] = tool_input
+
+
+def patch_fields(patch: str) -> dict:
+    """What a policy needs from an apply_patch text: the files it touches (``file_path`` the first,
+    ``file_paths`` all), the lines it adds (``new_string``/``content``) and removes (``old_string``)."""
+    paths, added, removed, only_adds = [], [], [], True
+    for line in patch.splitlines():
+        if line.startswith("*** ") and " File: " in line:
+            verb, _, path = line[4:].partition(" File: ")
+            path = path.strip()
+            if path:
+                paths.append(path)
+            if verb != "Add":
+                only_adds = False
+        elif line.startswith("*** Move to: "):
+            paths.append(line[len("*** Move to: ") :].strip())
+            only_adds = False
+        elif line.startswith("+") and not line.startswith("+++"):
+            added.append(line[1:])
+        elif line.startswith("-") and not line.startswith("---"):
+            removed.append(line[1:])
+    out = {"file_paths": paths, "new_string": "\n".join(added), "old_string": "\n".join(removed)}
+    if paths:
+        out["file_path"] = paths[0]
+    if only_adds and paths:
+        out["content"] = out["new_string"]
+    return out
+
+
+def row(agent_events, block, ask, approve, context, seen_as, verified, notes="") -> dict:
+    """One line of a CAPABILITIES table."""
+    if isinstance(agent_events, str):
+        agent_events = (agent_events,)
+    return {
+        "agent_events": tuple(agent_events),
+        "block": block,
+        "ask": ask,
+        "approve": approve,
+        "context": context,
+        "reason_seen_as": seen_as,
+        "verified": verified,
+        "notes": notes,
+    }
+
+
+def supported(capabilities: dict, kind: str, event: str) -> bool:
+    """Whether ``kind`` (block, ask, approve, context; anything else: yes) works on ``event``."""
+    line = capabilities.get(event)
+    if kind in ("block", "ask", "approve", "context"):
+        return bool(line and line[kind])
+    return True
+
+
+def project_dir_from(env, names) -> str | None:
+    """The first of the environment variables ``names`` that is set (the agent's project directory), or None."""
+    return next((env[name] for name in names if env.get(name)), None)

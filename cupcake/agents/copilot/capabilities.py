@@ -1,0 +1,94 @@
+"""What Copilot CLI honours, event by event (the README's table is generated from CAPABILITIES)."""
+
+from __future__ import annotations
+
+from cupcake.agents.common import CAP, row, supported
+
+REAL = "real client 1.0.102"
+DOC = "documented only"
+
+EVENTS = {
+    "sessionStart": "SessionStart",
+    "sessionEnd": "SessionEnd",
+    "userPromptSubmitted": "UserPromptSubmit",
+    "preToolUse": "PreToolUse",
+    "postToolUse": "PostToolUse",
+    "postToolUseFailure": "PostToolUseFailure",
+    "agentStop": "Stop",
+    "subagentStop": "SubagentStop",
+    "preCompact": "PreCompact",
+    "permissionRequest": "PermissionRequest",
+    "errorOccurred": "errorOccurred",
+    "userPromptTransformed": "userPromptTransformed",
+    "preMcpToolCall": "preMcpToolCall",
+}
+AGENT_NAMES = {canonical: agent for agent, canonical in EVENTS.items()}
+
+TOOLS = {
+    "bash": "Bash",
+    "powershell": "Bash",
+    "create": "Write",
+    "edit": "Edit",
+    "view": "Read",
+    "grep": "Grep",
+    "glob": "Glob",
+    "web_fetch": "WebFetch",
+    "task": "Agent",
+}
+FIELDS = {
+    "create": {"path": "file_path", "file_text": "content"},
+    "edit": {"path": "file_path", "old_str": "old_string", "new_str": "new_string"},
+    "view": {"path": "file_path"},
+}
+SHELL_TOOLS = frozenset({"bash", "powershell"})
+FILE_WRITE_TOOLS = frozenset({"create", "edit"})
+PROJECT_DIR_ENV = ("COPILOT_PROJECT_DIR",)
+ANSWER_CAP = CAP
+
+_OUT_IGNORED = "Copilot ignores this event's output: Cupcake's message goes to stderr"
+CAPABILITIES = {
+    "PreToolUse": row(
+        "preToolUse",
+        True,
+        True,
+        True,
+        True,
+        "Denied by preToolUse hook: <reason>",
+        REAL,
+        "deny verified (exit 2 shows the model only the exit code, so JSON is used); "
+        "allow, ask and additionalContext known to the runtime, not verified",
+    ),
+    "PostToolUse": row("postToolUse", False, False, False, False, "", REAL, _OUT_IGNORED),
+    "PostToolUseFailure": row("postToolUseFailure", False, False, False, False, "", DOC, _OUT_IGNORED),
+    "UserPromptSubmit": row("userPromptSubmitted", False, False, False, False, "", REAL, _OUT_IGNORED),
+    "Stop": row(
+        "agentStop",
+        True,
+        False,
+        False,
+        False,
+        "continuation: <reason>",
+        DOC,
+        "decision block reported by third parties, not verified",
+    ),
+    "SubagentStop": row(
+        "subagentStop",
+        True,
+        False,
+        False,
+        False,
+        "continuation: <reason>",
+        DOC,
+        "decision block reported by third parties, not verified",
+    ),
+    "SessionStart": row("sessionStart", False, False, False, False, "", REAL, _OUT_IGNORED),
+    "SessionEnd": row("sessionEnd", False, False, False, False, "", REAL, _OUT_IGNORED),
+    "PreCompact": row("preCompact", False, False, False, False, "", DOC, _OUT_IGNORED),
+    "PermissionRequest": row("permissionRequest", False, False, False, False, "", DOC, "output shape unknown"),
+    "errorOccurred": row("errorOccurred", False, False, False, False, "", DOC, _OUT_IGNORED),
+}
+
+
+def action_supported(kind: str, event: str) -> bool:
+    """Whether Copilot CLI can honour ``kind`` (block, approve, ask, context, …) on canonical ``event``."""
+    return supported(CAPABILITIES, kind, event)

@@ -1,0 +1,42 @@
+"""Where Gemini CLI's hooks live and what Cupcake writes there (timeouts in milliseconds)."""
+
+from __future__ import annotations
+
+import os
+
+from cupcake.agents import hookfile
+from cupcake.agents.gemini.capabilities import CAPABILITIES
+
+NAME = "gemini"
+SCOPES = {"project": os.path.join(".gemini", "settings.json"), "user": os.path.join("~", ".gemini", "settings.json")}
+EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact")
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
+TIMEOUT_UNIT = "milliseconds"
+
+
+def config_path(scope: str, project_dir: str, env) -> str:
+    if scope == "user":
+        return os.path.join(hookfile.home_of(env), ".gemini", "settings.json")
+    return os.path.join(project_dir, SCOPES["project"])
+
+
+def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
+    """``timeout`` in seconds, like every other agent's; written in milliseconds."""
+    return hookfile.entries(
+        NAME, events, CAPABILITIES, word, grouped=True, closed=closed,
+        handler=lambda command: {"name": "cupcake", "type": "command", "command": command, "timeout": timeout * 1000},
+        matcher=lambda event: ".*" if event in TOOL_EVENTS else None,
+    )  # fmt: skip
+
+
+def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
+    return hookfile.update(text, NAME, hook_entries(events, word, timeout, closed), grouped=True, uninstall=uninstall)
+
+
+def protected_paths(project_dir: str, env) -> list[str]:
+    home = hookfile.home_of(env)
+    return [
+        os.path.join(project_dir, ".gemini", "settings.json"),
+        os.path.join(home, ".gemini", "settings.json"),
+        os.path.join(os.sep, "etc", "gemini-cli", "settings.json"),
+    ]

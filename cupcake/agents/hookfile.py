@@ -1,0 +1,141 @@
+"""Cupcake's entries in another agent's hook file, edited in place: every byte that is not one of
+Cupcake's own entries stays as it was. Pure (text in, text out); off the hot path (uses ``json``).
+
+Two shapes: "grouped" (Claude Code's ``hooks.Event[].hooks[]``: Gemini CLI, Codex, droid) and
+"flat" (``hooks.event[]`` of handlers: Copilot CLI, Cursor)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from cupcake.agents.jsonedit import Document, New
+
+CLOSED_SUFFIX = " || exit 2"  # fail_mode = "closed": a missing or crashing executable blocks too
+
+
+def command_line(word: str, agent: str, agent_event: str, closed: bool = False) -> str:
+    """``<cupcake> run --agent NAME --event <the agent's event>`` (word: the executable, shell-quoted)."""
+    return f"{word} run --agent {agent} --event {agent_event}" + (CLOSED_SUFFIX if closed else "")
+
+
+def is_cupcake(command, agent: str) -> bool:
+    """Whether a hook command is a Cupcake run for ``agent`` (any executable path named cupcake)."""
+    if not isinstance(command, str):
+        return False
+    body = command.rstrip()
+    if body.endswith("exit 2"):
+        body = body[: body.rfind("||")] if "||" in body else body
+    try:
+        argv = shlex.split(body)
+    except ValueError:
+        return False
+    if len(argv) < 4 or argv[1] != "run" or not (argv[0] == "cupcake" or argv[0].endswith("/cupcake")):
+        return False
+    return any(argv[i] == "--agent" and argv[i + 1] == agent for i in range(2, len(argv) - 1))
+
+
+def new_text(top: dict, wanted: dict) -> str:
+    """A whole file, when there is none yet."""
+    return json.dumps({**top, "hooks": wanted}, indent=2, ensure_ascii=False) + "\n"
+
+
+def update(
+    text: str, agent: str, wanted: dict, *, grouped: bool, key: str = "command", top=None, uninstall: bool = False
+) -> str:
+    """``text`` with Cupcake's entries for ``agent`` set to ``wanted`` (agent event -> list of entries,
+    as the file holds them), or all removed. ValueError for a file that is not a JSON object or whose
+    ``hooks`` Cupcake cannot edit safely. Entries of other tools and events stay byte for byte."""
+    top = top or {}
+    if not text.strip():
+        return "" if uninstall else new_text(top, wanted)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"not valid JSON ({exc}); Cupcake leaves the file as it is") from None
+    if not isinstance(data, dict):
+        raise ValueError("the top level is not a JSON object; Cupcake leaves the file as it is")
+    doc = Document(text)
+    members = [m for m in doc.root.members if m.key == "hooks"]
+    if len(members) > 1:
+        raise ValueError('"hooks" appears more than once; keep one, then run this again')
+    if not members:
+        if uninstall:
+            return text
+        extra = [New(k, v) for k, v in top.items() if k not in data]
+        doc.rewrite(doc.root, doc.root.members + extra + [New("hooks", wanted)])
+        return doc.render()
+    hooks = members[0].value
+    if hooks.kind != "object":
+        raise ValueError('"hooks" is not an object; Cupcake leaves the file as it is')
+
+    def ours(node) -> bool:
+        if node.kind != "object":
+            return False
+        if not grouped:
+            return is_cupcake(doc.value(node).get(key), agent)
+        inner = [m for m in node.members if m.key == "hooks"]
+        return (
+            bool(inner)
+            and inner[-1].value.kind == "array"
+            and all(h.kind == "object" and is_cupcake(doc.value(h).get(key), agent) for h in inner[-1].value.items)
+            and bool(inner[-1].value.items)
+        )
+
+    emptied, seen = [], set()
+    for member in hooks.members:
+        if member.value.kind != "array":
+            if member.key in wanted and not uninstall:
+                raise ValueError(f'"hooks": "{member.key}" is not a list; Cupcake leaves the file as it is')
+            continue
+        items = member.value.items
+        kept = [i for i in items if not ours(i)]
+        want = [] if uninstall else wanted.get(member.key, None)
+        if want is None:
+            continue  # an event Cupcake is not asked about: untouched
+        seen.add(member.key)
+        mine = [doc.value(i) for i in items if ours(i)]
+        if mine == want and items[len(items) - len(mine) :] == [i for i in items if ours(i)]:
+            continue  # already as wanted: syncing twice changes nothing
+        if len(kept) == len(items) and not want:
+            continue
+        new_items = kept + [New(None, w) for w in want]
+        if new_items:
+            doc.rewrite(member.value, new_items)
+        else:
+            emptied.append(member)
+    if not uninstall:
+        added = [New(e, w) for e, w in wanted.items() if e not in seen and not any(m.key == e for m in hooks.members)]
+        if added or emptied:
+            doc.rewrite(hooks, [m for m in hooks.members if m not in emptied] + added)
+    elif emptied:
+        left = [m for m in hooks.members if m not in emptied]
+        if left:
+            doc.rewrite(hooks, left)
+        else:
+            doc.rewrite(doc.root, [m for m in doc.root.members if m is not members[0]])
+    return doc.render() if doc.changed else text
+
+
+def entries(
+    agent: str, events, capabilities: dict, word: str, *, grouped: bool, handler, matcher=None, closed: bool = False
+) -> dict:
+    """The hook entries for canonical ``events`` (or the agent's own event names): agent event ->
+    list as the file holds it. ``handler(command)`` builds one handler; ``matcher(event)`` the
+    group's matcher (None: no matcher field)."""
+    out = {}
+    for event in events:
+        line = capabilities.get(event)
+        agent_event = line["agent_events"][0] if line else event
+        entry = handler(command_line(word, agent, agent_event, closed))
+        if grouped:
+            m = matcher(event) if matcher else None
+            entry = {"matcher": m, "hooks": [entry]} if m is not None else {"hooks": [entry]}
+        out.setdefault(agent_event, []).append(entry)
+    return out
+
+
+def home_of(env) -> str:
+    import os
+
+    return (env or {}).get("HOME") or os.path.expanduser("~")

@@ -1,0 +1,153 @@
+Feature: Enforcement the agent cannot switch off
+    Cupcake's promise is that the team's rules hold whatever the agent does. Two layers keep the
+    agent from changing what governs it: Claude Code's own protections (its permission rules, and its
+    sandbox, which makes Cupcake's files read-only to every Bash command), and Cupcake's hook, which
+    blocks the changes it recognises. The sandbox is the guarantee; the hook is best effort.
+
+    Background:
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no force push"
+            conditions = [{ type = "command_regex", value = "git push --force" }]
+            action = { type = "block_with_feedback", feedback_message = "No force pushes." }
+            """
+
+    Scenario: sync writes Claude Code's own protections for Cupcake's files
+        When the user runs "cupcake sync"
+        Then the exit code is 0
+        And the output says "Protection: hook only"
+        And the output says "cupcake sync --sandbox"
+
+    Scenario: The doctor says which layer protects Cupcake's files, and how to raise it
+        When the user runs "cupcake sync"
+        And the user runs "cupcake doctor"
+        Then the doctor reports as ok "protection level: hook only"
+        And the output says "To raise it to sandboxed: "
+
+    Scenario: Uninstalling removes the protections too, and nothing else
+        Given the file ".claude/settings.json":
+            """
+            {
+              "permissions": {"deny": ["Bash(curl *)"]},
+              "sandbox": {"enabled": false}
+            }
+            """
+        When the user runs "cupcake sync"
+        And the user runs "cupcake sync --uninstall"
+        Then ".claude/settings.json" is the original
+        And the output says "Removed the protections sync had added"
+
+    Scenario: A forged policy cache is not trusted
+        The cache is a speed-up, never an authority: it carries an authentication code made with a
+        secret kept outside the project, so a cache written by anything else is compiled again.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And the user runs "cupcake sync"
+        When the agent asks to run "ls"
+        And the policy cache is forged to switch every policy off
+        And the agent asks to run "rm -rf build"
+        Then the tool call is denied
+
+    Scenario: validate and doctor compile from source and say loudly when the cache disagrees
+        An agent running as the user can read the secret too; validate and doctor never read the cache
+        to decide, and they report one that disagrees with the policy files.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent asks to run "ls"
+        And the policy cache is forged to switch every policy off with the user's own secret
+        And the user runs "cupcake validate"
+        Then the exit code is 1
+        And the output says "WARNING: the policy cache was NOT trusted"
+        When the agent asks to run "rm -rf build"
+        Then the tool call is denied
+        When the policy cache is forged to switch every policy off with the user's own secret
+        And the user runs "cupcake doctor"
+        Then the doctor reports the problem "the policy cache was NOT trusted"
+
+    Scenario: Creating a .cupcake directory deeper down does not move the project root
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And the agent works in "src/" without CLAUDE_PROJECT_DIR
+        And the file "src/.cupcake/state/planted" exists
+        When the agent asks to run "rm -rf build"
+        Then the tool call is denied
+
+    Scenario Outline: A policy file that is not a regular file is an error, never a hang
+        Switching everything off without touching a protected file: a directory or a FIFO named
+        ~/.claude/cupcake.toml. The run answers at once and says what is wrong; the project's
+        policies still hold.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And the user policy file is <kind>
+        When the agent asks to run "rm -rf build"
+        Then the answer came within 5 seconds
+        And nothing shown contains "Traceback"
+
+        Examples:
+            | kind        |
+            | a directory |
+            | a FIFO      |
+
+    Scenario Outline: A lone surrogate never drops a decision
+        An agent controls every value of its tool calls, including strings no file name can hold.
+        Cupcake handles them; a block already found stands.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "<tool>" with:
+            """
+            <input>
+            """
+        Then the tool call is <outcome>
+        And nothing shown contains "Traceback"
+
+        Examples:
+            | tool  | input                                                   | outcome      |
+            | Bash  | {"command": "rm -rf build \ud800"}                      | denied       |
+            | Write | {"file_path": "\ud800/../cupcake.toml", "content": "x"}  | denied       |
+            | Write | {"file_path": ".cupcake/x\ud800", "content": "x"}       | denied       |
+            | Write | {"file_path": "notes\ud800.txt", "content": "fine"}     | let through  |
+
+    Scenario: The evaluator's eval folder is protected
+        The evaluator's findings gate the agent; a newer eval file written by the agent would lift the
+        gate, so the eval folder is protected like .cupcake/.
+        Given the project policy:
+            """
+            [settings.eval_feedback]
+            dir = "logs/evals"
+
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "Write" with:
+            """
+            {"file_path": "logs/evals/eval-9999.json", "content": "{}"}
+            """
+        Then the tool call is denied
