@@ -11,8 +11,16 @@ from cupcake.agents.codex.capabilities import CAPABILITIES
 
 NAME = "codex"
 SCOPES = {"project": os.path.join(".codex", "hooks.json"), "user": os.path.join("$CODEX_HOME", "hooks.json")}
-EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop",
-          "SessionStart", "SessionEnd")  # fmt: skip
+EVENTS = (
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+    "SessionStart",
+    "SessionEnd",
+)
 TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse"})
 TIMEOUT_UNIT = "seconds"
 TRUST_NOTE = (
@@ -33,10 +41,15 @@ def config_path(scope: str, project_dir: str, env) -> str:
 
 def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
     return hookfile.entries(
-        NAME, events, CAPABILITIES, word, grouped=True, closed=closed,
+        NAME,
+        events,
+        CAPABILITIES,
+        word,
+        grouped=True,
+        closed=closed,
         handler=lambda command: {"type": "command", "command": command, "timeout": timeout},
         matcher=lambda event: ".*" if event in TOOL_EVENTS else None,
-    )  # fmt: skip
+    )
 
 
 def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
