@@ -151,3 +151,67 @@ Feature: Enforcement the agent cannot switch off
             {"file_path": "logs/evals/eval-9999.json", "content": "{}"}
             """
         Then the tool call is denied
+
+    Scenario: A value that starts with a dash is a path to the check, never an option
+        An agent that names its file "--output=cupcake.toml" would make `git diff {{file_path}}` write
+        the policy file. A path value that starts with "-" reaches the program as "./--output=…".
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Log writes"
+            matcher = "Write"
+            action = { type = "run_command", command = "./notify_script.sh {{file_path}}" }
+            """
+        And the project script "notify_script.sh" records its arguments
+        When the agent uses the tool "Write" with:
+            """
+            {"file_path": "--output=cupcake.toml", "content": "x"}
+            """
+        Then "notify_script.sh" received exactly the arguments:
+            """
+            ["./--output=cupcake.toml"]
+            """
+
+    Scenario: Any other value that starts with a dash fails the check, saying why
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Log commands"
+            matcher = "Bash"
+            action = { type = "run_command", command = "./notify_script.sh {{command}}" }
+            """
+        And the project script "notify_script.sh" records its arguments
+        When the agent asks to run "--help"
+        Then the tool call is denied
+        And the model is shown a note that "the value of {{command}} starts with '-'"
+        And "notify_script.sh" ran 0 times
+
+    Scenario: A placeholder where a shell would read it as code is refused when the policies load
+        bash evaluates the contents of a value used in arithmetic, so `a[$(touch pwned)]` would run.
+        Cupcake refuses such a script before anything runs.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Count"
+            matcher = "Bash"
+            action = { type = "run_command", command = "echo $(( {{command}} + 1 ))", shell = true }
+            """
+        When the agent asks to run "a[$(touch pwned)]"
+        Then the answer is only a note to the user saying "{{command}} stands inside an arithmetic expression"
+        And no file "pwned" was created
+
+    Scenario: A program named without a path is never taken from the project
+        The project is the agent's to write; a program it planted there under the name the policy uses
+        does not run. A script in the project is named as a path: "./scripts/check.sh".
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Lint first"
+            matcher = "Bash"
+            action = { type = "run_command", command = "cupcake-no-such-linter" }
+            """
+        And the project script "cupcake-no-such-linter" records its arguments
+        When the agent asks to run "ls"
+        Then the tool call is denied
+        And the model is shown a note that "cupcake-no-such-linter was not found on PATH"
+        And "cupcake-no-such-linter" ran 0 times
