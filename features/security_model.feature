@@ -215,3 +215,45 @@ Feature: Enforcement the agent cannot switch off
         Then the tool call is denied
         And the model is shown a note that "cupcake-no-such-linter was not found on PATH"
         And "cupcake-no-such-linter" ran 0 times
+
+    Scenario Outline: Cutting the audit log anywhere is caught by verify
+        The hash chain shows a line removed from the middle; the anchor kept beside the log
+        (.cupcake/audit.anchor) shows lines cut off its head or its tail, and rotated files deleted.
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+            audit_allows = true
+            """
+        When the agent runs 4 commands
+        And someone removes line <line> of the audit log
+        And the user runs "cupcake audit verify"
+        Then the exit code is 1
+        And the output says "<finding>"
+
+        Examples:
+            | line | finding                            |
+            | 1    | 1 line was cut from the head       |
+            | 2    | 1 line is missing                  |
+            | 4    | 1 line was cut from the tail       |
+
+    Scenario: Holding the audit lock does not suppress a record, nor delay the answer
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And another process holds the audit lock
+        When the agent asks to run "rm -rf build"
+        Then the tool call is denied
+        And the answer came within 3 seconds
+        And the user is told "the record was kept in .cupcake/audit.pending."
+        When the other process lets the audit lock go
+        And the user runs "cupcake audit verify"
+        Then the exit code is 0
+        And the output says "Audit trail intact: 1 line"

@@ -1,6 +1,8 @@
+import fcntl
 import os
 
-from pytest_bdd import given, parsers, scenarios
+import pytest
+from pytest_bdd import given, parsers, scenarios, when
 
 scenarios("security_model.feature")
 
@@ -15,3 +17,25 @@ def user_policy_file_is(project, kind):
         os.mkfifo(path)
     else:
         raise AssertionError(kind)
+
+
+@pytest.fixture
+def lock_holder():
+    held = {}
+    yield held
+    if "fd" in held:
+        os.close(held.pop("fd"))
+
+
+@given("another process holds the audit lock")
+def holds_audit_lock(project, lock_holder):
+    work = project.root / ".cupcake"
+    work.mkdir(exist_ok=True)
+    fd = os.open(work / "audit.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another open file description: it conflicts like another process
+    lock_holder["fd"] = fd
+
+
+@when("the other process lets the audit lock go")
+def lets_lock_go(lock_holder):
+    os.close(lock_holder.pop("fd"))
