@@ -257,3 +257,23 @@ Feature: Enforcement the agent cannot switch off
         And the user runs "cupcake audit verify"
         Then the exit code is 0
         And the output says "Audit trail intact: 1 line"
+
+    Scenario: A .cupcake folder that is a symbolic link is never written through
+        An agent that replaces .cupcake by a link to another folder would have Cupcake write its cache,
+        state and audit trail there. Cupcake refuses the link, still decides, and says why.
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And the folder "~/elsewhere" exists
+        And ".cupcake" is a symlink to "../home/elsewhere"
+        When the agent asks to run "rm -rf build"
+        Then the tool call is denied
+        And the user is told ".cupcake is a symbolic link"
+        And the folder "~/elsewhere" is still empty

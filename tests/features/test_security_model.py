@@ -2,7 +2,7 @@ import fcntl
 import os
 
 import pytest
-from pytest_bdd import given, parsers, scenarios, when
+from pytest_bdd import given, parsers, scenarios, then, when
 
 scenarios("security_model.feature")
 
@@ -39,3 +39,13 @@ def holds_audit_lock(project, lock_holder):
 @when("the other process lets the audit lock go")
 def lets_lock_go(lock_holder):
     os.close(lock_holder.pop("fd"))
+
+
+@given(parsers.parse('the folder "{name}" exists'))
+def folder_exists(project, name):
+    project.place(name).mkdir(parents=True, exist_ok=True)
+
+
+@then(parsers.parse('the folder "{name}" is still empty'))
+def folder_still_empty(project, name):
+    assert list(project.place(name).iterdir()) == []
