@@ -277,3 +277,23 @@ Feature: Enforcement the agent cannot switch off
         Then the tool call is denied
         And the user is told ".cupcake is a symbolic link"
         And the folder "~/elsewhere" is still empty
+
+    Scenario: A failed tool call does not count as done
+        "Run the tests before committing" is not satisfied by a test run that failed or was interrupted.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Tests before commits"
+            matcher = "Bash"
+            conditions = [
+              { type = "command_regex", value = "git commit" },
+              { type = "state_missing", tool = "Bash", command = "pytest" },
+            ]
+            action = { type = "block_with_feedback", feedback_message = "Run pytest first." }
+            """
+        When Claude Code reports that "pytest -q" failed
+        And the agent asks to run "git commit -m wip"
+        Then the tool call is denied
+        When Claude Code reports that the agent ran "pytest -q"
+        And the agent asks to run "git commit -m wip"
+        Then the tool call is let through

@@ -49,3 +49,12 @@ def folder_exists(project, name):
 @then(parsers.parse('the folder "{name}" is still empty'))
 def folder_still_empty(project, name):
     assert list(project.place(name).iterdir()) == []
+
+
+@when(parsers.parse('Claude Code reports that "{command}" failed'))
+def reports_failure(project, run, command):
+    from tests.features.conftest import _send
+
+    payload = project.tool_call("Bash", {"command": command}, event="PostToolUseFailure")
+    payload.update(error="Exit code 1\n3 failed", is_interrupt=False)
+    _send(project, run, payload)
