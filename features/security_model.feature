@@ -297,3 +297,35 @@ Feature: Enforcement the agent cannot switch off
         When Claude Code reports that the agent ran "pytest -q"
         And the agent asks to run "git commit -m wip"
         Then the tool call is let through
+
+    Scenario Outline: An MCP tool may not write a protected path either
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "<tool>" with:
+            """
+            <input>
+            """
+        Then the tool call is <outcome>
+
+        Examples:
+            | tool                          | input                                                  | outcome     |
+            | mcp__filesystem__write_file   | {"path": "cupcake.toml", "content": "x"}               | denied      |
+            | mcp__filesystem__move_file    | {"source": ".cupcake", "destination": "old"}           | denied      |
+            | mcp__filesystem__read_file    | {"path": "cupcake.toml"}                               | let through |
+            | mcp__filesystem__write_file   | {"path": "notes.txt", "content": "x"}                  | let through |
+
+    Scenario: A write to a hard link of Claude Code's settings is blocked
+        A hard link is the same file under another name: writing it writes the protected file.
+        Given the file ".claude/settings.json" exists
+        And "notes.json" is a hard link to ".claude/settings.json"
+        When the agent asks to write "notes.json" with:
+            """
+            {"hooks": {}}
+            """
+        Then the tool call is denied
+        And the model is shown a note that "(a hard link)"

@@ -58,3 +58,8 @@ def reports_failure(project, run, command):
     payload = project.tool_call("Bash", {"command": command}, event="PostToolUseFailure")
     payload.update(error="Exit code 1\n3 failed", is_interrupt=False)
     _send(project, run, payload)
+
+
+@given(parsers.parse('"{link}" is a hard link to "{target}"'))
+def hard_link(project, link, target):
+    os.link(project.place(target), project.place(link))
