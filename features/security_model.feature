@@ -329,3 +329,22 @@ Feature: Enforcement the agent cannot switch off
             """
         Then the tool call is denied
         And the model is shown a note that "(a hard link)"
+
+    Scenario: A lone surrogate is masked in the audit trail, and the record is whole
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "Bash" with:
+            """
+            {"command": "rm -rf build \ud800"}
+            """
+        Then the tool call is denied
+        And the last audit record's command is "rm -rf build ?"
+        And every line of the audit log is a whole JSON record
