@@ -296,11 +296,11 @@ def _check_policies(report: Report, root: str, env):
                 "policies",
                 PROBLEM,
                 f"{where}:{who} {p['message']}",
-                "fix it: until then `cupcake run` enforces no policy at all; `cupcake validate` lists every problem",
+                "fix it: until then what it names is out of service and every run reports it; `cupcake validate` lists every problem",
             )
         else:
             report.add("policies", WARNING, f"{where}:{who} {p['message']}", "see `cupcake validate`")
-    if not compiled["error"]:
+    if not compiled["out_of_service"]:
         names = ", ".join(scope_label("project", p, root, env) for p in present)
         report.add("policies", OK, f"{len(compiled['policies'])} policies in {names} load without errors")
     return compiled

@@ -59,7 +59,7 @@ def configured_plan(ctx, rest):
     """After policy load: the rest of the plan as ``[pipeline.systems]`` has it. Runs that name no
     system import nothing more."""
     policies = ctx.policies
-    if not policies or policies.get("error") or not policies.get("systems"):
+    if not policies or not policies.get("systems"):
         return rest
     from cupcake.stages.configure import configure
 

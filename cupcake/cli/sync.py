@@ -230,8 +230,10 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
         err(f"warning: {warning}")
     if policy_errors:
         err(
-            f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed `cupcake run` "
-            "reports them instead of enforcing any policy. `cupcake validate` lists them."
+            f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed what they name is "
+            "out of service, and `cupcake run` reports them on every event"
+            + (' (and blocks every event that can be blocked: fail_mode "closed")' if closed else "")
+            + ". `cupcake validate` lists them."
         )
     if not present:
         names = PROJECT_FILE + " or ~/.claude/cupcake.toml" if scope != "user" else "~/.claude/cupcake.toml"

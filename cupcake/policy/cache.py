@@ -10,7 +10,7 @@ from zlib import crc32
 
 from cupcake import __version__
 
-MAGIC = b"CUPCAKE\x02"  # the compiled format: bump when its shape changes
+MAGIC = b"CUPCAKE\x03"  # the compiled format: bump when its shape changes
 CACHE_NAME = "policy.cache"
 # The compiler's own file: an install of other code (even under the same version number, as when
 # installing from a branch) rewrites it, so a cache compiled by other code is never trusted.

@@ -1,6 +1,8 @@
 """Compile policy files into the plain, cacheable form a warm run evaluates (cold path).
 
-Every problem is collected, not only the first: the load fails when any is an error.
+Every problem is collected, not only the first. An error puts out of service only what it names
+(a policy, or every policy of a file that cannot be read); the other policies are compiled and
+enforced, and ``out_of_service`` holds the text every run reports.
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ class _Source:
         self.table = None
         self.lines = FileLines("")
         self.imported_by = imported_by  # the top-level file whose `imports` named this one
+        self.eval_feedback_broken = False
 
 
 def compile_files(paths, root: str, env) -> dict:
-    """The compiled set: settings, policies, index; or, when any error was found, the error."""
+    """The compiled set: settings, the policies in service, their index, and ``out_of_service``
+    (None, or the report of every error: what each one names is out of service)."""
     problems: list[Problem] = []
     sources = []
     for path in paths:
@@ -53,6 +57,8 @@ def compile_files(paths, root: str, env) -> dict:
     units, imported, systems = [], _Imported(), []
     for source in sources:
         _check_file(source, problems)
+        if source.eval_feedback_broken:
+            settings["eval_feedback"] = None  # a broken [settings.eval_feedback] is out of service
         systems.extend(pipeline_systems.check_file(source, problems))
         units.append(source)
         units.extend(_imported_sources(source, root, env, problems, imported))
@@ -80,18 +86,15 @@ def compile_files(paths, root: str, env) -> dict:
         "protected": protected_paths(root, env, paths, [s.path for s in units if s.imported_by], imported.patterns),
         "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
     }
-    if errors:
-        result.update(error=_summary(errors), policies=[], index={})
-    else:
-        state_filters, state_needs = state_plan(policies)
-        result.update(
-            error=None,
-            policies=policies,
-            index=build_index(policies),
-            sre=sre_forms_of(policies),
-            state_filters=state_filters,
-            state_needs=state_needs,
-        )
+    state_filters, state_needs = state_plan(policies)
+    result.update(
+        out_of_service=out_of_service_text(errors) if errors else None,
+        policies=policies,
+        index=build_index(policies),
+        sre=sre_forms_of(policies),
+        state_filters=state_filters,
+        state_needs=state_needs,
+    )
     # The session log (always) and the audit trail mask secrets with these patterns.
     from cupcake.stores.audit.mask import sre_forms as mask_forms
 
@@ -128,9 +131,18 @@ def _unique_name(source, index: int, table, seen: dict, problems) -> bool:
     return False
 
 
-def _summary(errors) -> str:
-    head = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the policy files"
-    return head + ":\n" + "\n".join(f"- {e}" for e in errors)
+# At most this many errors are listed in a run's answer (validate lists them all).
+LISTED_ERRORS = 10
+
+
+def out_of_service_text(errors) -> str:
+    """What every run reports while the policy files have errors: each names what it puts out of
+    service (a policy, or a file's policies), with its file and line."""
+    n = len(errors)
+    lines = [f"- {e}" for e in errors[:LISTED_ERRORS]]
+    if n > LISTED_ERRORS:
+        lines.append(f"- … and {n - LISTED_ERRORS} more (`cupcake validate` lists them all)")
+    return "\n".join(lines)
 
 
 def _read(path: str, root: str, env, problems, imported_by=None):
@@ -190,6 +202,7 @@ def _check_eval_feedback(source, table, problems) -> None:
 
     def report(message: str, key: str | None = None) -> None:
         line = source.lines.table_key(name, key)
+        source.eval_feedback_broken = True
         problems.append(Problem(ERROR, source.name, line, None, f"settings: {message}"))
 
     if not isinstance(table, dict):

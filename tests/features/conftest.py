@@ -1250,7 +1250,7 @@ def parallel_calls(project, run, count, command):
 
     from cupcake.policy.loader import load
 
-    assert load(str(project.root), project.env(), use_cache=False).compiled["error"] is None
+    assert load(str(project.root), project.env(), use_cache=False).compiled["out_of_service"] is None
     payload = project.tool_call("Bash", {"command": command})
     # the installed executable builds the cache, as a first call would (one that matches nothing: no audit line)
     warm = project.send_process(project.tool_call("Bash", {"command": "true"}))

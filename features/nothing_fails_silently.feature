@@ -1,0 +1,99 @@
+Feature: Nothing fails silently
+    A policy either does what it was written for, or Cupcake says why not: `validate`, `run`, `sync`
+    and `doctor` read the policy files with one loader and agree on what is wrong.
+
+    1. A policy on an event no installed hook calls: `sync` installs a hook for every event a
+       policy names; `validate` warns and `doctor` fails while one is missing.
+    2. A matcher no tool can match (`bash`, or the permission syntax `Bash(git *)`): `validate`
+       warns, and for the permission syntax prints the policy that means it.
+    3. An approve or ask that answers first for calls a later block is written to stop: `validate`
+       warns (`--strict` fails), naming both policies and their order.
+    4. A check written with shell syntax (`&&`, `|`, `;` …) but without `shell = true` is an error
+       that names the fix: without a shell, `&&` would be passed to the program as an argument.
+    5. A mistake in one policy puts that policy out of service, alone: every other policy still
+       enforces, and every run tells the user what is out of service and why (with fail_mode
+       "closed", every event that can be blocked is blocked until it is fixed).
+    6. A misspelt `--event` is reported with the nearest event name (and blocks when closed).
+    7. What `validate` accepts, `run` and `sync` accept too: an unknown system under
+       [pipeline.systems] or `hook_timeout_seconds = 0` is an error everywhere.
+    8. A hook event that is not valid JSON is reported as such.
+    9. A policy cache written by other code is never trusted.
+    10. fail_mode "closed" holds even when Cupcake itself cannot start: the hook blocks.
+    11. A Stop policy cannot keep the agent going forever: after `stop_block_limit` blocked stops
+        in a row (default 5), the stop goes through and the user is told.
+
+    Rule: A broken policy is out of service alone (5)
+
+        Scenario: Two files name the same policy: the first one enforces, the second is out of service
+            Given the project policy:
+                """
+                [[policy]]
+                name = "No rm -rf"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "rm -rf" }]
+                action = { type = "block_with_feedback", feedback_message = "Delete files one by one" }
+                """
+            And the user policy:
+                """
+                [[policy]]
+                name = "No rm -rf"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "rm -rf /" }]
+                action = { type = "block_with_feedback", feedback_message = "Never the root" }
+                """
+            When the agent asks to run "rm -rf build"
+            Then the tool call is denied with:
+                """
+                Operation blocked: Delete files one by one
+                """
+            And the user is told "out of service until fixed (every other policy is enforced):\n- ~/.claude/cupcake.toml:2: policy \"No rm -rf\": duplicate policy name: also defined at cupcake.toml:1"
+
+        Scenario Outline: A typo in one policy leaves the others enforcing, and every run reports it
+            Given the project policy:
+                """
+                [settings]
+                fail_mode = "<fail_mode>"
+
+                [[policy]]
+                name = "No rm -rf"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "rm -rf" }]
+                action = { type = "block_with_feedback", feedback_message = "Delete files one by one" }
+
+                [[policy]]
+                name = "No sudo"
+                matcher = "Bash"
+                action = { type = "blok", feedback_message = "No sudo" }
+                """
+            When the agent asks to run "rm -rf build"
+            Then the tool call is denied
+            And the model is shown a note that "<reason>"
+            When the agent asks to run "ls"
+            Then the answer is <answer> saying "cupcake.toml:13: policy \"No sudo\": unknown action type \"blok\""
+
+            Examples:
+                | fail_mode | reason                              | answer                  |
+                | open      | Operation blocked: Delete files one by one | only a note to the user |
+                | closed    | Operation blocked: Delete files one by one | a denial                |
+
+        Scenario: With fail_mode "closed", an event that cannot be blocked still gets the other policies' answer
+            Given the project policy:
+                """
+                [settings]
+                fail_mode = "closed"
+
+                [[policy]]
+                name = "House rules"
+                hook_event = "SessionStart"
+                action = { type = "inject_context", text = "Run the tests before you commit." }
+
+                [[policy]]
+                name = "Broken"
+                action = { type = "approve", reasn = "typo" }
+                """
+            When a session starts
+            Then the model is given the context:
+                """
+                Run the tests before you commit.
+                """
+            And the user is told "cupcake.toml:11: policy \"Broken\": "
