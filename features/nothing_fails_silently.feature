@@ -97,3 +97,24 @@ Feature: Nothing fails silently
                 Run the tests before you commit.
                 """
             And the user is told "cupcake.toml:11: policy \"Broken\": "
+
+    Rule: A hook event that is not JSON is reported as such (8)
+
+        Scenario Outline: The installed cupcake command, in a fresh process, names what is wrong with its input
+            Given the project policy:
+                """
+                [[policy]]
+                name = "No sudo"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "^sudo" }]
+                action = { type = "block_with_feedback", feedback_message = "No sudo" }
+                """
+            When the cupcake command gets "<input>" on stdin as the PreToolUse event
+            Then the answer is only a note to the user saying "the hook event on stdin is not valid JSON: <problem>"
+            And no stack trace is shown
+
+            Examples:
+                | input        | problem                                                    |
+                | {not json    | Expecting property name enclosed in double quotes: line 1 column 2 (char 1) |
+                | {"a": [1, 2  | Expecting ',' delimiter                                    |
+                |              | the input is empty                                         |

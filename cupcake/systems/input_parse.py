@@ -18,8 +18,10 @@ class InputParse(BaseSystem):
         try:
             payload = fastjson.loads(raw)
         except ValueError as exc:
-            shown = raw[:80].decode("utf-8", "replace") if raw.strip() else "(empty input)"
-            raise CupcakeError(f"the hook event on stdin is not valid JSON ({exc}): {shown!r}") from None
+            if not raw.strip():
+                raise CupcakeError("the hook event on stdin is not valid JSON: the input is empty") from None
+            shown = raw[:80].decode("utf-8", "replace")
+            raise CupcakeError(f"the hook event on stdin is not valid JSON: {exc} (input: {shown!r})") from None
         if not isinstance(payload, dict):
             raise CupcakeError(f"the hook event on stdin must be a JSON object, got {type(payload).__name__}")
         ctx.payload = payload
