@@ -118,3 +118,31 @@ Feature: Nothing fails silently
                 | {not json    | Expecting property name enclosed in double quotes: line 1 column 2 (char 1) |
                 | {"a": [1, 2  | Expecting ',' delimiter                                    |
                 |              | the input is empty                                         |
+
+    Rule: fail_mode "closed" holds even when Cupcake cannot start (10)
+        `cupcake sync` writes the mode into the hook command itself (`--fail-closed || exit 2`), so a
+        Cupcake that cannot import its own modules still blocks.
+
+        Scenario Outline: A broken module of the installed Cupcake blocks when closed, and is reported when open
+            Given the project policy:
+                """
+                [settings]
+                fail_mode = "<fail_mode>"
+
+                [[policy]]
+                name = "No sudo"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "^sudo" }]
+                action = { type = "block_with_feedback", feedback_message = "No sudo" }
+                """
+            And the user runs "cupcake sync --scope local"
+            And the installed Cupcake's module "<module>" is broken
+            When Claude Code runs the PreToolUse hook that sync wrote, for the command "ls"
+            Then the hook <outcome> saying "<text>"
+
+            Examples:
+                | fail_mode | module                       | outcome                              | text                                                         |
+                | closed    | cupcake/cli/entry.py         | blocks the call (exit 2)             | Cupcake: cannot start, so this is blocked (fail_mode \"closed\") |
+                | closed    | cupcake/cli/run.py           | blocks the call (exit 2)             | Cupcake: internal error, so this is blocked (fail_mode \"closed\") |
+                | closed    | cupcake/systems/policy_load.py | blocks the call (exit 2)           | Cupcake: internal error, so this is blocked (fail_mode \"closed\") |
+                | open      | cupcake/pipeline/runner.py   | only tells the user                  | Cupcake: internal error, no policy was enforced for this event |

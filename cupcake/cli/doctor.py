@@ -317,13 +317,13 @@ def _check_modes(report: Report, installed: list[Installed], root: str, env, com
             settings = compile_files(paths, root, env)["settings"]
         fix = "run `cupcake sync" + ("" if item.scope == "project" else f" --scope {item.scope}") + "`"
         closed = fail_mode_of(settings) == "closed"
-        open_ended = [f.event for f in item.found if not entries.split_command(f.value["command"])[1]]
+        open_ended = [f.event for f in item.found if not entries.holds_closed(f.value["command"])]
         if closed and open_ended:
             report.add(
                 "fail_mode",
                 PROBLEM,
                 f'fail_mode is "closed", but in {item.label} a missing or crashing cupcake lets the call through '
-                f"(no `|| exit 2` on {', '.join(open_ended)})",
+                f"(no `--fail-closed || exit 2` on {', '.join(open_ended)})",
                 fix,
             )
         timeout = hook_timeout(settings)

@@ -30,7 +30,7 @@ class PolicyLoad(BaseSystem):
             return
         compiled = loaded.compiled
         ctx.settings = compiled["settings"]
-        ctx.fail_mode = fail_mode_of(ctx.settings)
+        ctx.fail_mode = "closed" if ctx.options.get("fail_closed") else fail_mode_of(ctx.settings)
         ctx.deadline = ctx.options.get("started", time.monotonic()) + run_seconds(ctx.settings)
         if loaded.cache_problem:
             ctx.warnings.append(f"Cupcake: {loaded.cache_problem}")

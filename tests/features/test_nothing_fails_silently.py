@@ -1,6 +1,11 @@
 """Binds features/nothing_fails_silently.feature; its own steps are below (the shared ones are in conftest)."""
 
-from pytest_bdd import parsers, scenarios, when
+import json
+import subprocess
+
+from pytest_bdd import given, parsers, scenarios, then, when
+
+from tests.conftest import Answer
 
 scenarios("nothing_fails_silently.feature")
 
@@ -9,3 +14,45 @@ scenarios("nothing_fails_silently.feature")
 def command_gets_raw(project, run, raw, event):
     """The installed `cupcake` executable in a fresh process (as Claude Code runs it), given these bytes."""
     run.answer = project.send_process(raw.encode(), event)
+
+
+@given(parsers.parse('the installed Cupcake\'s module "{module}" is broken'))
+def broken_module(project, tmp_path, module):
+    """A copy of the installed package, with ``module`` raising ImportError, comes first on the
+    Python path of every `cupcake` process (the installation itself is left alone)."""
+    import shutil
+    import sysconfig
+    from pathlib import Path
+
+    installed = Path(sysconfig.get_paths()["purelib"]) / "cupcake"
+    assert (installed / "cli" / "entry.py").is_file(), installed
+    copy = tmp_path / "broken-site"
+    shutil.copytree(installed, copy / "cupcake", ignore=shutil.ignore_patterns("__pycache__"))
+    target = copy / module
+    target.write_text('raise ImportError("broken on purpose")\n' + target.read_text())
+    project.python_path.insert(0, str(copy))
+
+
+@when(parsers.parse('Claude Code runs the {event} hook that sync wrote, for the command "{command}"'))
+def runs_synced_hook(project, run, event, command):
+    """The command line `cupcake sync` wrote in .claude/settings.local.json, run by a shell as Claude Code does."""
+    settings = json.loads((project.root / ".claude" / "settings.local.json").read_text())
+    line = settings["hooks"][event][0]["hooks"][0]["command"]
+    payload = json.dumps(project.tool_call("Bash", {"command": command}, event)).encode()
+    done = subprocess.run(
+        ["sh", "-c", line], input=payload, capture_output=True, cwd=project.root, env=project.env(), timeout=30
+    )
+    run.answer = Answer(done.stdout, done.stderr, done.returncode)
+
+
+@then(parsers.re(r'the hook (?P<outcome>blocks the call \(exit 2\)|only tells the user) saying "(?P<text>.*)"'))
+def hook_outcome(run, outcome, text):
+    text = text.replace('\\"', '"')
+    answer = run.answer
+    assert b"Traceback" not in answer.stdout + answer.stderr, answer
+    if outcome.startswith("blocks"):
+        assert answer.code == 2 and answer.stdout == b"", answer
+        assert answer.stderr.decode().startswith(text), answer
+    else:
+        assert answer.code == 0 and set(answer.json) == {"systemMessage"}, answer
+        assert answer.json["systemMessage"].startswith(text), answer
