@@ -146,3 +146,23 @@ Feature: Nothing fails silently
                 | closed    | cupcake/cli/run.py           | blocks the call (exit 2)             | Cupcake: internal error, so this is blocked (fail_mode \"closed\") |
                 | closed    | cupcake/systems/policy_load.py | blocks the call (exit 2)           | Cupcake: internal error, so this is blocked (fail_mode \"closed\") |
                 | open      | cupcake/pipeline/runner.py   | only tells the user                  | Cupcake: internal error, no policy was enforced for this event |
+
+    Rule: A misspelt event is reported with the nearest event name (6)
+
+        Scenario Outline: `--event PreTooluse` in a hook command
+            Given the project policy:
+                """
+                [settings]
+                fail_mode = "<fail_mode>"
+
+                [[policy]]
+                name = "Style"
+                action = { type = "provide_feedback", message = "lint" }
+                """
+            When the hook runs cupcake with the arguments "run --event PreTooluse"
+            Then the answer is <answer> saying "unknown event \"PreTooluse\" (did you mean \"PreToolUse\"?): no agent sends it"
+
+            Examples:
+                | fail_mode | answer                  |
+                | open      | only a note to the user |
+                | closed    | a denial                |

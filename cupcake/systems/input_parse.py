@@ -3,6 +3,7 @@ Unknown fields and values are kept: newer clients send more than older docs list
 
 from __future__ import annotations
 
+from cupcake.agents.claude.render import EVENTS
 from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
@@ -29,3 +30,21 @@ class InputParse(BaseSystem):
         ctx.event = ctx.event_arg or (named if isinstance(named, str) else None)
         if not ctx.event:
             raise CupcakeError("no event: pass --event <Event> or send hook_event_name")
+        if ctx.event not in EVENTS and ctx.event != named:
+            unknown(ctx, named)
+
+
+def unknown(ctx, named) -> None:
+    """``--event`` names an event no agent sends, and not the one the agent sent: a typo in the hook
+    command, so no policy would ever apply. It is a failure, answered in the form of the event the
+    agent did send, so that fail_mode "closed" blocks. (An event the agent itself names that Cupcake
+    does not know yet is a newer client's: it is accepted, and no policy applies.)"""
+    from cupcake.policy.problems import suggestion
+
+    bad = ctx.event
+    if isinstance(named, str) and named in EVENTS:
+        ctx.event = named
+    raise CupcakeError(
+        f'unknown event "{bad}"{suggestion(bad, EVENTS)}: no agent sends it, so no policy applies to it;'
+        " fix the hook command (`cupcake sync` writes it)"
+    )
