@@ -166,3 +166,40 @@ Feature: Nothing fails silently
                 | fail_mode | answer                  |
                 | open      | only a note to the user |
                 | closed    | a denial                |
+
+    Rule: A Stop policy cannot keep the agent going forever (11)
+        Claude Code calls Stop again, with `stop_hook_active` true, after a Stop was blocked. After
+        `stop_block_limit` blocked stops in a row (default 5), the next stop goes through and the
+        user is told; a stop the agent makes of its own accord (`stop_hook_active` false) starts
+        a new count.
+
+        Background:
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Finish the tests"
+                hook_event = "Stop"
+                action = { type = "block_with_feedback", feedback_message = "The tests are not green yet" }
+                """
+
+        Scenario: The sixth stop in a row goes through, and the user is told why
+            When Claude Code sends the captured "Stop" event, then 5 more times with stop_hook_active true
+            Then the first 5 stops were blocked with "Operation blocked: The tests are not green yet"
+            And the last stop went through, and the user is told "the agent was let stop: 5 stops in a row were blocked, the most allowed ([settings] stop_block_limit = 5)"
+
+        Scenario: stop_block_limit sets the cap, and a fresh stop starts a new count
+            Given the project policy:
+                """
+                [settings]
+                stop_block_limit = 1
+
+                [[policy]]
+                name = "Finish the tests"
+                hook_event = "Stop"
+                action = { type = "block_with_feedback", feedback_message = "The tests are not green yet" }
+                """
+            When Claude Code sends the captured "Stop" event, then 1 more time with stop_hook_active true
+            Then the first 1 stops were blocked with "Operation blocked: The tests are not green yet"
+            And the last stop went through, and the user is told "stop_block_limit = 1"
+            When Claude Code sends the captured "Stop" event
+            Then Cupcake answers {"decision":"block","reason":"Operation blocked: The tests are not green yet"}

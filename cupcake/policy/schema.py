@@ -90,6 +90,7 @@ SettingsModel = Table(
         "audit_keep": _int(ge=1),
         "self_protection": _bool(),
         "state_ttl_days": _number(gt=0),
+        "stop_block_limit": _int(ge=1),
         "eval_feedback": EvalFeedbackModel.core_schema(),
     },
 )

@@ -20,6 +20,10 @@ class ResponsePreparation(BaseSystem):
     def process(self, ctx) -> None:
         outputs = [c.get(k) for c in ctx.checks for k in ("stdout", "stderr")]
         ctx.response = prepare(ctx.hard, ctx.soft, ctx.contexts, outputs)
+        if ctx.event in ("Stop", "SubagentStop") and isinstance(ctx.payload, dict):
+            from cupcake.stores.state.stop_blocks import cap  # the Stop loop cap
+
+            cap(ctx)
 
 
 def prepare(hard, soft, contexts, outputs=()) -> Response:

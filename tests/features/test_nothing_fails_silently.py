@@ -56,3 +56,35 @@ def hook_outcome(run, outcome, text):
     else:
         assert answer.code == 0 and set(answer.json) == {"systemMessage"}, answer
         assert answer.json["systemMessage"].startswith(text), answer
+
+
+@when(
+    parsers.re(
+        r'Claude Code sends the captured "(?P<name>[^"]+)" event, then (?P<more>\d+) more times? with stop_hook_active true'
+    )
+)
+def sends_captured_repeatedly(project, run, name, more):
+    """The captured payload through the installed `cupcake run`, then again as Claude Code repeats it
+    after a blocked stop; every answer is kept."""
+    from tests.conftest import captured_payload
+
+    payload = captured_payload(name, project)
+    run.answers = [project.send_process(payload)]
+    payload["stop_hook_active"] = True
+    for _ in range(int(more)):
+        run.answers.append(project.send_process(payload))
+    run.answer = run.answers[-1]
+
+
+@then(parsers.parse('the first {n:d} stops were blocked with "{reason}"'))
+def first_stops_blocked(run, n, reason):
+    assert len(run.answers) == n + 1, run.answers
+    for answer in run.answers[:n]:
+        assert answer.code == 0 and answer.json == {"decision": "block", "reason": reason}, answer
+
+
+@then(parsers.parse('the last stop went through, and the user is told "{text}"'))
+def last_stop_through(run, text):
+    answer = run.answers[-1]
+    assert answer.code == 0 and set(answer.json) == {"systemMessage"}, answer
+    assert text in answer.json["systemMessage"], answer
