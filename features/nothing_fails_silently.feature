@@ -203,3 +203,34 @@ Feature: Nothing fails silently
             And the last stop went through, and the user is told "stop_block_limit = 1"
             When Claude Code sends the captured "Stop" event
             Then Cupcake answers {"decision":"block","reason":"Operation blocked: The tests are not green yet"}
+
+    Rule: A policy cache written by other code is never trusted (9)
+        The cache is keyed by the code that compiled it, all of it: a new install (its install
+        record is written anew), or in a source checkout any changed module, rebuilds it.
+
+        Scenario Outline: A change to code that shapes the compiled policies rebuilds the cache
+            Given the project policy:
+                """
+                [[policy]]
+                name = "No sudo"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "^sudo" }]
+                action = { type = "block_with_feedback", feedback_message = "No sudo" }
+                """
+            And a copy of the installed Cupcake <record> its install record comes first on the Python path
+            When the agent asks, through the cupcake command, to run "ls"
+            Then the policy cache exists
+            When the agent asks, through the cupcake command, to run "ls"
+            Then the policy cache was not rewritten
+            When the copy's "<changed>" is changed
+            And the agent asks, through the cupcake command, to run "sudo ls"
+            Then the policy cache was rebuilt
+            And the tool call is denied
+
+            Examples:
+                | record  | changed                            |
+                | with    | its install record                 |
+                | without | cupcake/policy/schema.py           |
+                | without | cupcake/policy/compile_actions.py  |
+                | without | cupcake/policy/state_conditions.py |
+                | without | cupcake/agents/claude/render.py    |

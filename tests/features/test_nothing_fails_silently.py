@@ -16,21 +16,60 @@ def command_gets_raw(project, run, raw, event):
     run.answer = project.send_process(raw.encode(), event)
 
 
-@given(parsers.parse('the installed Cupcake\'s module "{module}" is broken'))
-def broken_module(project, tmp_path, module):
-    """A copy of the installed package, with ``module`` raising ImportError, comes first on the
-    Python path of every `cupcake` process (the installation itself is left alone)."""
+def _installed_copy(project, tmp_path, record: bool = False):
+    """A copy of the installed package (and, with ``record``, its install record) first on the Python
+    path of every `cupcake` process; the installation itself is left alone."""
     import shutil
     import sysconfig
     from pathlib import Path
 
-    installed = Path(sysconfig.get_paths()["purelib"]) / "cupcake"
+    from cupcake import __version__
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    installed = site / "cupcake"
     assert (installed / "cli" / "entry.py").is_file(), installed
-    copy = tmp_path / "broken-site"
+    copy = tmp_path / "installed-copy"
     shutil.copytree(installed, copy / "cupcake", ignore=shutil.ignore_patterns("__pycache__"))
-    target = copy / module
-    target.write_text('raise ImportError("broken on purpose")\n' + target.read_text())
+    if record:
+        info = f"cupcake-{__version__}.dist-info"
+        shutil.copytree(site / info, copy / info)
     project.python_path.insert(0, str(copy))
+    return copy
+
+
+@given(parsers.parse('the installed Cupcake\'s module "{module}" is broken'))
+def broken_module(project, tmp_path, module):
+    """The module raises ImportError, in a copy of the installed package that every `cupcake` process finds first."""
+    target = _installed_copy(project, tmp_path) / module
+    target.write_text('raise ImportError("broken on purpose")\n' + target.read_text())
+
+
+@given(
+    parsers.re(
+        r"a copy of the installed Cupcake (?P<record>with|without) its install record comes first on the Python path"
+    )
+)
+def installed_copy(project, tmp_path, run, record):
+    """With its install record (what pip writes on every install), or without (as a source checkout)."""
+    run.copy = _installed_copy(project, tmp_path, record=record == "with")
+
+
+@when(parsers.parse('the copy\'s "{path}" is changed'))
+def copy_changed(run, path):
+    """``path`` in the copy: a module, or "its install record" (as a new install of other code writes it)."""
+    if path == "its install record":
+        (target,) = run.copy.glob("cupcake-*.dist-info/RECORD")
+    else:
+        target = run.copy / path
+    text = target.read_text()
+    target.unlink()
+    target.write_text(text + "\n# changed\n")
+
+
+@then("the policy cache was rebuilt")
+def cache_rebuilt(project, run):
+    st = (project.root / ".cupcake" / "policy.cache").stat()
+    assert run.cache_stat is not None and (st.st_mtime_ns, st.st_ino) != run.cache_stat
 
 
 @when(parsers.parse('Claude Code runs the {event} hook that sync wrote, for the command "{command}"'))
