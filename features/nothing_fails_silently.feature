@@ -234,3 +234,36 @@ Feature: Nothing fails silently
                 | without | cupcake/policy/compile_actions.py  |
                 | without | cupcake/policy/state_conditions.py |
                 | without | cupcake/agents/claude/render.py    |
+
+    Rule: What validate accepts, run and sync accept too (7)
+
+        Scenario: A custom system that is not installed is an error for validate, as for every run
+            Given the project policy:
+                """
+                [pipeline.systems]
+                acme-secrets = 450
+                """
+            When the user runs "cupcake validate"
+            Then the exit code is 1
+            And the output says "cupcake.toml:2: error: custom system "acme-secrets" could not be loaded: no installed distribution has an entry point "acme-secrets" in the group "cupcake.systems""
+            When the agent asks to run "ls"
+            Then the answer is only a note to the user saying "custom system \"acme-secrets\" (cupcake.toml:2) could not be loaded: no installed distribution has an entry point \"acme-secrets\""
+
+        Scenario: hook_timeout_seconds = 0 is an error for validate, as for sync
+            Given the project policy:
+                """
+                [settings]
+                hook_timeout_seconds = 0
+                """
+            When the user runs "cupcake validate"
+            Then the output is:
+                """
+                cupcake.toml:2: error: settings: `hook_timeout_seconds` must be more than 0, not 0
+                1 error, 0 warnings
+                """
+            When the user runs "cupcake sync"
+            Then the exit code is 1
+            And the output says "cupcake.toml:2: settings: `hook_timeout_seconds` must be more than 0, not 0"
+            And ".claude/settings.json" does not exist
+            When the agent asks to run "ls"
+            Then the answer is only a note to the user saying "cupcake.toml:2: settings: `hook_timeout_seconds` must be more than 0, not 0"

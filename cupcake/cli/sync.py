@@ -73,7 +73,9 @@ def policy_settings(scope: str, root: str, env):
             "[settings] hook_timeout_seconds must be a positive number of seconds, "
             f"not {settings.get('hook_timeout_seconds')!r}. Nothing was written."
         )
-    errors = [p for p in problems if p["severity"] == "error"]
+    from cupcake.cli.validate import system_problems
+
+    errors = [p for p in problems if p["severity"] == "error"] + system_problems(compiled, root)
     present = [p for p in paths if os.path.exists(p)]
     return fail_mode_of(settings), timeout, errors, present
 

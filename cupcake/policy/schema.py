@@ -83,7 +83,7 @@ SettingsModel = Table(
     "settings",
     {
         "fail_mode": _literal("open", "closed"),
-        "hook_timeout_seconds": _number(),
+        "hook_timeout_seconds": _number(gt=0),
         "audit_logging": _bool(),
         "audit_allows": _bool(),
         "audit_max_bytes": _int(ge=1024),
