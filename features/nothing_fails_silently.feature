@@ -267,3 +267,43 @@ Feature: Nothing fails silently
             And ".claude/settings.json" does not exist
             When the agent asks to run "ls"
             Then the answer is only a note to the user saying "cupcake.toml:2: settings: `hook_timeout_seconds` must be more than 0, not 0"
+
+    Rule: A check with shell syntax needs `shell = true` (4)
+
+        Scenario Outline: Shell operators in a command that runs without a shell are an error naming the fix
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Lint and test"
+                matcher = "Bash"
+                action = { type = "run_command", command = "<command>" }
+                """
+            When the user runs "cupcake validate"
+            Then the exit code is 1
+            And the output says "cupcake.toml:4: error: policy "Lint and test": action run_command: command: uses shell syntax (<operators>) but runs without a shell"
+            And the output says "add `shell = true` to the action"
+
+            Examples:
+                | command                      | operators  |
+                | npm run lint && npm test     | `&&`       |
+                | true && false                | `&&`       |
+                | echo hi \| grep nope         | `\|`       |
+                | make lint; make test         | `;`        |
+                | pytest > out.txt             | `>`        |
+                | echo $(whoami)               | `$(`       |
+
+        Scenario: Quoted operators are arguments, and with shell = true the shell runs them
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Pattern"
+                matcher = "Bash"
+                action = { type = "run_command", command = "grep -E 'a|b;c' README.md" }
+
+                [[policy]]
+                name = "Lint and test"
+                matcher = "Bash"
+                action = { type = "run_command", command = "true && false", shell = true }
+                """
+            When the user runs "cupcake validate"
+            Then the exit code is 0

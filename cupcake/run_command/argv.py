@@ -50,6 +50,11 @@ def command_problems(command: str, shell: bool) -> list[str]:
     ]
     if shell:
         return problems
+    from cupcake.run_command.shell_syntax import shell_syntax_problem
+
+    syntax = shell_syntax_problem(command)
+    if syntax:
+        return problems + [syntax]
     try:
         words = split_command(command)
     except CommandSpecError as exc:
