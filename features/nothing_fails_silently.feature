@@ -307,3 +307,50 @@ Feature: Nothing fails silently
                 """
             When the user runs "cupcake validate"
             Then the exit code is 0
+
+    Rule: Every event a policy names has a hook (1)
+
+        Scenario: sync installs a hook for every event a policy names, besides Cupcake's own
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Subagents follow the house rules"
+                hook_event = "SubagentStart"
+                action = { type = "provide_feedback", message = "Read CONTRIBUTING.md first" }
+
+                [[policy]]
+                name = "Note directory changes"
+                hook_event = "CwdChanged"
+                action = { type = "provide_feedback", message = "Stay inside the repository" }
+                """
+            When the user runs "cupcake sync"
+            Then the output says "Wrote Cupcake's hooks to .claude/settings.json: 13 events"
+            And ".claude/settings.json" has a Cupcake hook on "SubagentStart"
+            And ".claude/settings.json" has a Cupcake hook on "CwdChanged"
+            And ".claude/settings.json" has a Cupcake hook on "PreToolUse"
+
+        Scenario: A policy on an event no installed hook calls: validate warns, doctor fails, sync fixes it
+            Given the user runs "cupcake sync"
+            And the project policy:
+                """
+                [[policy]]
+                name = "Batch summary"
+                hook_event = "PostToolBatch"
+                action = { type = "provide_feedback", message = "Summarise the batch" }
+                """
+            When the user runs "cupcake validate"
+            Then the output is:
+                """
+                cupcake.toml:1: warning: policy "Batch summary": no installed hook calls Cupcake on PostToolBatch, so this policy never runs; run `cupcake sync` to install one
+                0 errors, 1 warning
+                """
+            When the user runs "cupcake doctor"
+            Then the exit code is 1
+            And the doctor reports the problem "policy "Batch summary" (cupcake.toml:1) is on PostToolBatch, and no installed hook calls Cupcake on PostToolBatch: it never runs"
+            And its fix says "run `cupcake sync`"
+            When the user runs "cupcake sync"
+            And the user runs "cupcake validate"
+            Then the output is:
+                """
+                ok: 1 policy in cupcake.toml
+                """

@@ -72,6 +72,7 @@ def diagnose(env, cwd: str) -> Report:
     _check_hooks_present(report, installed)
     _check_executables(report, installed, root, env)
     compiled = _check_policies(report, root, env)
+    _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
     _round_trip(report, installed, root, env)
@@ -304,6 +305,32 @@ def _check_policies(report: Report, root: str, env):
         names = ", ".join(scope_label("project", p, root, env) for p in present)
         report.add("policies", OK, f"{len(compiled['policies'])} policies in {names} load without errors")
     return compiled
+
+
+def _check_unhooked(report: Report, installed: list[Installed], compiled) -> None:
+    """A policy on an event that no installed hook calls never runs."""
+    if not installed or not compiled:
+        return  # no hook at all is reported above
+    hooked = {f.event for item in installed for f in item.found}
+    shared = next((item.scope for item in installed if item.scope != "user"), None)
+    for name, event, file, line in [(p[0], p[1], p[5], p[6]) for p in compiled.get("policies") or ()]:
+        if event in hooked:
+            continue
+        if shared is not None:
+            scope = shared
+        else:
+            scope = "user" if file.startswith("~/") else "local"
+        fix = (
+            "run `cupcake sync"
+            + ("" if scope == "project" else f" --scope {scope}")
+            + "`: it installs a hook for every event a policy names"
+        )
+        report.add(
+            "hooks",
+            PROBLEM,
+            f'policy "{name}" ({file}:{line}) is on {event}, and no installed hook calls Cupcake on {event}: it never runs',
+            fix,
+        )
 
 
 def _check_modes(report: Report, installed: list[Installed], root: str, env, compiled) -> None:

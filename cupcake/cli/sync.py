@@ -52,7 +52,7 @@ def hook_timeout(settings: dict):
 
 
 def policy_settings(scope: str, root: str, env):
-    """(fail_mode, timeout, policy errors, files present), read by the loader `cupcake run` uses.
+    """(fail_mode, timeout, policy errors, files present, compiled set), read by the loader `cupcake run` uses.
     Refused when the settings themselves cannot be known (a file that is not TOML, a bad [settings])."""
     from cupcake.policy.compiler import compile_files  # cold: tomli, pydantic
 
@@ -77,7 +77,7 @@ def policy_settings(scope: str, root: str, env):
 
     errors = [p for p in problems if p["severity"] == "error"] + system_problems(compiled, root)
     present = [p for p in paths if os.path.exists(p)]
-    return fail_mode_of(settings), timeout, errors, present
+    return fail_mode_of(settings), timeout, errors, present, compiled
 
 
 def _where(problem) -> str:
@@ -203,11 +203,14 @@ def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
 
 
 def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err) -> int:
-    fail_mode, timeout, policy_errors, present = policy_settings(scope, root, env)
+    from cupcake.agents.claude.hooked_events import needed_events
+
+    fail_mode, timeout, policy_errors, present, compiled = policy_settings(scope, root, env)
     word = entries.command_word(executable)
     closed = fail_mode == "closed"
     also = (entries.executable_of(word),)
-    apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in entries.EVENTS}, also)
+    events = needed_events(compiled)  # Cupcake's own, and every event a policy names
+    apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in events}, also)
     new_text = _edited(doc, loaded)
     ignore = gitignore.plan(root) if scope != "user" else None
     if dry_run:
@@ -217,7 +220,7 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     if new_text is not None:
         settings_file.write(loaded, new_text)
         out(
-            f"Wrote Cupcake's hooks to {loaded.label}: {len(entries.EVENTS)} events, `{shown_command}`, "
+            f"Wrote Cupcake's hooks to {loaded.label}: {len(events)} events, `{shown_command}`, "
             f"timeout {timeout} s" + _backup_note(loaded)
         )
     else:

@@ -129,7 +129,20 @@ def collect(files, env, cwd=None):
     if loaded is None:
         return None, "no policy file found (cupcake.toml at the project root, or ~/.claude/cupcake.toml)"
     report.add(loaded.compiled, root)
+    report.problems.extend(_unhooked_warnings(loaded.compiled, root, env))
+    report.problems.sort(key=lambda p: _rank(p, report.files))
     return report, None
+
+
+def _unhooked_warnings(compiled: dict, root: str, env) -> list:
+    """A policy on an event that no installed hook calls never runs (checked only when Cupcake is
+    hooked in somewhere: without any hook, `cupcake doctor` says so)."""
+    from cupcake.agents.claude.hooked_events import installed_events, unhooked, unhooked_message
+
+    return [
+        Problem(WARNING, file, line, name, unhooked_message(event)).as_dict()
+        for name, event, file, line in unhooked(compiled, installed_events(root, env))
+    ]
 
 
 def validate_files(files, env, json_out=False, strict=False, out=print) -> int:

@@ -127,3 +127,11 @@ def last_stop_through(run, text):
     answer = run.answers[-1]
     assert answer.code == 0 and set(answer.json) == {"systemMessage"}, answer
     assert text in answer.json["systemMessage"], answer
+
+
+@then(parsers.parse('"{name}" has a Cupcake hook on "{event}"'))
+def has_hook_on(terminal, name, event):
+    """A Cupcake handler (any command form) is among the settings file's hooks for ``event``."""
+    from tests.features.conftest import _cupcake_handlers, _settings_json
+
+    assert event in {e for e, _, _ in _cupcake_handlers(_settings_json(terminal, name))}
