@@ -354,3 +354,34 @@ Feature: Nothing fails silently
                 """
                 ok: 1 policy in cupcake.toml
                 """
+
+    Rule: A matcher that no tool can match is a warning (2)
+
+        Scenario: Claude Code's permission syntax, and a tool name in the wrong case
+            Given the project policy:
+                """
+                [[policy]]
+                name = "No force pushes"
+                matcher = "Bash(git *)"
+                conditions = [{ type = "command_regex", value = "--force" }]
+                action = { type = "block_with_feedback", feedback_message = "No force pushes" }
+
+                [[policy]]
+                name = "No sudo"
+                matcher = "bash"
+                conditions = [{ type = "command_regex", value = "^sudo" }]
+                action = { type = "block_with_feedback", feedback_message = "No sudo" }
+
+                [[policy]]
+                name = "Files and tools"
+                matcher = "Write|Edit|mcp__github__.*"
+                action = { type = "provide_feedback", message = "Keep it small" }
+                """
+            When the user runs "cupcake validate --strict"
+            Then the output is:
+                """
+                cupcake.toml:3: warning: policy "No force pushes": `matcher` "Bash(git *)" is Claude Code's permission-rule syntax, which a matcher is not: read as a regex over the tool name it matches no tool, so this policy never runs. The policy that means it: matcher = "Bash", conditions = [{ type = "command_regex", value = '^git .*$' }]
+                cupcake.toml:9: warning: policy "No sudo": `matcher`: "bash" is no tool Claude Code sends (tool names are case-sensitive, such as Bash, Edit or mcp__server__tool), so this policy never runs (did you mean "Bash"?)
+                0 errors, 2 warnings
+                """
+            And the exit code is 1

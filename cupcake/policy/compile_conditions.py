@@ -25,6 +25,11 @@ def compile_matcher(matcher, event, report):
             f'`matcher` has no effect: "{event}" has no tool (the policy applies to every {event})', "matcher", WARNING
         )
         return None
+    from cupcake.policy.tool_names import matcher_warning
+
+    unmatched = matcher_warning(matcher)
+    if unmatched:
+        report(unmatched, "matcher", WARNING)
     if _NAME_LIST.fullmatch(matcher):
         return ("names", tuple(sorted(set(matcher.split("|")))))
     try:
