@@ -385,3 +385,60 @@ Feature: Nothing fails silently
                 0 errors, 2 warnings
                 """
             And the exit code is 1
+
+    Rule: An approve or ask that can answer before a block is a warning (3)
+        The first hard action wins, in list order. An approve of `^git ` before a block of
+        `git push.*--force` lets the force push through, and skips Claude Code's permission prompt.
+
+        Scenario: An approve before a block on the same tool
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Trust git"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "^git " }]
+                action = { type = "approve", reason = "git is fine" }
+
+                [[policy]]
+                name = "Deploys need a person"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "deploy" }]
+                action = { type = "ask", reason = "Deploys need a person" }
+
+                [[policy]]
+                name = "No force pushes"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "git push.*--force" }]
+                action = { type = "block_with_feedback", feedback_message = "No force pushes" }
+                """
+            When the user runs "cupcake validate"
+            Then the output is:
+                """
+                cupcake.toml:13: warning: policy "No force pushes": can be pre-empted by "Trust git" (cupcake.toml:1), which comes first (policy 1 of the evaluation order; this one is 3) and approves PreToolUse calls of Bash too: the first hard action wins, so where both match the call is allowed (skipping Claude Code's permission prompt) and this block never happens. Put this policy first, or narrow "Trust git"
+                0 errors, 1 warning
+                """
+            And the exit code is 0
+            When the user runs "cupcake validate --strict"
+            Then the exit code is 1
+            When the agent asks to run "git push --force"
+            Then the tool call is allowed with the reason "git is fine"
+
+        Scenario: An ask before a block, in the other file
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Deploys need a person"
+                matcher = "Bash|Read"
+                action = { type = "ask", reason = "Deploys need a person" }
+                """
+            And the user policy:
+                """
+                [[policy]]
+                name = "No sudo"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "^sudo" }]
+                action = { type = "block_with_feedback", feedback_message = "No sudo" }
+                """
+            When the user runs "cupcake validate"
+            Then the output says "~/.claude/cupcake.toml:1: warning: policy "No sudo": can be pre-empted by "Deploys need a person" (cupcake.toml:1), which comes first (policy 1 of the evaluation order; this one is 2) and asks about PreToolUse calls of Bash too"
+            And the output says "where both match the person is asked instead"
