@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Literal
+from typing import Annotated
 
 import typer
 
@@ -84,9 +84,10 @@ def validate(
 @app.command()
 def sync(
     scope: Annotated[
-        Literal["project", "local", "user"],
+        str,
         typer.Option(
             "--scope",
+            metavar="project|local|user",
             help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
             "user: ~/.claude/settings.json (both with this installation's absolute path).",
         ),

@@ -303,7 +303,12 @@ def _check_policies(report: Report, root: str, env):
             report.add("policies", WARNING, f"{where}:{who} {p['message']}", "see `cupcake validate`")
     if not compiled["out_of_service"]:
         names = ", ".join(scope_label("project", p, root, env) for p in present)
-        report.add("policies", OK, f"{len(compiled['policies'])} policies in {names} load without errors")
+        count = len(compiled["policies"])
+        report.add(
+            "policies",
+            OK,
+            f"{count} {'policy' if count == 1 else 'policies'} in {names} {'loads' if count == 1 else 'load'} without errors",
+        )
     return compiled
 
 

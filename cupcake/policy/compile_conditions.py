@@ -6,7 +6,7 @@ import re
 
 from pydantic_core import ValidationError
 
-from cupcake.agents.claude.render import TOOL_EVENTS
+from cupcake.agents.claude.render import EVENTS, TOOL_EVENTS
 from cupcake.policy import schema
 from cupcake.policy.literals import required_literals
 from cupcake.policy.messages import explain
@@ -21,6 +21,8 @@ def compile_matcher(matcher, event, report):
     if matcher is None or not isinstance(matcher, str) or matcher in ("", "*"):
         return None
     if event not in TOOL_EVENTS:
+        if event not in EVENTS:
+            return None  # the unknown event is the error: a word about the matcher would only mislead
         report(
             f'`matcher` has no effect: "{event}" has no tool (the policy applies to every {event})', "matcher", WARNING
         )

@@ -156,7 +156,7 @@ def _read(path: str, root: str, env, problems, imported_by=None):
         problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: {exc.strerror or exc}"))
         return None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte order mark, as some editors write, is no statement
     except UnicodeDecodeError as exc:
         problems.append(Problem(ERROR, source.name, None, None, f"not UTF-8 text: {exc}"))
         return None
@@ -164,8 +164,10 @@ def _read(path: str, root: str, env, problems, imported_by=None):
     try:
         source.table = tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
-        problems.append(Problem(ERROR, source.name, line, None, f"not valid TOML: {getattr(exc, 'msg', exc)}"))
+        from cupcake.policy.toml_errors import where_and_why
+
+        line, why = where_and_why(text, exc)
+        problems.append(Problem(ERROR, source.name, line, None, f"not valid TOML: {why}"))
         return None
     return source
 
@@ -193,7 +195,10 @@ def _check_file_model(source, table, known, problems) -> None:
     except ValidationError as exc:
         for loc, message in explain(exc.errors(), known):
             key = str(loc[0]) if loc else ""
-            problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None, message))
+            line = (source.lines.top_key(key) or _table_header(source.lines, key)) if key else None
+            if key == "policy" and "must be an array" in message:
+                message += " (write each policy under [[policy]], with two brackets)"
+            problems.append(Problem(ERROR, source.name, line, None, message))
 
 
 def _check_eval_feedback(source, table, problems) -> None:

@@ -88,6 +88,8 @@ def _say(loc, errs, known) -> str:
     bound = _BOUNDS.get(kind)
     if bound:
         limit = first.get("ctx", {}).get(bound[1])
+        if isinstance(limit, float) and limit.is_integer():
+            limit = int(limit)
         return f"`{name}` must be {bound[0]} {limit}, not {first.get('input')!r}"
     wanted = [_EXPECTED.get(e["type"]) for e in errs]
     if all(wanted):

@@ -1,0 +1,95 @@
+Feature: The first hour
+    What a new user meets first (the messages, --help, doctor's fixes, working in a subdirectory,
+    init) says what is wrong in plain words, on the right line, and never throws work away.
+
+    Rule: Messages a person can act on (15)
+
+        Scenario Outline: A setting out of range, in one line
+            Given the project policy:
+                """
+                [settings]
+                <setting>
+                """
+            When the user runs "cupcake validate"
+            Then the output is:
+                """
+                cupcake.toml:2: error: settings: <message>
+                1 error, 0 warnings
+                """
+
+            Examples:
+                | setting               | message                                           |
+                | state_ttl_days = 0    | `state_ttl_days` must be more than 0, not 0       |
+                | state_ttl_days = -1.5 | `state_ttl_days` must be more than 0, not -1.5    |
+
+        Scenario: An unknown hook_event is one error, with no word about the matcher
+            Given the project policy:
+                """
+                [[policy]]
+                name = "x"
+                hook_event = "PreTool"
+                matcher = "Bash"
+                action = { type = "approve" }
+                """
+            When the user runs "cupcake validate"
+            Then the output is:
+                """
+                cupcake.toml:3: error: policy "x": unknown hook_event "PreTool" (did you mean "PreToolUse"?)
+                1 error, 0 warnings
+                """
+
+        Scenario Outline: A misspelt [[policy]] header is reported on its line
+            Given the project policy:
+                """
+                policy_schema_version = "1.0"
+
+                <header>
+                name = "x"
+                """
+            When the user runs "cupcake validate"
+            Then the output is:
+                """
+                cupcake.toml:3: error: <message>
+                1 error, 0 warnings
+                """
+
+            Examples:
+                | header       | message                                                                                     |
+                | [policy]     | `policy` must be an array, not a table (write each policy under [[policy]], with two brackets) |
+                | [[policies]] | unknown key `policies` (did you mean "policy"?)                                             |
+
+        Scenario: A byte order mark at the start of the file is fine
+            Given the project file "cupcake.toml" starts with a byte order mark and holds:
+                """
+                [[policy]]
+                name = "x"
+                action = { type = "approve" }
+                """
+            When the user runs "cupcake validate"
+            Then the output is:
+                """
+                ok: 1 policy in cupcake.toml
+                """
+
+        Scenario: An array left open is reported where it was opened
+            Given the project policy:
+                """
+                [[policy]]
+                name = "x"
+                conditions = [
+                  { type = "command_regex", value = "x" },
+
+                action = { type = "approve" }
+                """
+            When the user runs "cupcake validate"
+            Then the output is:
+                """
+                cupcake.toml:3: error: not valid TOML: Invalid value on line 6: the array opened on line 3 is not closed (a `]` is missing)
+                1 error, 0 warnings
+                """
+
+        Scenario: An unknown scope
+            When the user runs "cupcake sync --scope global"
+            Then the exit code is 1
+            And the output says "cupcake sync: unknown scope 'global': use project, local or user"
+            And nothing shown contains "Value error"
