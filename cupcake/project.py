@@ -11,7 +11,8 @@ WORK_DIR = ".cupcake"
 
 def find_root(env, cwd) -> str:
     """``$CLAUDE_PROJECT_DIR``, else the first directory holding ``cupcake.toml`` or ``.cupcake/``
-    walking up from the payload's cwd (then the process's cwd), else the payload's cwd."""
+    walking up from the payload's cwd (then the process's cwd), else the git top level above the
+    first of them (the nearest directory holding ``.git``), else the first of them."""
     given = env.get("CLAUDE_PROJECT_DIR")
     if given:
         return os.path.realpath(given)
@@ -19,16 +20,19 @@ def find_root(env, cwd) -> str:
     if isinstance(cwd, str) and os.path.isabs(cwd):
         starts.append(cwd)
     starts.append(os.getcwd())
-    for start in starts:
+    git_top = None
+    for n, start in enumerate(starts):
         here = os.path.realpath(start)
         while True:
             if os.path.isfile(os.path.join(here, PROJECT_FILE)) or os.path.isdir(os.path.join(here, WORK_DIR)):
                 return here
+            if n == 0 and git_top is None and os.path.lexists(os.path.join(here, ".git")):
+                git_top = here
             up = os.path.dirname(here)
             if up == here:
                 break
             here = up
-    return os.path.realpath(starts[0])
+    return git_top or os.path.realpath(starts[0])
 
 
 def user_policy_file(env) -> str:

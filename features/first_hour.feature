@@ -93,3 +93,29 @@ Feature: The first hour
             Then the exit code is 1
             And the output says "cupcake sync: unknown scope 'global': use project, local or user"
             And nothing shown contains "Value error"
+
+    Rule: In a subdirectory, commands write at the project root (13)
+
+        Scenario: sync in a subdirectory of a git repository writes at its top level, and says so
+            Given the user works in "src/app" of a git repository without cupcake.toml
+            When the user runs "cupcake sync"
+            Then the exit code is 0
+            And the output says "Project root: "
+            And the output says "the git top level, as no cupcake.toml is above"
+            And ".claude/settings.json" calls "cupcake run --event <Event>" on every event, with timeout 600
+            And "src/app/.claude/settings.json" does not exist
+
+        Scenario: init --template in a subdirectory writes cupcake.toml at the top level
+            Given the user works in "src/app" of a git repository without cupcake.toml
+            When the user runs "cupcake init --template --yes --no-sync"
+            Then the exit code is 0
+            And the output says "init writes there"
+            And the file "cupcake.toml" was written
+            And "src/app/cupcake.toml" does not exist
+
+    Rule: --help and the command line (16)
+
+        Scenario: --list and --template together are refused, not half-ignored
+            When the user runs "cupcake init --list --template"
+            Then the exit code is 2
+            And the output says "--list and --template do not go together"

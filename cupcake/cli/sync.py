@@ -153,6 +153,8 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err) -> int:
     if scope not in entries.SCOPES:
         raise Refused(f"unknown scope {scope!r}: use project, local or user")
     root = find_root(env, cwd)
+    if scope != "user" and os.path.realpath(cwd) != root:
+        out(f"Project root: {root} (found from {cwd}: {_why_root(root)})")
     path = entries.settings_path(scope, root, env)
     label = scope_label(scope, path, root, env)
     loaded = settings_file.read(path, label)
@@ -164,6 +166,16 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err) -> int:
         also = (entries.executable_of(entries.command_word(command)),) if command else ()
         return _uninstall(doc, loaded, also, dry_run, out)
     return _install(scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err)
+
+
+def _why_root(root: str) -> str:
+    if os.path.isfile(os.path.join(root, PROJECT_FILE)):
+        return f"it holds {PROJECT_FILE}"
+    if os.path.isdir(os.path.join(root, ".cupcake")):
+        return "it holds .cupcake/"
+    if os.path.lexists(os.path.join(root, ".git")):
+        return f"the git top level, as no {PROJECT_FILE} is above"
+    return "the working directory"
 
 
 def _edited(doc: Document, loaded):

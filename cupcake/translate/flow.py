@@ -59,7 +59,12 @@ def init(env, cwd: str, options: Options, io: Io) -> int:
     if options.json_out and not options.list_only:
         io.err("--json goes with --list: `cupcake init --list --json`.")
         return 2
+    if options.template and options.list_only:
+        io.err("--list and --template do not go together: `cupcake init --list` shows what init would read.")
+        return 2
     root = find_root(env, cwd)
+    if os.path.realpath(cwd) != root and not (options.list_only or options.show_prompt):
+        io.out(f"Project root: {root} (init writes there, not in {cwd})")
     if options.template:
         return starter(root, env, options, io)
     discovery = discover(cwd, root, env)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_bdd import given, parsers, scenarios
+from pytest_bdd import given, parsers, scenarios, then
 
 scenarios("first_hour.feature")
 
@@ -13,3 +13,17 @@ def file_with_bom(project, path, docstring):
     target = project.root / path
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(b"\xef\xbb\xbf" + docstring.encode() + b"\n")
+
+
+@given(parsers.parse('the user works in "{subdir}" of a git repository without cupcake.toml'))
+def user_in_git_subdir(project, subdir):
+    """The project directory is a git repository (it holds .git); the user's shell is in ``subdir``."""
+    (project.root / ".git").mkdir()
+    project.cwd = project.root / subdir
+    project.cwd.mkdir(parents=True, exist_ok=True)
+    project.use_project_dir_env = False
+
+
+@then(parsers.parse('the file "{name}" was written'))
+def file_was_written(terminal, name):
+    assert terminal.file(name).is_file()
