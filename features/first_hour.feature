@@ -119,3 +119,39 @@ Feature: The first hour
             When the user runs "cupcake init --list --template"
             Then the exit code is 2
             And the output says "--list and --template do not go together"
+
+        Scenario Outline: Every --help reads as help: no type placeholders, no false "required", and -h works
+            When the user runs "cupcake <command> -h"
+            Then the exit code is 0
+            And the output says "Usage: cupcake <command>"
+            And nothing shown contains "<list["
+            And nothing shown contains "range>"
+            And nothing shown contains "<str>"
+            And nothing shown contains "[required]"
+
+            Examples:
+                | command      |
+                | validate     |
+                | init         |
+                | sync         |
+                | doctor       |
+                | audit        |
+                | audit stats  |
+                | audit verify |
+                | systems      |
+                | run          |
+
+        Scenario: systems --help keeps its example as written
+            When the user runs "cupcake systems --help"
+            Then the output says "acme-secrets = 450                      # an entry point (group cupcake.systems)"
+            And the output says "audit_write = false                     # turn a built-in off (core systems cannot be)"
+
+        Scenario Outline: audit <command> --json says what it prints: one object
+            When the user runs "cupcake audit <command> --help"
+            Then the output says "--json"
+            And the output says "Print one JSON object"
+
+            Examples:
+                | command |
+                | stats   |
+                | verify  |
