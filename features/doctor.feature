@@ -74,7 +74,10 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         When the user runs "cupcake doctor"
         Then the exit code is 1
         And the doctor reports the problem "`cupcake` (the hooks in .claude/settings.json) is not found on PATH"
-        And its fix says "or run `cupcake sync --scope local` to write this installation's absolute path"
+        And its fix says "on the PATH Claude Code starts with"
+        When cupcake is on the PATH
+        And the user runs "cupcake doctor"
+        Then the exit code is 0
 
     Scenario: The hooks run another program named cupcake
         Given the user runs "cupcake sync"

@@ -155,3 +155,50 @@ Feature: The first hour
                 | command |
                 | stats   |
                 | verify  |
+
+    Rule: doctor shows each finding as it goes, and every fix it suggests works (12)
+
+        Scenario: Hooks in two scopes: the suggested fix removes the second
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Style"
+                action = { type = "provide_feedback", message = "lint" }
+                """
+            And cupcake is on the PATH
+            And the user runs "cupcake sync"
+            And the user runs "cupcake sync --scope local"
+            When the user runs "cupcake doctor"
+            Then the doctor warns "Cupcake runs more than once per event"
+            And its fix says "keep the hooks in .claude/settings.json only: run `cupcake sync --uninstall --scope local`"
+            When the user runs the fix
+            And the user runs "cupcake doctor"
+            Then the doctor finds no problem and no warning
+
+        Scenario: The executable in a local hook is missing: the suggested sync writes one that exists
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Style"
+                action = { type = "provide_feedback", message = "lint" }
+                """
+            And the user runs "cupcake sync --scope local --command /opt/nowhere/cupcake"
+            When the user runs "cupcake doctor"
+            Then the doctor reports the problem "`/opt/nowhere/cupcake` (the hooks in .claude/settings.local.json) is not found there"
+            And its fix says "run `cupcake sync --scope local` again"
+            When the user runs the fix
+            And the user runs "cupcake doctor"
+            Then the doctor finds no problem and no warning
+
+        Scenario: The sample runs once, and doctor says so before it starts
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Count the samples"
+                matcher = "Bash"
+                action = { type = "run_command", command = "sh -c 'echo ran >> samples.log'", on_failure = "ignore" }
+                """
+            And the user runs "cupcake sync --scope local"
+            When the user runs "cupcake doctor"
+            Then stderr holds "sending a sample PreToolUse"
+            And "samples.log" holds 1 line

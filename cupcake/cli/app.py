@@ -148,7 +148,7 @@ def doctor(
     """
     from cupcake.cli.doctor import doctor as run_doctor
 
-    raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
+    raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo, progress=_echo_err))
 
 
 @app.command()

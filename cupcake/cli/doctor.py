@@ -53,21 +53,30 @@ class Installed:
 
 
 class Report:
-    def __init__(self, root: str):
+    """The findings, in order; ``on_add`` (when given) shows each one as it is found."""
+
+    def __init__(self, root: str, on_add=None, progress=None):
         self.root = root
         self.findings: list[Finding] = []
         self.round_trip = None
+        self.on_add = on_add
+        self.progress = progress or (lambda text: None)
 
     def add(self, check: str, status: str, message: str, fix=None) -> None:
-        self.findings.append(Finding(check, status, message, fix))
+        finding = Finding(check, status, message, fix)
+        self.findings.append(finding)
+        if self.on_add is not None:
+            self.on_add(finding)
 
     def count(self, status: str) -> int:
         return sum(1 for f in self.findings if f.status == status)
 
 
-def diagnose(env, cwd: str) -> Report:
+def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     root = find_root(env, cwd)
-    report = Report(root)
+    if on_root is not None:
+        on_root(root)
+    report = Report(root, on_add, progress)
     installed = _check_settings(report, root, env)
     _check_hooks_present(report, installed)
     _check_executables(report, installed, root, env)
@@ -193,11 +202,15 @@ def _check_hooks_present(report: Report, installed: list[Installed]) -> None:
         }
     )
     if doubled:
+        scopes = [item.scope for item in installed if item.label in doubled]  # in SCOPE_ORDER
+        keep, drop = scopes[0], scopes[1:]
+        kept = next(item.label for item in installed if item.scope == keep)
+        removal = " and ".join(f"`cupcake sync --uninstall --scope {scope}`" for scope in drop)
         report.add(
             "hooks",
             WARNING,
             f"Cupcake runs more than once per event: different hook commands in {', '.join(doubled)}",
-            "keep one scope, e.g. `cupcake sync --uninstall --scope user`",
+            f"keep the hooks in {kept} only: run {removal}",
         )
 
 
@@ -231,13 +244,26 @@ def _check_executables(report: Report, installed: list[Installed], root: str, en
         path = resolve(exe, root, env)
         if path is None:
             place = "on PATH" if "/" not in exe else "there"
-            if "/" not in exe and mine:
+            scopes = [item.scope for item in installed if item.label in labels]
+            if "/" not in exe and mine and "project" in scopes:
+                # the shared file names `cupcake`: writing a path elsewhere would only add a second hook
+                fix = f"put {os.path.dirname(mine)} on the PATH Claude Code starts with"
+            elif "/" not in exe and mine:
                 fix = (
-                    f"put {os.path.dirname(mine)} on the PATH Claude Code starts with, "
-                    "or run `cupcake sync --scope local` to write this installation's absolute path"
+                    f"put {os.path.dirname(mine)} on the PATH Claude Code starts with, or run "
+                    + " and ".join(f"`cupcake sync --scope {scope}`" for scope in scopes)
+                    + " to write this installation's absolute path"
                 )
             else:
-                fix = f"install Cupcake there, or run `cupcake sync` again to write this installation's path ({mine})"
+                again = " and ".join(
+                    f"`cupcake sync{'' if scope == 'project' else ' --scope ' + scope}`" for scope in scopes
+                )
+                writes = (
+                    "`cupcake` by name, which must then be on PATH"
+                    if scopes == ["project"]
+                    else f"this installation's path ({mine})"
+                )
+                fix = f"install Cupcake there, or run {again} again: it writes {writes}"
             report.add(
                 "executable",
                 PROBLEM,
@@ -430,22 +456,21 @@ def _round_trip(report: Report, installed: list[Installed], root: str, env) -> N
             "this installation (no hook)",
         )
     payload = probe.sample_event(root)
-    first = probe.run_hook(command, root, env, payload)
-    second = probe.run_hook(command, root, env, payload) if first.exit_code == 0 else None
-    report.round_trip = {"command": command, "source": source, "runs": [r.as_dict() for r in (first, second) if r]}
+    report.progress(f"sending a sample PreToolUse (Bash `echo cupcake doctor`) through {source} ...")
+    first = probe.run_hook(command, root, env, payload)  # once: its policies' checks may be slow
+    report.round_trip = {"command": command, "source": source, "runs": [first.as_dict()]}
     status, what, fix = _judge(first)
-    timing = f"{first.seconds * 1000:.0f} ms" + (f", then {second.seconds * 1000:.0f} ms warm" if second else "")
     report.add(
         "round trip",
         status,
-        f"a sample PreToolUse (Bash `echo cupcake doctor`) through {source}: {what} ({timing})",
+        f"a sample PreToolUse (Bash `echo cupcake doctor`) through {source}: {what} ({first.seconds * 1000:.0f} ms)",
         fix,
     )
-    if status == OK and second is not None and second.seconds > SLOW_SECONDS:
+    if status == OK and first.seconds > SLOW_SECONDS:
         report.add(
             "round trip",
             WARNING,
-            f"a warm run took {second.seconds:.1f} s, and every tool call waits for it",
+            f"the sample took {first.seconds:.1f} s, and every tool call waits for its hook",
             "check for slow run_command checks or a slow `cupcake` on PATH (a version manager's shim?)",
         )
 
@@ -493,8 +518,21 @@ def _judge(outcome):
 # -- output ------------------------------------------------------------------------------------------
 
 
-def doctor(env, cwd: str, json_out: bool = False, out=print) -> int:
-    report = diagnose(env, cwd)
+def doctor(env, cwd: str, json_out: bool = False, out=print, progress=None) -> int:
+    """The findings as they are found (or, with ``json_out``, one JSON object at the end)."""
+    if json_out:
+        report = diagnose(env, cwd)
+    else:
+
+        def show(f) -> None:
+            out(f"{f.status:<8} {f.check}: {f.message}")
+            if f.fix and f.status != OK:
+                out(f"{'':<8} fix: {f.fix}")
+
+        def root_line(root) -> None:
+            out(f"cupcake doctor: project root {root}")
+
+        report = diagnose(env, cwd, on_add=show, progress=progress, on_root=root_line)
     problems = report.count(PROBLEM)
     if json_out:
         out(
@@ -510,11 +548,6 @@ def doctor(env, cwd: str, json_out: bool = False, out=print) -> int:
             )
         )
     else:
-        out(f"cupcake doctor: project root {report.root}")
-        for f in report.findings:
-            out(f"{f.status:<8} {f.check}: {f.message}")
-            if f.fix and f.status != OK:
-                out(f"{'':<8} fix: {f.fix}")
         warnings = report.count(WARNING)
         out(f"{problems} problem{'s' if problems != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}.")
     return 1 if problems else 0

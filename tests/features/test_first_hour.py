@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_bdd import given, parsers, scenarios, then
+from pytest_bdd import given, parsers, scenarios, then, when
 
 scenarios("first_hour.feature")
 
@@ -27,3 +27,22 @@ def user_in_git_subdir(project, subdir):
 @then(parsers.parse('the file "{name}" was written'))
 def file_was_written(terminal, name):
     assert terminal.file(name).is_file()
+
+
+@when("the user runs the fix")
+def runs_the_fix(terminal, run, monkeypatch):
+    """Every `cupcake …` command the last fix names, in order, as the user would type them."""
+    import re
+
+    from tests.features.conftest import _cupcake_cli
+
+    commands = re.findall(r"`cupcake ([^`]+)`", run.fix)
+    assert commands, run.fix
+    for arguments in commands:
+        done = _cupcake_cli(terminal, run, monkeypatch, arguments)
+        assert done.code == 0, done
+
+
+@then(parsers.parse('"{name}" holds {count:d} line'))
+def holds_lines(terminal, name, count):
+    assert len(terminal.file(name).read_text().splitlines()) == count
