@@ -202,3 +202,44 @@ Feature: The first hour
             When the user runs "cupcake doctor"
             Then stderr holds "sending a sample PreToolUse"
             And "samples.log" holds 1 line
+
+    Rule: init never throws work away (14)
+
+        Background:
+            Given the file "CLAUDE.md":
+                """
+                Never delete the test fixtures.
+                """
+            And the stand-in agent writes at attempt 1:
+                """
+                [[policy]]
+                name = "Keep the fixtures"
+                action = { type = "teleport" }
+                """
+            And the user runs "cupcake init --agent-command $STANDIN --attempts 1 --yes"
+
+        Scenario: A draft fixed by hand is picked up on the next run, without asking the agent again
+            When the user edits "cupcake.toml.tmp" to hold:
+                """
+                [[policy]]
+                name = "Keep the fixtures"
+                matcher = "Bash"
+                conditions = [{ type = "command_regex", value = "rm .*fixtures" }]
+                action = { type = "block_with_feedback", feedback_message = "The fixtures stay" }
+                """
+            And the user runs "cupcake init --agent-command $STANDIN --yes --no-sync"
+            Then the exit code is 0
+            And the output says "cupcake.toml.tmp was kept from an earlier run"
+            And the output says "Going on from cupcake.toml.tmp: the policies load."
+            And the stand-in agent ran 1 time
+            And "cupcake.toml" holds the policy "Keep the fixtures"
+
+        Scenario: Going on from a draft that does not load: the agent corrects it, and the time of each attempt is shown
+            When the user runs "cupcake init --agent-command $STANDIN --no-sync" and answers "y"
+            Then the output says "Going on from cupcake.toml.tmp: 1 problem(s) to correct."
+            And the stand-in agent's prompt 1 included "teleport"
+            And the output says " answered after "
+
+        Scenario: Starting over removes the draft
+            When the user runs "cupcake init --agent-command $STANDIN --attempts 1 --no-sync" and answers "n"
+            Then the output says "Removed cupcake.toml.tmp; starting over."

@@ -46,3 +46,8 @@ def runs_the_fix(terminal, run, monkeypatch):
 @then(parsers.parse('"{name}" holds {count:d} line'))
 def holds_lines(terminal, name, count):
     assert len(terminal.file(name).read_text().splitlines()) == count
+
+
+@then(parsers.parse('"{name}" holds the policy "{policy}"'))
+def holds_policy(terminal, name, policy):
+    assert f'name = "{policy}"' in terminal.file(name).read_text()
