@@ -243,3 +243,20 @@ Feature: The first hour
         Scenario: Starting over removes the draft
             When the user runs "cupcake init --agent-command $STANDIN --attempts 1 --no-sync" and answers "n"
             Then the output says "Removed cupcake.toml.tmp; starting over."
+
+    Rule: The README works as written (17)
+
+        Scenario: sync --scope local keeps its personal file and backups out of git
+            Given the project policy:
+                """
+                [[policy]]
+                name = "Style"
+                action = { type = "provide_feedback", message = "lint" }
+                """
+            When the user runs "cupcake sync --scope local"
+            Then the output says "Added .cupcake/ and .claude/settings.local.json* to .gitignore."
+            And ".gitignore" is:
+                """
+                .cupcake/
+                .claude/settings.local.json*
+                """

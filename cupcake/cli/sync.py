@@ -224,7 +224,8 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     events = needed_events(compiled)  # Cupcake's own, and every event a policy names
     apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in events}, also)
     new_text = _edited(doc, loaded)
-    ignore = gitignore.plan(root) if scope != "user" else None
+    extra = (gitignore.LOCAL_ENTRY,) if scope == "local" else ()
+    ignore = gitignore.plan(root, extra) if scope != "user" else None
     if dry_run:
         return _show_dry_run(loaded, new_text, ignore, out)
 
@@ -242,7 +243,7 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
             settings_file.replace_atomically(ignore.path, gitignore.encode(ignore.new))
         except OSError as exc:
             raise Refused(f".gitignore: cannot write it: {exc.strerror or exc} (the hooks were written)") from None
-        out("Added .cupcake/ to .gitignore.")
+        out(f"Added {' and '.join(ignore.added)} to .gitignore.")
     for warning in path_warnings(executable, env, closed):
         err(f"warning: {warning}")
     if policy_errors:
