@@ -38,7 +38,9 @@ def load(root: str, env, use_cache: bool = True):
     problem = None
     if use_cache:
         try:
-            cache.write(path, key, compiled)
+            # A run needs no problem list (``out_of_service`` says what it reports): warnings can be
+            # many, and every warm run would read them.
+            cache.write(path, key, {k: v for k, v in compiled.items() if k != "problems"})
         except Exception as exc:  # the policies are valid all the same: enforce them, and say so
             reason = getattr(exc, "strerror", None) or exc
             problem = f"could not write the policy cache {WORK_DIR}/{cache.CACHE_NAME}: {reason}"
