@@ -24,31 +24,19 @@ def find_root(project_dir, cwd) -> str:
     if isinstance(cwd, str) and os.path.isabs(cwd):
         starts.append(cwd)
     starts.append(os.getcwd())
-    for start in starts:
+    git_top = None
+    for n, start in enumerate(starts):
         here = os.path.realpath(start)
         while True:
             if os.path.isfile(os.path.join(here, PROJECT_FILE)):
                 return here
+            if n == 0 and git_top is None and os.path.lexists(os.path.join(here, ".git")):
+                git_top = here
             up = os.path.dirname(here)
             if up == here:
                 break
             here = up
-    for start in starts:
-        top = _git_top(os.path.realpath(start))
-        if top is not None:
-            return top
-    return os.path.realpath(starts[0])
-
-
-def _git_top(here: str):
-    """The nearest directory holding ``.git`` (a directory, or a worktree's file), walking up."""
-    while True:
-        if os.path.exists(os.path.join(here, ".git")):
-            return here
-        up = os.path.dirname(here)
-        if up == here:
-            return None
-        here = up
+    return git_top or os.path.realpath(starts[0])
 
 
 def user_policy_file(env) -> str:

@@ -65,11 +65,23 @@ def json_loads(data):
         value, end = _scan(data, start)
     except StopIteration as stop:
         raise ValueError(f"Expecting value: char {stop.value}") from None
+    except SystemError:
+        _explain(data)
     while end < len(data) and data[end] in _WS:
         end += 1
     if end != len(data):
         raise ValueError(f"Extra data: char {end}")
     return value
+
+
+def _explain(text: str):
+    """The C scanner reports a syntax error through ``json.decoder``, and only when that module is
+    already imported: otherwise it raises a meaningless SystemError. Bad input is rare, so parse it
+    again with ``json`` itself for the real message (a ``ValueError``)."""
+    import json
+
+    json.loads(text)
+    raise ValueError("not valid JSON")  # pragma: no cover - json accepted what the scanner refused
 
 
 def json_loads_line(data: bytes):
@@ -81,6 +93,8 @@ def json_loads_line(data: bytes):
         value, end = _scan(text, 0)
     except StopIteration as stop:
         raise ValueError(f"Expecting value: char {stop.value}") from None
+    except SystemError:
+        _explain(text)
     if end != len(text):
         raise ValueError(f"Extra data: char {end}")
     return value

@@ -87,6 +87,7 @@ Feature: The audit trail
             """
             [settings]
             audit_logging = true
+            fail_mode = "closed"
 
             [[policy]]
             name = "Typo in the action"

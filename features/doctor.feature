@@ -25,7 +25,7 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         And the doctor finds no problem and no warning
         And the doctor reports as ok ".claude/settings.json: Cupcake's hook on all 11 events"
         And the doctor reports as ok "`cupcake` is $CUPCAKE (cupcake "
-        And the doctor reports as ok "1 policies in cupcake.toml load without errors"
+        And the doctor reports as ok "1 policy in cupcake.toml loads without errors"
         And the doctor reports as ok "a sample PreToolUse (Bash `echo cupcake doctor`) through the PreToolUse hook in .claude/settings.json: answered in time, no objection"
         And the doctor reports the round trip's time in milliseconds
 
@@ -74,7 +74,10 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         When the user runs "cupcake doctor"
         Then the exit code is 1
         And the doctor reports the problem "`cupcake` (the hooks in .claude/settings.json) is not found on PATH"
-        And its fix says "or run `cupcake sync --scope local` to write this installation's absolute path"
+        And its fix says "on the PATH Claude Code starts with"
+        When cupcake is on the PATH
+        And the user runs "cupcake doctor"
+        Then the exit code is 0
 
     Scenario: The hooks run another program named cupcake
         Given the user runs "cupcake sync"

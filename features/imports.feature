@@ -106,6 +106,7 @@ Feature: Splitting policies over several files with imports
             """
 
     Scenario: A policy name used in two files is an error that names both places
+        The first use keeps enforcing; the second is out of service, and every run says so.
         Given the project policy:
             """
             imports = ["policies/*.toml"]
@@ -138,7 +139,8 @@ Feature: Splitting policies over several files with imports
             """
         And the exit code is 1
         When the agent asks to run "sudo ls"
-        Then the answer is only a note to the user saying "policies/ops.toml:8: policy \"No sudo\": duplicate policy name: also defined at cupcake.toml:3"
+        Then the tool call is denied
+        And the user is told "out of service until fixed (every other policy is enforced):\n- policies/ops.toml:8: policy \"No sudo\": duplicate policy name: also defined at cupcake.toml:3"
 
     Scenario: An imported file holds policies only
         Given the project policy:
@@ -213,7 +215,7 @@ Feature: Splitting policies over several files with imports
             """
         And the exit code is 1
         When the agent asks to run "ls"
-        Then the answer is only a note to the user saying "could not evaluate policies"
+        Then the answer is only a note to the user saying "out of service until fixed"
 
     Scenario: The user's file imports relative to ~/.claude
         Given the user policy:

@@ -259,7 +259,7 @@ Feature: cupcake init turns the rules in CLAUDE.md into policies that load
                 action = { type = "provide_feedback", message = "keep it" }
                 """
             And "cupcake.toml.bak" does not exist
-            And "cupcake.toml.tmp" does not exist
+            And the output says "The draft is kept in cupcake.toml.tmp"
             And ".claude/settings.json" does not exist
 
         Scenario: The user says yes: the old file is kept as a backup, and a second backup never overwrites the first

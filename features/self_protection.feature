@@ -128,7 +128,7 @@ Feature: The agent cannot change what governs it
         When the agent uses Write on "cupcake.toml"
         Then the tool call is denied
         And the model is shown a note that "Cupcake self-protection: cupcake.toml is a Cupcake policy file."
-        And the user is told "could not evaluate policies"
+        And the user is told "out of service until fixed"
 
     Scenario: self_protection = false turns it off
         Given the project policy:

@@ -234,14 +234,16 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
 
     Rule: With fail_mode "closed", a missing or crashing cupcake blocks too
 
-        Scenario: Closed mode's commands end in || exit 2
+        Scenario: Closed mode's commands carry the mode and end in || exit 2
+            `--fail-closed` tells cupcake the mode before it imports anything, so a Cupcake that
+            cannot import its own modules blocks too.
             Given the project policy:
                 """
                 [settings]
                 fail_mode = "closed"
                 """
             When the user runs "cupcake sync"
-            Then ".claude/settings.json" calls "cupcake run --event <Event> || exit 2" on every event, with timeout 600
+            Then ".claude/settings.json" calls "cupcake run --event <Event> --fail-closed || exit 2" on every event, with timeout 600
 
         Scenario: Back to open mode, the suffix goes
             Given the project policy:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Literal
+from typing import Annotated
 
 import typer
 
@@ -21,6 +21,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -42,20 +43,44 @@ def _root(
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run(
     event: Annotated[
-        str, typer.Option("--event", metavar="EVENT", help="The hook event (wins over the event name in the payload).")
-    ],
+        str | None,
+        typer.Option(
+            "--event",
+            metavar="EVENT",
+            help="The hook event, as `cupcake sync` writes it (wins over the event name in the payload, "
+            "which is used when it is not given).",
+        ),
+    ] = None,
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            metavar="NAME",
+            help="The agent whose hook this is: claude (default), codex, gemini, copilot, droid or cursor. "
+            "Its payload is read and its answer written in that agent's form.",
+        ),
+    ] = "claude",
+    fail_closed: Annotated[
+        bool,
+        typer.Option(
+            "--fail-closed",
+            help='fail_mode "closed" before anything is read: even a Cupcake that cannot start blocks '
+            '(exit 2). `cupcake sync` writes it when a policy file says fail_mode = "closed".',
+        ),
+    ] = False,
     timings: Annotated[bool, typer.Option("--timings", help="Print each system's time to stderr.")] = False,
 ) -> None:
-    """Evaluate one hook event read from stdin and answer Claude Code (what the hooks call).
+    """Evaluate one hook event read from stdin and answer the agent (what the hooks call).
 
     Reads the event JSON on stdin, evaluates the project's and the user's policies, and prints
-    Claude Code's answer: nothing when nothing matched, else one JSON object; exit code 0.
+    the agent's answer (for Claude Code: nothing when nothing matched, else one JSON object; exit code 0).
     Whatever fails, it still prints one well-formed answer ([settings] fail_mode decides
     whether a failure blocks).
     """
     from cupcake.cli.run import main as run_main
 
-    args = ["--event", event] + (["--timings"] if timings else [])
+    args = (["--event", event] if event else []) + ["--agent", agent] + (["--fail-closed"] if fail_closed else [])
+    args += ["--timings"] if timings else []
     raise typer.Exit(run_main(args))
 
 
@@ -63,7 +88,7 @@ def run(
 def validate(
     files: Annotated[
         list[str] | None,
-        typer.Argument(help="Policy files, each checked as a project file (default: the project's and the user's)."),
+        typer.Argument(metavar="FILE", hidden=True),  # described in the docstring: no <list[str]>
     ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print one JSON object for tools (schema version 1).")
@@ -85,9 +110,10 @@ def validate(
 @app.command()
 def sync(
     scope: Annotated[
-        Literal["project", "local", "user"],
+        str,
         typer.Option(
             "--scope",
+            metavar="project|local|user",
             help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
             "user: ~/.claude/settings.json (both with this installation's absolute path).",
         ),
@@ -147,7 +173,7 @@ def doctor(
     """
     from cupcake.cli.doctor import doctor as run_doctor
 
-    raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
+    raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo, progress=_echo_err))
 
 
 @app.command()
@@ -164,16 +190,23 @@ def init(
         str | None,
         typer.Option(
             "--agent-command",
+            metavar="COMMAND",
             help="The agent that translates (default: claude). Its prompt goes on stdin, or into an argument "
             "{prompt}, or a file named by {prompt_file}.",
         ),
     ] = None,
     attempts: Annotated[
         int,
-        typer.Option("--attempts", min=1, max=20, help="How many times the agent may try to write policies that load."),
+        typer.Option(
+            "--attempts",
+            metavar="N",
+            min=1,
+            max=20,
+            help="How many times the agent may try to write policies that load.",
+        ),
     ] = 5,
     agent_timeout: Annotated[
-        float, typer.Option("--agent-timeout", min=1, help="Seconds one run of the agent may take.")
+        float, typer.Option("--agent-timeout", metavar="SECONDS", min=1, help="Seconds one run of the agent may take.")
     ] = 900.0,
     show_prompt: Annotated[
         bool, typer.Option("--show-prompt", help="Print the prompt the agent would get; run nothing, write nothing.")
@@ -219,6 +252,7 @@ audit_app = typer.Typer(
     "a filter given twice matches either value. Reads the rotated files too.",
     add_completion=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(audit_app, name="audit")
 
@@ -244,6 +278,7 @@ _Since = Annotated[
     typer.Option("--since", metavar="AGE|TIME", help="Only records this recent (30m, 2h, 7d, 1w) or since a UTC time."),
 ]
 _Json = Annotated[bool, typer.Option("--json", help="JSON Lines out, one stored record per line (for jq).")]
+_JsonObject = Annotated[bool, typer.Option("--json", help="Print one JSON object (for scripts).")]
 _Log = Annotated[
     str | None,
     typer.Option("--log", metavar="PATH", help="The audit log to read (default: .cupcake/audit.log of this project)."),
@@ -312,7 +347,7 @@ def audit_stats(
     decision: _Decision = None,
     policy: _Policy = None,
     since: _Since = None,
-    json_out: _Json = False,
+    json_out: _JsonObject = False,
     log: _Log = None,
 ) -> None:
     """Decisions per policy and per event, and the slowest runs."""
@@ -327,7 +362,7 @@ def audit_stats(
 
 
 @audit_app.command("verify")
-def audit_verify(ctx: typer.Context, json_out: _Json = False, log: _Log = None) -> None:
+def audit_verify(ctx: typer.Context, json_out: _JsonObject = False, log: _Log = None) -> None:
     """Check the hash chain over every file; report the first broken link (exit 1)."""
     from cupcake.cli.audit import verify
 
@@ -354,6 +389,7 @@ def systems(
 
     Custom systems are enabled in cupcake.toml, never by being installed:
 
+    \b
         [pipeline.systems]
         acme-secrets = 450                      # an entry point (group cupcake.systems)
         "acme_cupcake.audit:SplunkSink" = 850   # or an import path

@@ -54,25 +54,35 @@ class Installed:
 
 
 class Report:
-    def __init__(self, root: str):
+    """The findings, in order; ``on_add`` (when given) shows each one as it is found."""
+
+    def __init__(self, root: str, on_add=None, progress=None):
         self.root = root
         self.findings: list[Finding] = []
         self.round_trip = None
+        self.on_add = on_add
+        self.progress = progress or (lambda text: None)
 
     def add(self, check: str, status: str, message: str, fix=None) -> None:
-        self.findings.append(Finding(check, status, message, fix))
+        finding = Finding(check, status, message, fix)
+        self.findings.append(finding)
+        if self.on_add is not None:
+            self.on_add(finding)
 
     def count(self, status: str) -> int:
         return sum(1 for f in self.findings if f.status == status)
 
 
-def diagnose(env, cwd: str) -> Report:
+def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     root = find_root(project_dir_in(env), cwd)
-    report = Report(root)
+    if on_root is not None:
+        on_root(root)
+    report = Report(root, on_add, progress)
     installed = _check_settings(report, root, env)
     _check_hooks_present(report, installed)
     _check_executables(report, installed, root, env)
     compiled = _check_policies(report, root, env)
+    _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
     _check_protection(report, root, env)
@@ -214,11 +224,15 @@ def _check_hooks_present(report: Report, installed: list[Installed]) -> None:
         }
     )
     if doubled:
+        scopes = [item.scope for item in installed if item.label in doubled]  # in SCOPE_ORDER
+        keep, drop = scopes[0], scopes[1:]
+        kept = next(item.label for item in installed if item.scope == keep)
+        removal = " and ".join(f"`cupcake sync --uninstall --scope {scope}`" for scope in drop)
         report.add(
             "hooks",
             WARNING,
             f"Cupcake runs more than once per event: different hook commands in {', '.join(doubled)}",
-            "keep one scope, e.g. `cupcake sync --uninstall --scope user`",
+            f"keep the hooks in {kept} only: run {removal}",
         )
 
 
@@ -251,13 +265,26 @@ def _check_executables(report: Report, installed: list[Installed], root: str, en
         path = resolve(exe, root, env)
         if path is None:
             place = "on PATH" if "/" not in exe else "there"
-            if "/" not in exe and mine:
+            scopes = [item.scope for item in installed if item.label in labels]
+            if "/" not in exe and mine and "project" in scopes:
+                # the shared file names `cupcake`: writing a path elsewhere would only add a second hook
+                fix = f"put {os.path.dirname(mine)} on the PATH Claude Code starts with"
+            elif "/" not in exe and mine:
                 fix = (
-                    f"put {os.path.dirname(mine)} on the PATH Claude Code starts with, "
-                    "or run `cupcake sync --scope local` to write this installation's absolute path"
+                    f"put {os.path.dirname(mine)} on the PATH Claude Code starts with, or run "
+                    + " and ".join(f"`cupcake sync --scope {scope}`" for scope in scopes)
+                    + " to write this installation's absolute path"
                 )
             else:
-                fix = f"install Cupcake there, or run `cupcake sync` again to write this installation's path ({mine})"
+                again = " and ".join(
+                    f"`cupcake sync{'' if scope == 'project' else ' --scope ' + scope}`" for scope in scopes
+                )
+                writes = (
+                    "`cupcake` by name, which must then be on PATH"
+                    if scopes == ["project"]
+                    else f"this installation's path ({mine})"
+                )
+                fix = f"install Cupcake there, or run {again} again: it writes {writes}"
             report.add(
                 "executable",
                 PROBLEM,
@@ -317,7 +344,7 @@ def _check_policies(report: Report, root: str, env):
                 "policies",
                 PROBLEM,
                 f"{where}:{who} {p['message']}",
-                "fix it: until then `cupcake run` enforces no policy at all; `cupcake validate` lists every problem",
+                "fix it: until then what it names is out of service and every run reports it; `cupcake validate` lists every problem",
             )
         else:
             report.add("policies", WARNING, f"{where}:{who} {p['message']}", "see `cupcake validate`")
@@ -332,10 +359,41 @@ def _check_policies(report: Report, root: str, env):
             f"run `cupcake validate` (it removes the cache), and find out what wrote {WORK_DIR}/: "
             "`cupcake sync --sandbox` makes it read-only to the agent's commands",
         )
-    if not compiled["error"]:
+    if not compiled["out_of_service"]:
         names = ", ".join(scope_label("project", p, root, env) for p in present)
-        report.add("policies", OK, f"{len(compiled['policies'])} policies in {names} load without errors")
+        count = len(compiled["policies"])
+        report.add(
+            "policies",
+            OK,
+            f"{count} {'policy' if count == 1 else 'policies'} in {names} {'loads' if count == 1 else 'load'} without errors",
+        )
     return compiled
+
+
+def _check_unhooked(report: Report, installed: list[Installed], compiled) -> None:
+    """A policy on an event that no installed hook calls never runs."""
+    if not installed or not compiled:
+        return  # no hook at all is reported above
+    hooked = {f.event for item in installed for f in item.found}
+    shared = next((item.scope for item in installed if item.scope != "user"), None)
+    for name, event, file, line in [(p[0], p[1], p[5], p[6]) for p in compiled.get("policies") or ()]:
+        if event in hooked:
+            continue
+        if shared is not None:
+            scope = shared
+        else:
+            scope = "user" if file.startswith("~/") else "local"
+        fix = (
+            "run `cupcake sync"
+            + ("" if scope == "project" else f" --scope {scope}")
+            + "`: it installs a hook for every event a policy names"
+        )
+        report.add(
+            "hooks",
+            PROBLEM,
+            f'policy "{name}" ({file}:{line}) is on {event}, and no installed hook calls Cupcake on {event}: it never runs',
+            fix,
+        )
 
 
 def _check_modes(report: Report, installed: list[Installed], root: str, env, compiled) -> None:
@@ -349,13 +407,13 @@ def _check_modes(report: Report, installed: list[Installed], root: str, env, com
             settings = compile_files(paths, root, env)["settings"]
         fix = "run `cupcake sync" + ("" if item.scope == "project" else f" --scope {item.scope}") + "`"
         closed = fail_mode_of(settings) == "closed"
-        open_ended = [f.event for f in item.found if not entries.split_command(f.value["command"])[1]]
+        open_ended = [f.event for f in item.found if not entries.holds_closed(f.value["command"])]
         if closed and open_ended:
             report.add(
                 "fail_mode",
                 PROBLEM,
                 f'fail_mode is "closed", but in {item.label} a missing or crashing cupcake lets the call through '
-                f"(no `|| exit 2` on {', '.join(open_ended)})",
+                f"(no `--fail-closed || exit 2` on {', '.join(open_ended)})",
                 fix,
             )
         timeout = hook_timeout(settings)
@@ -430,22 +488,21 @@ def _round_trip(report: Report, installed: list[Installed], root: str, env) -> N
             "this installation (no hook)",
         )
     payload = probe.sample_event(root)
-    first = probe.run_hook(command, root, env, payload)
-    second = probe.run_hook(command, root, env, payload) if first.exit_code == 0 else None
-    report.round_trip = {"command": command, "source": source, "runs": [r.as_dict() for r in (first, second) if r]}
+    report.progress(f"sending a sample PreToolUse (Bash `echo cupcake doctor`) through {source} ...")
+    first = probe.run_hook(command, root, env, payload)  # once: its policies' checks may be slow
+    report.round_trip = {"command": command, "source": source, "runs": [first.as_dict()]}
     status, what, fix = _judge(first)
-    timing = f"{first.seconds * 1000:.0f} ms" + (f", then {second.seconds * 1000:.0f} ms warm" if second else "")
     report.add(
         "round trip",
         status,
-        f"a sample PreToolUse (Bash `echo cupcake doctor`) through {source}: {what} ({timing})",
+        f"a sample PreToolUse (Bash `echo cupcake doctor`) through {source}: {what} ({first.seconds * 1000:.0f} ms)",
         fix,
     )
-    if status == OK and second is not None and second.seconds > SLOW_SECONDS:
+    if status == OK and first.seconds > SLOW_SECONDS:
         report.add(
             "round trip",
             WARNING,
-            f"a warm run took {second.seconds:.1f} s, and every tool call waits for it",
+            f"the sample took {first.seconds:.1f} s, and every tool call waits for its hook",
             "check for slow run_command checks or a slow `cupcake` on PATH (a version manager's shim?)",
         )
 
@@ -490,8 +547,21 @@ def _judge(outcome):
 # -- output ------------------------------------------------------------------------------------------
 
 
-def doctor(env, cwd: str, json_out: bool = False, out=print) -> int:
-    report = diagnose(env, cwd)
+def doctor(env, cwd: str, json_out: bool = False, out=print, progress=None) -> int:
+    """The findings as they are found (or, with ``json_out``, one JSON object at the end)."""
+    if json_out:
+        report = diagnose(env, cwd)
+    else:
+
+        def show(f) -> None:
+            out(f"{f.status:<8} {f.check}: {f.message}")
+            if f.fix and f.status != OK:
+                out(f"{'':<8} fix: {f.fix}")
+
+        def root_line(root) -> None:
+            out(f"cupcake doctor: project root {root}")
+
+        report = diagnose(env, cwd, on_add=show, progress=progress, on_root=root_line)
     problems = report.count(PROBLEM)
     if json_out:
         out(
@@ -507,11 +577,6 @@ def doctor(env, cwd: str, json_out: bool = False, out=print) -> int:
             )
         )
     else:
-        out(f"cupcake doctor: project root {report.root}")
-        for f in report.findings:
-            out(f"{f.status:<8} {f.check}: {f.message}")
-            if f.fix and f.status != OK:
-                out(f"{'':<8} fix: {f.fix}")
         warnings = report.count(WARNING)
         out(f"{problems} problem{'s' if problems != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}.")
     return 1 if problems else 0

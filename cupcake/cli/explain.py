@@ -37,9 +37,8 @@ def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool =
     if compiled is None:
         out(f"No policy file for {root}: Cupcake does nothing here.")
         return 0
-    if compiled.get("error"):
-        out(compiled["error"])
-        return 1
+    for problem in compiled.get("out_of_service") or ():
+        out(f"out of service: {problem}")  # the other policies are still explained
     verdict = dry_run.evaluate(compiled, payload, root, trace=True)
     view = verdict.view
     parse_seconds = None

@@ -48,9 +48,11 @@ def replay(env, cwd, sources, since=None, json_out: bool = False, out=print, err
             err(f"cupcake replay: --since: {exc}")
             return 2
     compiled = dry_run.load(root, env)
-    if compiled is None or compiled.get("error"):
-        err((compiled or {}).get("error") or f"cupcake replay: no policy file for {root}")
+    if compiled is None:
+        err(f"cupcake replay: no policy file for {root}")
         return 1
+    for problem in compiled.get("out_of_service") or ():
+        err(f"out of service: {problem}")  # replayed without it, as a run would
     sources = list(sources) or [default_log(env, root)]
     total = 0
     changes = []

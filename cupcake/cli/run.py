@@ -7,7 +7,12 @@ import os
 import sys
 import time
 
-RUN_OPTIONS = "--event <Event> [--agent NAME] [--timings]"
+RUN_OPTIONS = "--event <Event> [--agent NAME] [--fail-closed] [--timings]"
+# Written by `cupcake sync` under fail_mode "closed": the mode is known before anything is imported,
+# so even a Cupcake that cannot import its own modules blocks (exit 2).
+FAIL_CLOSED_FLAG = "--fail-closed"
+# The blocking exit code of the agents' hooks: the call (or prompt, or stop) is blocked and stderr says why.
+BLOCKING_EXIT = 2
 
 
 def parse_args(args):
@@ -30,6 +35,8 @@ def parse_args(args):
             options["agent"] = arg.split("=", 1)[1]
         elif arg == "--timings":
             options["timings"] = True
+        elif arg == FAIL_CLOSED_FLAG:
+            options["fail_closed"] = True
         elif problem is None:
             problem = f"unknown argument {arg!r} to `cupcake run` (usage: cupcake run {RUN_OPTIONS})"
         i += 1
@@ -54,6 +61,8 @@ def execute(raw: bytes, args, env, last_resort: bool = False):
     options["started"] = time.monotonic()
     ctx = Context(raw=raw, event_arg=event, env=env, options=options)
     ctx.agent, unknown = _adapter(options["agent"])
+    if options.get("fail_closed"):
+        ctx.fail_mode = "closed"
     for text in filter(None, (problem, unknown)):
         ctx.failures.append(Failure("cli", text, True))
     clock = AlarmClock(last_resort=(lambda: _answer_and_exit(ctx)) if last_resort else None)
@@ -76,7 +85,7 @@ def configured_plan(ctx, rest):
     """After policy load: the rest of the plan as ``[pipeline.systems]`` has it. Runs that name no
     system import nothing more."""
     policies = ctx.policies
-    if not policies or policies.get("error") or not policies.get("systems"):
+    if not policies or not policies.get("systems"):
         return rest
     from cupcake.stages.configure import configure
 
@@ -92,25 +101,28 @@ def _answer_and_exit(ctx) -> None:
     undo_running(ctx)
     name = ctx.current or "a system"
     ctx.failures.append(Failure(name, f"{name}: ran past the run's deadline and would not stop", not ctx.sealed, True))
+    code = 0
     try:
         finish(ctx)
         stdout = ctx.envelope[0]
     except BaseException as exc:
-        stdout = emergency(exc)
+        stdout, stderr, code = emergency(exc, ctx.options.get("fail_closed", False))
+        if stderr:
+            os.write(2, stderr)
     try:
         fd = answer_fd()
         while stdout:
             stdout = stdout[os.write(fd, stdout) :]
     finally:
-        os._exit(0)
+        os._exit(code)
 
 
-def emergency(exc: BaseException) -> bytes:
-    """Last resort when even the guarantee failed: a well-formed answer that names the failure."""
-    import json
+def emergency(exc: BaseException, closed: bool = False):
+    """Last resort when even the guarantee failed: (stdout, stderr, exit code) naming the failure.
+    fail_mode "closed" (``--fail-closed`` on the hook command line) blocks: exit 2, the reason on stderr."""
+    from cupcake.cli.entry import last_resort
 
-    text = f"Cupcake: internal error, no policy was enforced for this event: {type(exc).__name__}: {exc}"
-    return json.dumps({"systemMessage": text}, ensure_ascii=False).encode("utf-8", "replace") + b"\n"
+    return last_resort(exc, closed)
 
 
 def main(args) -> int:
@@ -124,7 +136,7 @@ def main(args) -> int:
         if ctx.options.get("timings"):
             stderr += "".join(f"{name:>22} {sec * 1000:8.3f} ms\n" for name, sec in ctx.timings).encode()
     except BaseException as exc:  # the edge: nothing escapes as a traceback
-        stdout, stderr, code = emergency(exc), b"", 0
+        stdout, stderr, code = emergency(exc, FAIL_CLOSED_FLAG in args)
     try:
         sys.stdout.buffer.write(stdout)
         sys.stdout.buffer.flush()

@@ -53,7 +53,7 @@ def hook_timeout(settings: dict):
 
 
 def policy_settings(scope: str, root: str, env):
-    """(fail_mode, timeout, policy errors, files present), read by the loader `cupcake run` uses.
+    """(fail_mode, timeout, policy errors, files present, compiled set), read by the loader `cupcake run` uses.
     Refused when the settings themselves cannot be known (a file that is not TOML, a bad [settings])."""
     from cupcake.policy.compiler import compile_files  # cold: tomli, pydantic
 
@@ -74,10 +74,12 @@ def policy_settings(scope: str, root: str, env):
             "[settings] hook_timeout_seconds must be a positive number of seconds, "
             f"not {settings.get('hook_timeout_seconds')!r}. Nothing was written."
         )
-    errors = [p for p in problems if p["severity"] == "error"]
+    from cupcake.cli.validate import system_problems
+
+    errors = [p for p in problems if p["severity"] == "error"] + system_problems(compiled, root)
     present = [p for p in paths if os.path.exists(p)]
     policy_settings.protected = compiled.get("protected") or {}
-    return fail_mode_of(settings), timeout, errors, present
+    return fail_mode_of(settings), timeout, errors, present, compiled
 
 
 def _where(problem) -> str:
@@ -157,6 +159,8 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox=False)
     if scope not in entries.SCOPES:
         raise Refused(f"unknown scope {scope!r}: use project, local or user")
     root = find_root(project_dir_in(env), cwd)
+    if scope != "user" and os.path.realpath(cwd) != root:
+        out(f"Project root: {root} (found from {cwd}: {_why_root(root)})")
     path = entries.settings_path(scope, root, env)
     label = scope_label(scope, path, root, env)
     loaded = settings_file.read(path, label)
@@ -178,6 +182,16 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox=False)
                 "again. Nothing was written."
             )
     return _install(scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err, sandbox)
+
+
+def _why_root(root: str) -> str:
+    if os.path.isfile(os.path.join(root, PROJECT_FILE)):
+        return f"it holds {PROJECT_FILE}"
+    if os.path.isdir(os.path.join(root, ".cupcake")):
+        return "it holds .cupcake/"
+    if os.path.lexists(os.path.join(root, ".git")):
+        return f"the git top level, as no {PROJECT_FILE} is above"
+    return "the working directory"
 
 
 def _edited(doc: Document, loaded):
@@ -231,19 +245,22 @@ def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
 
 def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err, sandbox=False) -> int:
     from cupcake.agents.claude import protections
+    from cupcake.agents.claude.hooked_events import needed_events
     from cupcake.policy.cache import secret
 
-    fail_mode, timeout, policy_errors, present = policy_settings(scope, root, env)
+    fail_mode, timeout, policy_errors, present, compiled = policy_settings(scope, root, env)
     word = entries.command_word(executable)
     closed = fail_mode == "closed"
     also = (entries.executable_of(word),)
-    apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in entries.EVENTS}, also)
+    events = needed_events(compiled)  # Cupcake's own, and every event a policy names
+    apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in events}, also)
     hooked = doc.render() if doc.changed else (loaded.text if loaded.exists else EMPTY_SETTINGS)
     targets = protections.protected_targets(scope, root, env, policy_settings.protected)
     previous = protections.read_record(loaded.path) if loaded.exists else None
     protected_text, record = protections.apply(hooked, targets, sandbox, previous)
     new_text = protected_text if protected_text != loaded.text else None
-    ignore = gitignore.plan(root) if scope != "user" else None
+    extra = (gitignore.LOCAL_ENTRY,) if scope == "local" else ()
+    ignore = gitignore.plan(root, extra) if scope != "user" else None
     if dry_run:
         return _show_dry_run(loaded, new_text, ignore, out)
 
@@ -253,8 +270,9 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
         settings_file.write(loaded, new_text)
     if record != previous and (record["created"] or record["deny"] or record["deny_write"] or "enabled_was" in record):
         protections.write_record(loaded.path, record)
+    if new_text is not None:
         out(
-            f"Wrote Cupcake's hooks to {loaded.label}: {len(entries.EVENTS)} events, `{shown_command}`, "
+            f"Wrote Cupcake's hooks to {loaded.label}: {len(events)} events, `{shown_command}`, "
             f"timeout {timeout} s" + _backup_note(loaded)
         )
     else:
@@ -264,13 +282,15 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
             settings_file.replace_atomically(ignore.path, gitignore.encode(ignore.new))
         except OSError as exc:
             raise Refused(f".gitignore: cannot write it: {exc.strerror or exc} (the hooks were written)") from None
-        out("Added .cupcake/ to .gitignore.")
+        out(f"Added {' and '.join(ignore.added)} to .gitignore.")
     for warning in path_warnings(executable, env, closed):
         err(f"warning: {warning}")
     if policy_errors:
         err(
-            f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed `cupcake run` "
-            "reports them instead of enforcing any policy. `cupcake validate` lists them."
+            f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed what they name is "
+            "out of service, and `cupcake run` reports them on every event"
+            + (' (and blocks every event that can be blocked: fail_mode "closed")' if closed else "")
+            + ". `cupcake validate` lists them."
         )
     level = "sandboxed" if sandbox else protections.level(root, env)[0]
     if level == "sandboxed":

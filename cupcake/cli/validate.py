@@ -41,9 +41,10 @@ class Report:
         self.problems: list[dict] = []
         self.policies = 0
 
-    def add(self, compiled: dict) -> None:
+    def add(self, compiled: dict, root: str | None = None) -> None:
         files = list(compiled.get("files", ()))
-        problems = sorted(compiled["problems"], key=lambda p: _rank(p, files))
+        found = list(compiled["problems"]) + system_problems(compiled, root)
+        problems = sorted(found, key=lambda p: _rank(p, files))
         self.files.extend(files)
         self.problems.extend(problems)
         self.policies += len(compiled["policies"])
@@ -79,6 +80,24 @@ class Report:
         return out
 
 
+def system_problems(compiled: dict, root: str | None) -> list:
+    """The custom systems of [pipeline.systems] that `cupcake run` could not load (an entry point
+    that is not installed, an import path that does not import), found the way a run finds them.
+    Not part of the compiled set: installing a package changes the answer, not the policy files."""
+    entries = [e for e in compiled.get("systems") or () if e[1] is not False]
+    if not entries:
+        return []
+    from cupcake.stages.configure import resolve
+
+    return [
+        Problem(
+            ERROR, item.file, item.line, None, f'custom system "{item.name}" could not be loaded: {item.problem}'
+        ).as_dict()
+        for item in resolve(entries, root)
+        if item.problem
+    ]
+
+
 def _plural(n: int, one: str, many: str = "") -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
@@ -104,13 +123,15 @@ def collect(files, env, cwd=None):
         base = os.path.realpath(cwd)
         for name in files:
             path = os.path.normpath(os.path.join(base, name))
-            report.add(compile_files([path], base, env))
+            report.add(compile_files([path], base, env), base)
         return report, None
     root = find_root(project_dir_in(env), cwd)
     loaded = load(root, env, use_cache=False)  # the very loader `run` uses, without its cache
     if loaded is None:
         return None, "no policy file found (cupcake.toml at the project root, or ~/.claude/cupcake.toml)"
-    report.add(loaded.compiled)
+    report.add(loaded.compiled, root)
+    report.problems.extend(_unhooked_warnings(loaded.compiled, root, env))
+    report.problems.sort(key=lambda p: _rank(p, report.files))
     report.cache_problem = _cache_check(root, env, loaded.compiled)
     return report, None
 
@@ -130,6 +151,17 @@ def _cache_check(root, env, compiled):
         except OSError:
             pass
     return problem
+
+
+def _unhooked_warnings(compiled: dict, root: str, env) -> list:
+    """A policy on an event that no installed hook calls never runs (checked only when Cupcake is
+    hooked in somewhere: without any hook, `cupcake doctor` says so)."""
+    from cupcake.agents.claude.hooked_events import installed_events, unhooked, unhooked_message
+
+    return [
+        Problem(WARNING, file, line, name, unhooked_message(event)).as_dict()
+        for name, event, file, line in unhooked(compiled, installed_events(root, env))
+    ]
 
 
 def validate_files(files, env, json_out=False, strict=False, out=print) -> int:

@@ -34,9 +34,13 @@ SECRET_NAME = "cache-secret"
 
 MAGIC = b"CUPCAKE\x03"  # the compiled format: bump when its shape changes
 CACHE_NAME = "policy.cache"
-# The compiler's own file: an install of other code (even under the same version number, as when
-# installing from a branch) rewrites it, so a cache compiled by other code is never trusted.
-_COMPILER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compiler.py")
+# The code that shapes the compiled form is the whole package (the compiler, its compile_* modules,
+# the schema, the state conditions, the event tables, the run_command checks …). An installed copy
+# is identified by its install record: pip writes RECORD anew on every install, even of the same
+# version number (as when installing from a branch), so one stat covers every module. A source
+# checkout (no record beside the package) is identified by the stat of every module in it.
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_RECORD = os.path.join(os.path.dirname(_PACKAGE), f"cupcake-{__version__}.dist-info", "RECORD")
 
 
 def file_identity(path: str):
@@ -50,8 +54,36 @@ def file_identity(path: str):
     return (path, st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
+def code_identity(package: str = _PACKAGE, record: str = _RECORD) -> tuple:
+    """What identifies the code that compiles: the install record's identity, or every module's."""
+    ident = file_identity(record)
+    if ident[1] is not None:
+        return ident
+    found: list = []
+    _modules(package, found)
+    found.sort()
+    return tuple(found)
+
+
+def _modules(folder: str, found: list) -> None:
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return
+    with entries:
+        for entry in entries:
+            if entry.name.endswith(".py"):
+                try:
+                    st = entry.stat()
+                except OSError:
+                    continue
+                found.append((entry.path, st.st_mtime_ns, st.st_size, st.st_ino))
+            elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                _modules(entry.path, found)
+
+
 def cache_key(identities) -> tuple:
-    return (__version__, sys.version, file_identity(_COMPILER), tuple(identities))
+    return (__version__, sys.version, code_identity(), tuple(identities))
 
 
 def secret_path(env) -> str:

@@ -21,10 +21,17 @@ def compile_matcher(matcher, event, report):
     if matcher is None or not isinstance(matcher, str) or matcher in ("", "*"):
         return None
     if event not in catalog.tool_events():
+        if event not in catalog.events():
+            return None  # the unknown event is the error: a word about the matcher would only mislead
         report(
             f'`matcher` has no effect: "{event}" has no tool (the policy applies to every {event})', "matcher", WARNING
         )
         return None
+    from cupcake.policy.tool_names import matcher_warning
+
+    unmatched = matcher_warning(matcher)
+    if unmatched:
+        report(unmatched, "matcher", WARNING)
     if _NAME_LIST.fullmatch(matcher):
         return ("names", tuple(sorted(set(matcher.split("|")))))
     try:

@@ -1,5 +1,5 @@
 """What the compiler derives from the valid policies: the index by event and tool, the regexes' SRE
-programs, and the warnings about blocks an earlier approve always pre-empts (cold path)."""
+programs, and the warnings about blocks an earlier approve or ask can pre-empt (cold path)."""
 
 from __future__ import annotations
 
@@ -48,11 +48,13 @@ def build_index(policies) -> dict:
 
 
 def shadowed_warnings(policies):
-    """Warn about hard actions (a block, an ask, a check that blocks) that an earlier unconditional
-    approve on the same event always pre-empts: it covers every tool, or every tool they name."""
+    """Warn about hard actions that an earlier approve or ask on the same event can pre-empt (the
+    first hard action wins, in list order). "never reached" when an unconditional approve covers
+    every tool they name; "can be pre-empted" when the earlier one's tools overlap theirs."""
     found = []
-    approvers: dict = {}  # event -> [(name, tools, "file:line")], in list order
-    for name, event, tools, conds, action, file, line in policies:
+    approvers: dict = {}  # event -> [(name, tools, "file:line")], unconditional approves, in list order
+    deciders: dict = {}  # event -> [(name, tools, "file:line", kind, position)], every approve and ask
+    for position, (name, event, tools, conds, action, file, line) in enumerate(policies, 1):
         if action is None:
             continue
         hard = action[0] in ("block", "ask") or (action[0] == "check" and action[2] == "block")
@@ -67,9 +69,50 @@ def shadowed_warnings(policies):
                     f'never reached: "{earlier[0]}" ({earlier[2]}) approves these calls first',
                 )
             )
+        elif hard and action[0] != "ask":
+            first = next((d for d in deciders.get(event, ()) if _overlap(d[1], tools)), None)
+            if first:
+                found.append(Problem(WARNING, file, line, name, _preempted(first, position, event, tools)))
         if action[0] == "approve" and not conds:
             approvers.setdefault(event, []).append((name, tools, f"{file}:{line}"))
+        if action[0] in ("approve", "ask"):
+            deciders.setdefault(event, []).append((name, tools, f"{file}:{line}", action[0], position))
     return found
+
+
+def _preempted(first, position: int, event: str, tools) -> str:
+    name, _tools, where, kind, before = first
+    if kind == "approve":
+        outcome = "the call is allowed (skipping Claude Code's permission prompt)"
+        verb = "approves"
+    else:
+        outcome = "the person is asked instead"
+        verb = "asks about"
+    what = "calls" if tools is None else "calls of " + ("|".join(tools[1]) if tools[0] == "names" else tools[1])
+    return (
+        f'can be pre-empted by "{name}" ({where}), which comes first (policy {before} of the evaluation order;'
+        f" this one is {position}) and {verb} {event} {what} too: the first hard action wins, so where both"
+        f' match {outcome} and this block never happens. Put this policy first, or narrow "{name}"'
+    )
+
+
+def _overlap(earlier, tools) -> bool:
+    """Whether two tool filters can take in one same tool (None: every tool)."""
+    if earlier is None or tools is None:
+        return True
+    return bool(_known(earlier) & _known(tools))
+
+
+def _known(tools) -> set:
+    """The tools a filter takes in: its names, or the known tool names its regex matches."""
+    if tools[0] == "names":
+        return set(tools[1])
+    import re
+
+    from cupcake.policy.tool_names import BUILTIN_TOOLS, MCP_SAMPLES
+
+    pattern = re.compile(tools[1])
+    return {t for t in BUILTIN_TOOLS + MCP_SAMPLES if pattern.fullmatch(t)}
 
 
 def _covers(approved, tools) -> bool:

@@ -1,6 +1,8 @@
 """Compile policy files into the plain, cacheable form a warm run evaluates (cold path).
 
-Every problem is collected, not only the first: the load fails when any is an error.
+Every problem is collected, not only the first. An error puts out of service only what it names
+(a policy, or every policy of a file that cannot be read); the other policies are compiled and
+enforced, and ``out_of_service`` holds the text every run reports.
 """
 
 from __future__ import annotations
@@ -37,10 +39,12 @@ class _Source:
         self.table = None
         self.lines = FileLines("")
         self.imported_by = imported_by  # the top-level file whose `imports` named this one
+        self.eval_feedback_broken = False
 
 
 def compile_files(paths, root: str, env) -> dict:
-    """The compiled set: settings, policies, index; or, when any error was found, the error."""
+    """The compiled set: settings, the policies in service, their index, and ``out_of_service``
+    (None, or the report of every error: what each one names is out of service)."""
     problems: list[Problem] = []
     sources = []
     for path in paths:
@@ -56,6 +60,8 @@ def compile_files(paths, root: str, env) -> dict:
     imported.pack_settings = _pack_settings(sources, paths, problems)
     for source in sources:
         _check_file(source, problems)
+        if source.eval_feedback_broken:
+            settings["eval_feedback"] = None  # a broken [settings.eval_feedback] is out of service
         systems.extend(pipeline_systems.check_file(source, problems))
         units.append(source)
         units.extend(_imported_sources(source, root, env, problems, imported))
@@ -85,18 +91,15 @@ def compile_files(paths, root: str, env) -> dict:
         ),
         "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
     }
-    if errors:
-        result.update(error=_summary(errors), policies=[], index={})
-    else:
-        state_filters, state_needs = state_plan(policies)
-        result.update(
-            error=None,
-            policies=policies,
-            index=build_index(policies),
-            sre=sre_forms_of(policies),
-            state_filters=state_filters,
-            state_needs=state_needs,
-        )
+    state_filters, state_needs = state_plan(policies)
+    result.update(
+        out_of_service=out_of_service_text(errors) if errors else None,
+        policies=policies,
+        index=build_index(policies),
+        sre=sre_forms_of(policies),
+        state_filters=state_filters,
+        state_needs=state_needs,
+    )
     # The session log (always) and the audit trail mask secrets with these patterns.
     from cupcake.stores.audit.mask import sre_forms as mask_forms
 
@@ -140,9 +143,18 @@ def _eval_dirs(settings) -> list:
     return [folder] if isinstance(folder, str) and folder else []
 
 
-def _summary(errors) -> str:
-    head = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the policy files"
-    return head + ":\n" + "\n".join(f"- {e}" for e in errors)
+# At most this many errors are listed in a run's answer (validate lists them all).
+LISTED_ERRORS = 10
+
+
+def out_of_service_text(errors) -> str:
+    """What every run reports while the policy files have errors: each names what it puts out of
+    service (a policy, or a file's policies), with its file and line."""
+    n = len(errors)
+    lines = [f"- {e}" for e in errors[:LISTED_ERRORS]]
+    if n > LISTED_ERRORS:
+        lines.append(f"- … and {n - LISTED_ERRORS} more (`cupcake validate` lists them all)")
+    return "\n".join(lines)
 
 
 MAX_POLICY_BYTES = 8 << 20  # a policy file larger than this is an error, not a read
@@ -191,7 +203,7 @@ def _read(path: str, root: str, env, problems, imported_by=None):
     if data is None:
         return None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte order mark, as some editors write, is no statement
     except UnicodeDecodeError as exc:
         problems.append(Problem(ERROR, source.name, None, None, f"not UTF-8 text: {exc}"))
         return None
@@ -199,8 +211,10 @@ def _read(path: str, root: str, env, problems, imported_by=None):
     try:
         source.table = tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
-        problems.append(Problem(ERROR, source.name, line, None, f"not valid TOML: {getattr(exc, 'msg', exc)}"))
+        from cupcake.policy.toml_errors import where_and_why
+
+        line, why = where_and_why(text, exc)
+        problems.append(Problem(ERROR, source.name, line, None, f"not valid TOML: {why}"))
         return None
     return source
 
@@ -228,7 +242,10 @@ def _check_file_model(source, table, known, problems) -> None:
     except ValidationError as exc:
         for loc, message in explain(exc.errors(), known):
             key = str(loc[0]) if loc else ""
-            problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None, message))
+            line = (source.lines.top_key(key) or _table_header(source.lines, key)) if key else None
+            if key == "policy" and "must be an array" in message:
+                message += " (write each policy under [[policy]], with two brackets)"
+            problems.append(Problem(ERROR, source.name, line, None, message))
 
 
 def _check_eval_feedback(source, table, problems) -> None:
@@ -237,6 +254,7 @@ def _check_eval_feedback(source, table, problems) -> None:
 
     def report(message: str, key: str | None = None) -> None:
         line = source.lines.table_key(name, key)
+        source.eval_feedback_broken = True
         problems.append(Problem(ERROR, source.name, line, None, f"settings: {message}"))
 
     if not isinstance(table, dict):

@@ -42,7 +42,9 @@ def load(root: str, env, use_cache: bool = True):
     compiled = compile_files(files, root, env)
     if use_cache:
         try:
-            cache.write(path, key, compiled, env)
+            # A run needs no problem list (``out_of_service`` says what it reports): warnings can be
+            # many, and every warm run would read them.
+            cache.write(path, key, {k: v for k, v in compiled.items() if k != "problems"}, env)
         except Exception as exc:  # the policies are valid all the same: enforce them, and say so
             reason = getattr(exc, "strerror", None) or exc
             problem = f"could not write the policy cache {WORK_DIR}/{cache.CACHE_NAME}: {reason}"

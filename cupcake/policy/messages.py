@@ -26,7 +26,9 @@ _BOUNDS = {  # error type: (words, the context key holding the limit)
     "less_than": ("less than", "lt"),
 }
 # The last part of a location that names a member of a union, not a key.
-_UNION_MEMBERS = frozenset({"str", "int", "float", "bool", "none", "list", "dict"})
+_UNION_MEMBERS = frozenset(
+    {"str", "int", "float", "bool", "none", "list", "dict", "constrained-int", "constrained-float"}
+)
 
 
 def toml_type(value) -> str:
@@ -71,7 +73,9 @@ def explain(errors, known=()):
 
 def _say(loc, errs, known) -> str:
     name = ".".join(str(part) for part in loc)
-    first = errs[0]
+    # A union (an integer or a float): when one member took the value but found it out of range,
+    # that is the problem, not the other member's type.
+    first = next((e for e in errs if e["type"] in _BOUNDS), errs[0])
     kind = first["type"]
     if kind == "missing":
         return f"missing required key `{name}`"
@@ -84,6 +88,8 @@ def _say(loc, errs, known) -> str:
     bound = _BOUNDS.get(kind)
     if bound:
         limit = first.get("ctx", {}).get(bound[1])
+        if isinstance(limit, float) and limit.is_integer():
+            limit = int(limit)
         return f"`{name}` must be {bound[0]} {limit}, not {first.get('input')!r}"
     wanted = [_EXPECTED.get(e["type"]) for e in errs]
     if all(wanted):

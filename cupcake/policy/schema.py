@@ -84,13 +84,14 @@ SETTINGS_TABLE = TableSchema(
     "settings",
     {
         "fail_mode": _literal("open", "closed"),
-        "hook_timeout_seconds": _number(),
+        "hook_timeout_seconds": _number(gt=0),
         "audit_logging": _bool(),
         "audit_allows": _bool(),
         "audit_max_bytes": _int(ge=1024),
         "audit_keep": _int(ge=1),
         "self_protection": _bool(),
         "state_ttl_days": _number(gt=0),
+        "stop_block_limit": _int(ge=1),
         "eval_feedback": EVAL_FEEDBACK_TABLE.core_schema(),
     },
 )

@@ -11,6 +11,7 @@ DEFAULTS = {
     "audit_keep": 5,
     "self_protection": True,
     "state_ttl_days": 7,
+    "stop_block_limit": 5,
 }
 
 # Seconds kept in hand below the hook timeout, so one run never outlives it.

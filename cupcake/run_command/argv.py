@@ -59,6 +59,11 @@ def command_problems(command: str, shell: bool) -> list[str]:
         from cupcake.run_command.shell_check import shell_problems
 
         return problems + shell_problems(command)
+    from cupcake.run_command.shell_syntax import shell_syntax_problem
+
+    syntax = shell_syntax_problem(command)
+    if syntax:
+        return problems + [syntax]
     try:
         words = split_command(command)
     except CommandSpecError as exc:

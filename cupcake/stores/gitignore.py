@@ -1,10 +1,13 @@
-"""Keeping `.cupcake/` (the policy cache, session state, the audit log) out of version control."""
+"""Keeping `.cupcake/` (the policy cache, session state, the audit log) out of version control, and
+with `sync --scope local` the personal settings file and its backup too."""
 
 from __future__ import annotations
 
 import os
 
 ENTRY = ".cupcake/"
+# `sync --scope local`: the file is personal (this installation's path), and so is its backup.
+LOCAL_ENTRY = ".claude/settings.local.json*"
 # Lines that already ignore the directory.
 _COVERING = frozenset({".cupcake", ".cupcake/", "/.cupcake", "/.cupcake/", ".cupcake/*", "/.cupcake/*", ".cupcake/**"})
 
@@ -12,27 +15,32 @@ _COVERING = frozenset({".cupcake", ".cupcake/", "/.cupcake", "/.cupcake/", ".cup
 class Planned:
     """The `.gitignore` as it is (None: absent) and as it should be (None: no change needed)."""
 
-    __slots__ = ("path", "old", "new")
+    __slots__ = ("path", "old", "new", "added")
 
-    def __init__(self, path: str, old, new):
+    def __init__(self, path: str, old, new, added=()):
         self.path = path
         self.old = old
         self.new = new
+        self.added = list(added)  # the entries the new text adds
 
 
-def plan(root: str) -> Planned:
+def plan(root: str, extra=()) -> Planned:
+    """``extra``: more entries to add, each unless the file already has that exact line."""
     path = os.path.join(root, ".gitignore")
     try:
         with open(path, "rb") as f:
             old = f.read().decode("utf-8", "surrogateescape")
     except FileNotFoundError:
         old = None
-    if old is not None and any(line.strip() in _COVERING for line in old.splitlines()):
+    lines = {line.strip() for line in old.splitlines()} if old is not None else set()
+    added = [] if lines & _COVERING else [ENTRY]
+    added += [entry for entry in extra if entry not in lines]
+    if not added:
         return Planned(path, old, None)
     text = old or ""
     if text and not text.endswith("\n"):
         text += "\n"
-    return Planned(path, old, text + ENTRY + "\n")
+    return Planned(path, old, text + "".join(entry + "\n" for entry in added), added)
 
 
 def encode(text: str) -> bytes:

@@ -10,7 +10,6 @@ def can_evaluate(ctx) -> bool:
     applies, and the failure is weighed by the feedback guarantee."""
     return (
         ctx.policies is not None
-        and not ctx.policies.get("error")
         and isinstance(ctx.payload, dict)
         and not any(f.decides and not f.custom for f in ctx.failures)
     )

@@ -26,9 +26,17 @@ def failure_text(ctx, failures) -> str:
         if ctx.fail_mode == "closed":
             return f'Cupcake: a custom system failed, so this is blocked (fail_mode "closed"): {what}'
         return f'Cupcake: a custom system failed, so its checks were not enforced for this event (fail_mode "open"): {what}'
+    if all(f.system == "policies" for f in failures):  # errors in the policy files, fail_mode "closed"
+        return f'Cupcake: out of service until fixed, so this is blocked (fail_mode "closed"):\n{what}'
     if ctx.fail_mode == "closed":
         return f'Cupcake: could not evaluate policies, so this is blocked (fail_mode "closed"): {what}'
     return f'Cupcake: could not evaluate policies, so none was enforced for this event (fail_mode "open"): {what}'
+
+
+def _warning(failure) -> str:
+    if failure.system == "policies":  # errors in the policy files, under a block that stands
+        return f"Cupcake: out of service until fixed:\n{failure.message}"
+    return f"Cupcake: {failure.message}"
 
 
 def stands(response, fail_mode: str) -> bool:
@@ -48,7 +56,7 @@ def ensure_response(ctx) -> None:
     if failures and ctx.configured is not False:
         if stands(ctx.response, ctx.fail_mode):  # a failure never loosens what was prepared
             if all(f.custom for f in failures):  # the policies were evaluated: only these failed
-                ctx.warnings.extend(f"Cupcake: {f.message}" for f in failures)
+                ctx.warnings.extend(_warning(f) for f in failures)
             else:
                 ctx.warnings.append(failure_text(ctx, failures))
         else:

@@ -19,8 +19,10 @@ class InputParse(BaseSystem):
         try:
             payload = speedups.json_loads(raw)
         except ValueError as exc:
-            shown = raw[:80].decode("utf-8", "replace") if raw.strip() else "(empty input)"
-            raise CupcakeError(f"the hook event on stdin is not valid JSON ({exc}): {shown!r}") from None
+            if not raw.strip():
+                raise CupcakeError("the hook event on stdin is not valid JSON: the input is empty") from None
+            shown = raw[:80].decode("utf-8", "replace")
+            raise CupcakeError(f"the hook event on stdin is not valid JSON: {exc} (input: {shown!r})") from None
         if not isinstance(payload, dict):
             raise CupcakeError(f"the hook event on stdin must be a JSON object, got {type(payload).__name__}")
         try:
@@ -32,3 +34,39 @@ class InputParse(BaseSystem):
             raise CupcakeError("no event: pass --event <Event> or send the event's name in the payload")
         ctx.payload = canonical
         ctx.incoming = Event(event, canonical, ctx.agent.NAME, project_dir)
+        if ctx.event_arg and event not in ctx.agent.CAPABILITIES:  # cheap: the agent's own table first
+            sent = _sent(ctx, payload)
+            if event != sent and event not in _known():
+                unknown(ctx, sent)
+
+
+def _known() -> tuple[str, ...]:
+    from cupcake.agents import catalog
+
+    return catalog.events()
+
+
+def _sent(ctx, payload: dict):
+    """The canonical event the agent itself named in its payload (without ``--event``), or None."""
+    try:
+        return ctx.agent.parse(payload, None, ctx.env)[0]
+    except ValueError:
+        return None
+
+
+def unknown(ctx, named) -> None:
+    """``--event`` names an event no agent sends, and not the one the agent sent: a typo in the hook
+    command, so no policy would ever apply. It is a failure, answered in the form of the event the
+    agent did send, so that fail_mode "closed" blocks. (An event the agent itself names that Cupcake
+    does not know yet is a newer client's: it is accepted, and no policy applies.)"""
+    from cupcake.policy.problems import suggestion
+
+    bad = ctx.event
+    known = _known()
+    if isinstance(named, str) and named in known:
+        ctx.event = named
+        ctx.incoming = Event(named, ctx.payload, ctx.agent.NAME, ctx.incoming.project_dir)
+    raise CupcakeError(
+        f'unknown event "{bad}"{suggestion(bad, known)}: no agent sends it, so no policy applies to it;'
+        " fix the hook command (`cupcake sync` writes it)"
+    )

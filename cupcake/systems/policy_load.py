@@ -1,12 +1,15 @@
 """200 · Find the project root and load the policies (compiled set from the cache when valid).
 
-No policy file at all: ``ctx.policies`` stays None and every later system stays silent."""
+No policy file at all: ``ctx.policies`` stays None and every later system stays silent.
+
+Errors in the policy files put out of service only what they name; the other policies are
+enforced, and every run reports the errors: a note to the user (fail_mode "open"), or a block on
+an event that can block (fail_mode "closed")."""
 
 from __future__ import annotations
 
 import time
 
-from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.loader import load
@@ -33,10 +36,25 @@ class PolicyLoad(BaseSystem):
             return
         compiled = loaded.compiled
         ctx.settings = compiled["settings"]
-        ctx.fail_mode = fail_mode_of(ctx.settings)
+        ctx.fail_mode = "closed" if ctx.options.get("fail_closed") else fail_mode_of(ctx.settings)
         ctx.deadline = ctx.options.get("started", time.monotonic()) + run_seconds(ctx.settings)
         if loaded.cache_problem:
             ctx.warnings.append(f"Cupcake: {loaded.cache_problem}")
         ctx.policies = compiled
-        if compiled["error"]:
-            raise CupcakeError(compiled["error"])
+        if compiled["out_of_service"]:
+            report_out_of_service(ctx, compiled["out_of_service"])
+
+
+# The name of the failure a broken policy is in fail_mode "closed" (feedback_guarantee words it).
+OUT_OF_SERVICE = "policies"
+
+
+def report_out_of_service(ctx, text: str) -> None:
+    if ctx.fail_mode == "closed" and ctx.agent.action_supported("block", ctx.event or ""):
+        from cupcake.pipeline.runner import Failure
+
+        # Like a custom system's failure, it does not stop the evaluation: a block a policy finds
+        # stands with its own reason; without one, the guarantee blocks with this text.
+        ctx.failures.append(Failure(OUT_OF_SERVICE, text, True, True))
+    else:
+        ctx.warnings.append(f"Cupcake: out of service until fixed (every other policy is enforced):\n{text}")

@@ -19,6 +19,10 @@ class ResponsePreparation(BaseSystem):
     def process(self, ctx) -> None:
         outputs = [c.get(k) for c in ctx.checks for k in ("stdout", "stderr")]
         ctx.response = prepare(ctx.hard, ctx.soft, ctx.contexts, outputs, ctx.agent.ANSWER_CAP)
+        if ctx.event in ("Stop", "SubagentStop") and ctx.incoming is not None:
+            from cupcake.stores.state.stop_blocks import cap  # the Stop loop cap
+
+            cap(ctx)
 
 
 def prepare(hard, soft, contexts, outputs=(), cap: int = 10**9) -> Response:

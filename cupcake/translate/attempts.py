@@ -68,19 +68,26 @@ def written_texts(targets) -> dict:
     return texts
 
 
-def translate(agent, task: str, targets, root: str, env, attempts: int, report) -> Outcome:
-    """Run the agent until its files load, at most ``attempts`` times; ``report(text)`` tells the person."""
-    last: dict = {}
+def translate(agent, task: str, targets, root: str, env, attempts: int, report, start=None) -> Outcome:
+    """Run the agent until its files load, at most ``attempts`` times; ``report(text)`` tells the person.
+
+    ``start``: the check of a draft kept from an earlier run (attempt 0): the agent then corrects it
+    instead of starting over."""
+    import time
+
+    last: dict = {"outcome": start} if start is not None else {}
 
     def one_attempt() -> Outcome:
         number = last["outcome"].attempt + 1 if "outcome" in last else 1
         report(f"Attempt {number} of {attempts}: {agent.name} is writing the policies…")
-        if number == 1:
+        started = time.monotonic()
+        if "outcome" not in last:
             reply = agent.first(task, number)
         else:
             previous = last["outcome"]
             correction = correction_prompt(previous.problems, written_texts(targets), number - 1, attempts)
             reply = agent.again(correction, task, number)
+        report(f"Attempt {number} of {attempts}: {agent.name} answered after {time.monotonic() - started:.0f} s.")
         if not reply.ok:
             outcome = Outcome(FAILED, number, [reply.problem], reply=reply)
             report(f"Attempt {number} of {attempts}: {reply.problem}")

@@ -60,7 +60,12 @@ def init(env, cwd: str, options: Options, io: Io) -> int:
     if options.json_out and not options.list_only:
         io.err("--json goes with --list: `cupcake init --list --json`.")
         return 2
+    if options.template and options.list_only:
+        io.err("--list and --template do not go together: `cupcake init --list` shows what init would read.")
+        return 2
     root = find_root(project_dir_in(env), cwd)
+    if os.path.realpath(cwd) != root and not (options.list_only or options.show_prompt):
+        io.out(f"Project root: {root} (init writes there, not in {cwd})")
     if options.template:
         return starter(root, env, options, io)
     discovery = discover(cwd, root, env)
@@ -89,16 +94,45 @@ def init(env, cwd: str, options: Options, io: Io) -> int:
         agent = make_agent(options.agent_command, root, targets, dict(env), options.agent_timeout)
     except AgentUnavailable as exc:
         return _no_agent(str(exc), root, env, options, io)
-    for target in targets:
-        if os.path.lexists(target.tmp):
-            io.out(f"Removed {target.tmp_name} left over from an earlier run.")
-            remove_quietly(target.tmp)
     from cupcake.translate.attempts import VALID, translate
 
-    outcome = translate(agent, task, targets, root, env, options.attempts, io.out)
+    start = _resume(targets, root, env, options, io)
+    if start is not None and start.kind == VALID:
+        return _review_and_save(start, targets, existing, root, env, options, io)
+    outcome = translate(agent, task, targets, root, env, options.attempts, io.out, start=start)
     if outcome.kind != VALID:
         return _not_loaded(outcome, targets, options, io)
     return _review_and_save(outcome, targets, existing, root, env, options, io)
+
+
+def _resume(targets, root: str, env, options, io):
+    """A draft kept by an earlier run (a failed attempt, or a "no" at the save prompt) is offered
+    back: its check, to go on from, or None to start over (the draft is then removed)."""
+    kept = [t for t in targets if os.path.lexists(t.tmp)]
+    if not kept:
+        return None
+    names = " and ".join(t.tmp_name for t in kept)
+    question = f"{names} was kept from an earlier run. Go on from it (no: start over)?"
+    if options.yes:
+        io.out(f"{question} yes (--yes)")
+    if options.yes or io.ask(question):
+        from cupcake.translate.attempts import INVALID, VALID, check
+
+        for target in targets:
+            if not os.path.lexists(target.tmp):
+                with open(target.tmp, "w", encoding="utf-8"):
+                    pass  # a draft for the other file: empty, so that the loader can check them together
+        outcome = check(targets, root, env)
+        if outcome.kind == VALID:
+            io.out(f"Going on from {names}: the policies load.")
+        else:
+            outcome.kind = INVALID
+            io.out(f"Going on from {names}: {len(outcome.problems)} problem(s) to correct.")
+        return outcome
+    for target in kept:
+        remove_quietly(target.tmp)
+    io.out(f"Removed {names}; starting over.")
+    return None
 
 
 def _text(path: str):
@@ -171,9 +205,11 @@ def _review_and_save(outcome, targets, existing: dict, root: str, env, options, 
         return sync_next(root, env, io, options.sync)
     names = " and ".join(t.final_label for t in targets)
     if not (options.yes or io.ask(f"\nSave {names}?")):
-        for target in targets:
-            remove_quietly(target.tmp)
-        io.out("Nothing was written.")
+        drafts = " and ".join(t.tmp_name for t in targets)
+        io.out(
+            f"Nothing was written. The draft is kept in {drafts}: edit it, check it with `cupcake validate`, "
+            "or run `cupcake init` again to go on from it."
+        )
         return 1
     for target in targets:
         if not _save_one(target.final, target.final_label, outcome.contents[target.tmp], io):

@@ -944,6 +944,7 @@ def given_symlink(terminal, link, target, docstring):
 
 
 @given("cupcake is on the PATH")
+@when("cupcake is on the PATH")
 def cupcake_on_path(terminal):
     terminal.path_mode = "with cupcake"
 
@@ -1130,7 +1131,10 @@ def doctor_ok(run, text):
 
 @then(parsers.parse('the doctor warns "{text}"'))
 def doctor_warns(run, text):
-    assert any(line.startswith("warning ") and _expand(text) in line for line in _doctor_lines(run)), run.answer
+    lines = _doctor_lines(run)
+    matching = [i for i, line in enumerate(lines) if line.startswith("warning ") and _expand(text) in line]
+    assert matching, run.answer
+    run.fix = lines[matching[0] + 1] if matching[0] + 1 < len(lines) else ""
 
 
 @then(parsers.parse('the doctor reports the problem "{text}"'))
@@ -1151,7 +1155,7 @@ def round_trip_time(run):
     import re
 
     line = next(line for line in _doctor_lines(run) if " round trip: " in line)
-    assert re.search(r"\((\d+) ms, then (\d+) ms warm\)$", line), line
+    assert re.search(r"\((\d+) ms\)$", line), line
 
 
 @then(parsers.parse("the JSON output says ok is {value}"))
@@ -1286,7 +1290,7 @@ def parallel_calls(project, run, count, command):
 
     from cupcake.policy.loader import load
 
-    assert load(str(project.root), project.env(), use_cache=False).compiled["error"] is None
+    assert load(str(project.root), project.env(), use_cache=False).compiled["out_of_service"] is None
     payload = project.tool_call("Bash", {"command": command})
     # the installed executable builds the cache, as a first call would (one that matches nothing: no audit line)
     warm = project.send_process(project.tool_call("Bash", {"command": "true"}))

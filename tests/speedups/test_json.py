@@ -36,3 +36,22 @@ def test_bad_documents_are_value_errors(bad):
 
 def test_whitespace_around_a_document_is_allowed():
     assert speedups.json_loads(b' \n{"a": [1]}\r\n') == {"a": [1]}
+
+
+def test_a_syntax_error_is_a_value_error_in_a_fresh_interpreter():
+    """The C scanner reports errors through json.decoder only when that module is already imported."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from cupcake import speedups\n"
+        "assert 'json.decoder' not in sys.modules\n"
+        "try:\n"
+        "    speedups.json_loads(b'{not json')\n"
+        "except ValueError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"

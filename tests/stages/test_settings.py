@@ -63,7 +63,7 @@ def test_each_wrong_entry_is_an_error_on_its_line(project, line, message):
     )
     found = problems(result)
     assert len(found) == 1 and found[0].startswith("6: ") and message in found[0], found
-    assert result["error"]
+    assert result["out_of_service"]
 
 
 def test_other_pipeline_keys_and_shapes_are_errors(project):

@@ -27,8 +27,11 @@ NO_MATCHER = frozenset({"UserPromptSubmit", "Stop"})
 # Matchers that let every call of the event through to the hook.
 MATCH_ALL = ("", "*")
 
-# fail_mode = "closed": a missing or crashing executable blocks too (exit 2 blocks in Claude Code).
+# fail_mode = "closed": a missing or crashing executable blocks too (exit 2 blocks in Claude Code),
+# and the flag tells `cupcake run` the mode before it imports anything: a Cupcake that cannot
+# import its own modules still knows to block (it exits 2).
 CLOSED_SUFFIX = " || exit 2"
+FAIL_CLOSED_FLAG = "--fail-closed"
 _CLOSED = re.compile(r"\s*\|\|\s*exit\s+2\s*$")
 
 SCOPES = {
@@ -64,7 +67,7 @@ def command_word(executable: str) -> str:
 
 
 def hook_command(word: str, event: str, closed: bool) -> str:
-    return f"{word} run --event {event}" + (CLOSED_SUFFIX if closed else "")
+    return f"{word} run --event {event}" + (f" {FAIL_CLOSED_FLAG}{CLOSED_SUFFIX}" if closed else "")
 
 
 def handler(word: str, event: str, closed: bool, timeout) -> dict:
@@ -88,8 +91,15 @@ def split_command(command: str):
     return argv, bool(closed)
 
 
+def holds_closed(command: str) -> bool:
+    """Whether a hook command blocks when Cupcake cannot run: ``--fail-closed`` and ``|| exit 2``."""
+    split = split_command(command) if isinstance(command, str) else None
+    return bool(split and split[1] and FAIL_CLOSED_FLAG in split[0][4:])
+
+
 def is_cupcake(command, also=()) -> bool:
-    """Whether a hook command is Cupcake's: ``<exe> run --event <Event>`` (optionally ``|| exit 2``)
+    """Whether a hook command is Cupcake's: ``<exe> run --event <Event>`` (optionally
+    ``--fail-closed``, optionally ``|| exit 2``)
     where the executable is named cupcake, a path ending in /cupcake, or one of ``also``."""
     if not isinstance(command, str):
         return False
@@ -97,6 +107,8 @@ def is_cupcake(command, also=()) -> bool:
     if split is None:
         return False
     argv = split[0]
+    if len(argv) == 5 and argv[4] == FAIL_CLOSED_FLAG:
+        argv = argv[:4]
     if len(argv) != 4 or argv[1:3] != ["run", "--event"] or not argv[3]:
         return False
     exe = argv[0]

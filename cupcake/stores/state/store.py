@@ -108,9 +108,9 @@ def open_log(dir_fd: int, name: str):
 
 
 def remove_session(dir_fd: int, name: str) -> list:
-    """Delete the session's log and summary; returns the names removed."""
+    """Delete the session's log, summary and Stop loop counts; returns the names removed."""
     removed = []
-    for suffix in (LOG_SUFFIX, INDEX_SUFFIX):
+    for suffix in (LOG_SUFFIX, INDEX_SUFFIX, ".stop.stops", ".subagentstop.stops"):
         try:
             os.unlink(name + suffix, dir_fd=dir_fd)
             removed.append(name + suffix)

@@ -13,7 +13,7 @@ from cupcake.stores.state.store import INDEX_SUFFIX, LOG_SUFFIX
 STAMP = ".last-sweep"
 EVERY = 86400.0  # seconds between sweeps
 DEFAULT_TTL_DAYS = 7
-_KINDS = (LOG_SUFFIX, INDEX_SUFFIX, ".tmp")
+_KINDS = (LOG_SUFFIX, INDEX_SUFFIX, ".tmp", ".stops")  # .stops: the Stop loop cap's counts
 
 
 def ttl_seconds(settings: dict) -> float:

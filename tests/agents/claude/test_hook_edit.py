@@ -173,6 +173,8 @@ def test_shapes_cupcake_cannot_edit_safely_are_refused(text, message):
         ("/usr/local/bin/cupcake run --event Stop || exit 2", True),
         ("'/home/me/my tools/cupcake' run --event Stop", True),
         ("cupcake run --event Stop ||exit 2", True),
+        ("cupcake run --event Stop --fail-closed || exit 2", True),
+        ("cupcake run --event Stop --verbose", False),
         ("cupcake-wrapper run --event Stop", False),
         ("mycupcake run --event Stop", False),
         ("echo cupcake run --event Stop", False),

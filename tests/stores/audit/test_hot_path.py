@@ -40,7 +40,7 @@ def test_a_warm_run_that_writes_an_audit_line_imports_nothing_slow(tmp_path):
         '[settings]\naudit_logging = true\n\n[[policy]]\nname = "No shell"\nmatcher = "Bash"\n'
         'action = { type = "block_with_feedback", feedback_message = "no shell here" }\n'
     )
-    assert load(str(tmp_path), {"HOME": str(tmp_path)}).compiled["error"] is None  # the cache, built cold
+    assert load(str(tmp_path), {"HOME": str(tmp_path)}).compiled["out_of_service"] is None  # the cache, built cold
     payload = {
         "session_id": "s",
         "hook_event_name": "PreToolUse",
