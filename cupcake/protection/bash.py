@@ -102,8 +102,19 @@ def violation(command, cwd: str, root: str, env, protected: dict, ctx):
     from cupcake.shell import parse
 
     home = env.get("HOME") or None
-    script = parse(command, cwd, home, {"CLAUDE_PROJECT_DIR": root} if root else {})
+    script = parse(command, cwd, home, _known_env(ctx, root))
     return Check(script, protected, ctx, root).run()
+
+
+def _known_env(ctx, root: str) -> dict:
+    """What the agent's shell is known to hold: its project-directory variables (from its adapter)."""
+    agent = getattr(ctx, "agent", None)
+    names = getattr(agent, "PROJECT_DIR_ENV", None)
+    if names is None:
+        from cupcake.agents import adapter
+
+        names = adapter().PROJECT_DIR_ENV
+    return dict.fromkeys(names, root) if root else {}
 
 
 class Check:
@@ -249,7 +260,9 @@ class Check:
             sub = next((a for a in args if not a.startswith("-")), None)
             if sub in ("init", "sync"):
                 shown = " ".join(["cupcake", *args[args.index(sub) :]])
-                what = "removes or replaces Cupcake's hooks" if sub == "sync" else "replaces Cupcake's policies and hooks"
+                what = (
+                    "removes or replaces Cupcake's hooks" if sub == "sync" else "replaces Cupcake's policies and hooks"
+                )
                 return _text(f"`{shown}` {what}", _RUN)
             return None
         uninstalling = None
@@ -321,7 +334,7 @@ class Check:
         from cupcake.shell import parse
 
         text = data.decode("utf-8", "replace")
-        inner = parse(text, cmd.cwd, cmd.home, {"CLAUDE_PROJECT_DIR": self.root} if self.root else {})
+        inner = parse(text, cmd.cwd, cmd.home, _known_env(self.ctx, self.root))
         nested = Check(inner, self.protected, self.ctx, self.root, self.depth + 1)
         nested._candidates = self._candidates
         found = nested.run()
@@ -331,9 +344,9 @@ class Check:
 
     def names(self) -> tuple:
         """Protected names as they could appear in code, squashed (``_squash``)."""
-        out = {"cupcake", "claude"}
+        out = {"cupcake"}
         p = self.protected
-        for path in list(p["files"]) + list(p["dirs"]):
+        for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]):
             base = _squash(path.rstrip("/").rsplit("/", 1)[-1])
             if len(base) >= 4 and base not in ("toml",):
                 out.add(base)
