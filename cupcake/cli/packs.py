@@ -41,8 +41,10 @@ def list_packs(json_out: bool = False, out=print) -> int:
             continue
         for rule in pack["rules"]:
             out(f"  {rule['id']:<40} {rule['severity']:<9} {rule['action']:<6} {rule['tools']}")
-    out('\nEnable one in cupcake.toml: imports = ["cupcake:recommended"]. Switch a rule off:'
-        ' [packs] disable = ["<rule id>"]; change its message: [packs.messages] "<rule id>" = "…".')  # fmt: skip
+    out(
+        '\nEnable one in cupcake.toml: imports = ["cupcake:recommended"]. Switch a rule off:'
+        ' [packs] disable = ["<rule id>"]; change its message: [packs.messages] "<rule id>" = "…".'
+    )
     return 0
 
 

@@ -43,7 +43,7 @@ def applies(ctx) -> bool:
     if ctx.settings.get("self_protection") is False:  # only an explicit false turns it off
         return False
     tool = ctx.incoming.tool
-    return tool == "Bash" or tool in WRITE_TOOLS
+    return tool == "Bash" or tool in WRITE_TOOLS or (isinstance(tool, str) and tool.startswith("mcp__"))
 
 
 def violation(ctx, view):
@@ -51,6 +51,10 @@ def violation(ctx, view):
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
     if view.tool == "Bash":
         return _bash(view, protected, ctx)
+    if view.tool_name not in WRITE_TOOLS:  # an MCP tool (see ``other_tools``)
+        from cupcake.protection.other_tools import mcp_violation
+
+        return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)
     return _write(view, protected, ctx)
 
 
@@ -74,17 +78,11 @@ def _write(view, protected, ctx):
         found = classify(form, protected)
         if found:
             return f"Cupcake self-protection: {_describe(literal, found, ctx)}. {_PERSON}"
-    inodes = protected.get("inodes")
-    if inodes:
-        try:
-            st = os.stat(resolved)
-        except (OSError, ValueError):  # ValueError: a lone surrogate or NUL cannot name a file on disk
-            return None
-        if (st.st_dev, st.st_ino) in inodes:
-            return (
-                f"Cupcake self-protection: {_display(literal, ctx)} is the same file as a Cupcake policy file "
-                f"(a hard link). {_PERSON}"
-            )
+    from cupcake.protection.other_tools import hard_link_violation  # also .cupcake/ and settings files
+
+    linked = hard_link_violation(resolved, protected, ctx)
+    if linked:
+        return f"Cupcake self-protection: {linked.replace(resolved, _display(literal, ctx), 1)} {_PERSON}"
     return None
 
 
