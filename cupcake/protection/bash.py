@@ -102,11 +102,11 @@ def violation(command, cwd: str, root: str, env, protected: dict, ctx):
     from cupcake.shell import parse
 
     home = env.get("HOME") or None
-    script = parse(command, cwd, home, _known_env(ctx, root))
+    script = parse(command, cwd, home, known_env(ctx, root))
     return Check(script, protected, ctx, root).run()
 
 
-def _known_env(ctx, root: str) -> dict:
+def known_env(ctx, root: str) -> dict:
     """What the agent's shell is known to hold: its project-directory variables (from its adapter)."""
     agent = getattr(ctx, "agent", None)
     names = getattr(agent, "PROJECT_DIR_ENV", None)
@@ -334,7 +334,7 @@ class Check:
         from cupcake.shell import parse
 
         text = data.decode("utf-8", "replace")
-        inner = parse(text, cmd.cwd, cmd.home, _known_env(self.ctx, self.root))
+        inner = parse(text, cmd.cwd, cmd.home, known_env(self.ctx, self.root))
         nested = Check(inner, self.protected, self.ctx, self.root, self.depth + 1)
         nested._candidates = self._candidates
         found = nested.run()

@@ -51,7 +51,7 @@ def violation(ctx, view):
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
     if view.tool == "Bash":
         return _bash(view, protected, ctx)
-    if view.tool_name not in WRITE_TOOLS:  # an MCP tool (see ``other_tools``)
+    if view.tool not in WRITE_TOOLS:  # an MCP tool (see ``other_tools``)
         from cupcake.protection.other_tools import mcp_violation
 
         return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)

@@ -11,7 +11,8 @@ satisfied and the scan goes on, so a passing test suite never shadows a later bl
 
 After self-protection and before any policy, the evaluator's gate
 (``[settings.eval_feedback] blocking = true``): while the newest eval reports major integration
-issues, a PreToolUse of a file-writing tool is blocked.
+issues, a PreToolUse of a file-writing tool, or a Bash command that would change a project file, is
+blocked.
 
 A custom system placed before the scan may already have decided: a policy's decision replaces it
 only when stricter (``ctx.decide``), and once it is a block the policies are not scanned."""
@@ -34,7 +35,7 @@ def gate_settings(ctx):
     evals = ctx.settings.get("eval_feedback")
     if evals is None or not evals["blocking"] or ctx.event != "PreToolUse" or ctx.incoming is None:
         return None
-    return evals if ctx.incoming.tool in GATED_TOOLS else None
+    return evals if ctx.incoming.tool in GATED_TOOLS or ctx.incoming.tool == "Bash" else None
 
 
 class HardActionScan(BaseSystem):
