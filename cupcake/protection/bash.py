@@ -172,6 +172,8 @@ class Check:
 
     def known(self, write):
         protected = self.protected
+        if write.kind == "find -delete" and not self.find_could_name(write.command):
+            return None
         for form in write.forms():
             found = hook.classify(form, protected, ancestors=write.recursive)
             if found:
@@ -200,7 +202,9 @@ class Check:
     def worktree(self, write):
         top = _worktree_top(write.path) if write.path is not None else None
         if top is None and write.path is not None:
-            top = write.path  # no repository yet: one made by this command would start here
+            if not any(c.program == "git" and c.subcommand() in ("init", "clone") for c in self.script.commands):
+                return None  # not in a repository: git fails
+            top = write.path  # a repository this command makes would start here
         for path, found in self.candidates():
             if top is None or path == top or path.startswith(top.rstrip("/") + "/"):
                 shown = "an unknown directory" if top is None else hook._display(top, self.ctx) or "."
@@ -211,6 +215,29 @@ class Check:
                     f"{shown}, including {_what(path, found, self.ctx)}"
                 )
         return None
+
+    def find_could_name(self, cmd) -> bool:
+        """Whether ``find … -name P -delete`` could match a protected name: only a plain conjunction
+        of ``-name``/``-iname`` tests is trusted to narrow it (``-o``, ``!``, ``-path``… are not)."""
+        if cmd is None:
+            return True
+        words = cmd.words
+        patterns = []
+        for k, word in enumerate(words):
+            value = word.value
+            if not word.known or value in ("-o", "-or", "!", "-not", ",") or value.endswith("regex") or "path" in value:
+                return True
+            if value in ("-name", "-iname") and k + 1 < len(words):
+                if not words[k + 1].known:
+                    return True
+                patterns.append((words[k + 1].value, value == "-iname"))
+        if not patterns:
+            return True
+        from cupcake.shell import could_match
+
+        names = {path.rstrip("/").rsplit("/", 1)[-1] for path, _found in self.candidates()}
+        names.update(("settings.json", "settings.local.json", "policy.cache"))
+        return all(any(could_match(p, n, fold) for n in names) for p, fold in patterns)
 
     def candidates(self) -> list:
         """Every protected path as (absolute path, classify's answer), for targets not resolved:
@@ -491,3 +518,30 @@ _RUN = "Agents may not run it: a person must make this change, so ask the user t
 
 def _text(reason: str, tail: str = hook._PERSON) -> str:
     return f"{PREFIX}{reason}. {tail}"
+
+
+def project_write(ctx):
+    """ " This command (…) would change …." when the Bash command of this call would change a file
+    of the project (or the reader cannot tell which file it changes), else None."""
+    command = ctx.incoming.tool_input.get("command") if isinstance(ctx.incoming.tool_input, dict) else None
+    if not isinstance(command, str) or not command:
+        return None
+    if quick_pass(command):
+        return None
+    from cupcake.shell import parse
+
+    root = ctx.root.rstrip("/") or "/"
+    cwd = ctx.incoming.cwd if isinstance(ctx.incoming.cwd, str) and ctx.incoming.cwd.startswith("/") else root
+    script = parse(command, cwd, ctx.env.get("HOME") or None, known_env(ctx, root))
+    for write in script.writes:
+        path = write.path
+        if path is None:
+            return f" This command ({write.kind} to {write.pattern.replace('…', '...')}) could change any file."
+        inside = path == root or path.startswith(root + "/")
+        holds = (write.recursive or write.worktree) and (root + "/").startswith(path.rstrip("/") + "/")
+        if inside or holds:
+            shown = path[len(root) + 1 :] if path.startswith(root + "/") else path
+            return f" This command ({write.kind}) would change {shown or '.'}."
+    if script.incomplete:
+        return f" Cupcake could not read all of this command ({script.incomplete})."
+    return None

@@ -65,10 +65,15 @@ class HardActionScan(BaseSystem):
         if not can_evaluate(ctx):
             return  # the policies could not be loaded or evaluated: only self-protection stands
         evals = gate_settings(ctx)
-        if evals is not None:
+        by = None
+        if evals is not None and ctx.incoming.tool == "Bash":
+            from cupcake.protection.bash import project_write
+
+            by = project_write(ctx)  # a Bash call is gated only when it changes a project file
+        if evals is not None and (by is not None or ctx.incoming.tool != "Bash"):
             from cupcake.evaluator_findings.gate import GATE_NAME, gate_reason
 
-            reason = gate_reason(ctx, evals)
+            reason = gate_reason(ctx, evals, by)
             if reason is not None:
                 ctx.hard = ("block", reason, GATE_NAME)
                 return
