@@ -411,6 +411,21 @@ def make_thousand_policies_and_packs(project: Path) -> Setup:
     return Setup(bash_payload(project, "git push origin feature && rm -rf build"), expect_nothing)
 
 
+SELF_PROTECTION_COMMAND = (
+    'cd src && make -j4 all 2>&1 | tee ../build/make.log; for f in *.c; do gcc -Wall -O2 -c "$f" '
+    "-o \"../build/${f%.c}.o\"; done && git add -A && git commit -qm 'wip: objects' && echo done > ../build/status.txt"
+)
+
+
+def make_self_protection_compound(project: Path) -> Setup:
+    """Scenario 1's 50 policies; self-protection (on by default) must read a 200-character compound
+    command that writes (a tee, redirections) outside Cupcake's files: no output."""
+    (project / "cupcake.toml").write_text(policy_file(fifty_policies()), encoding="utf-8")
+    for name in ("src", "build"):
+        (project / name).mkdir(exist_ok=True)
+    return Setup(bash_payload(project, SELF_PROTECTION_COMMAND), expect_nothing)
+
+
 # The scenario table. To add one: a make_* function that writes <project>/cupcake.toml (and any other
 # project files) and returns the payload and its expected output, then one line here. Ids are stable.
 # 4 and 7 differ only in the session's length (SCALE_BUDGETS).
@@ -490,6 +505,14 @@ SCENARIOS: list[Scenario] = [
         2.7,
         1.5,
         make_thousand_policies_and_packs,
+    ),
+    Scenario(
+        11,
+        "self-protection-compound",
+        "50 policies + self-protection reading a 200-character compound command that writes: no output",
+        2.0,
+        1.5,
+        make_self_protection_compound,
     ),
 ]
 

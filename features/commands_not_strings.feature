@@ -7,9 +7,15 @@ Feature: Commands, not strings
     (`--recursive`). Text that is only data (an `echo`, a `grep` pattern, a commit message, a
     here-document read by `cat`) is never taken for a command.
 
+    Self-protection, which stops anything that would delete Cupcake's own files (`rm -rf /` too),
+    is off in these examples so that the policies' own answers show.
+
     Background:
         Given the project policy:
             """
+            [settings]
+            self_protection = false
+
             [[policy]]
             name = "No recursive delete outside the project"
             matcher = "Bash"

@@ -280,6 +280,17 @@ Feature: Evaluator feedback: what an evaluator found reaches the agent before it
             When the agent asks to run "npm test"
             Then Cupcake prints nothing
 
+        Scenario: A Bash command that changes a project file is stopped too
+            Cupcake reads the command as the shell would: the file it would change is what counts,
+            however it is written. Commands that change no project file still run.
+            When the agent asks to run "sed -i 's/onClick/onSubmit/' src/ApprovalList.tsx"
+            Then the tool call is denied
+            And the model is shown a note that "This command (sed -i) would change src/ApprovalList.tsx."
+            When the agent asks to run "cd src && echo 'export {}' > Appro''valList.tsx"
+            Then the tool call is denied
+            When the agent asks to run "npm test > /tmp/test.log 2>&1"
+            Then Cupcake prints nothing
+
         Scenario: A newer eval without major issues lifts the gate
             Given the evaluator wrote "eval-03-approval-queue-fixed.json":
                 """

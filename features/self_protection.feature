@@ -90,6 +90,74 @@ Feature: The agent cannot change what governs it
             | git checkout -- cupcake.toml                     | git checkout | cupcake.toml               |
             | echo x > policies/new.toml                       | redirection | policies/new.toml           |
 
+    Scenario Outline: Disguising the name or the command does not help
+        When the agent asks to run "<command>"
+        Then the tool call is denied
+        And the model is shown a note that "Cupcake self-protection: "
+        And the model is shown a note that "a person must make this change"
+
+        Examples:
+            | command                                          |
+            | rm cup''cake.toml                                |
+            | sed -i d cup\\cake.toml                          |
+            | echo x > [c]upcake.toml                          |
+            | rm cupcake.{toml,}                               |
+            | eval 'rm cupcake.toml'                           |
+            | echo 'rm cupcake.toml' \| sh                     |
+            | find . -name cupcake.toml -delete                |
+            | echo cupcake.toml \| xargs rm                    |
+            | (cd /tmp); echo x > cupcake.toml                 |
+            | cd /nonexistent 2>/dev/null; echo x > cupcake.toml |
+            | python3 -c "open('cup' + 'cake.toml', 'w')"      |
+            | rm -r .claude                                    |
+
+    Scenario Outline: Git commands that would restore over a policy file are for a person
+        The project's worktree holds cupcake.toml (usually tracked): resetting, restoring, stashing,
+        cleaning or switching to another commit would replace the version the person wrote.
+        Given the file ".git/HEAD" exists
+        When the agent asks to run "<command>"
+        Then the tool call is denied
+        And the model is shown a note that "<named>"
+
+        Examples:
+            | command                         | named             |
+            | git checkout .                  | cupcake.toml      |
+            | git -C . checkout -- cupcake.toml | cupcake.toml    |
+            | git reset --hard                | git reset --hard  |
+            | git stash                       | git stash         |
+            | git clean -fdx                  | git clean         |
+
+    Scenario: A target Cupcake cannot know is blocked when it could be a protected file
+        When the agent asks to run "echo '[settings]' > $TARGET"
+        Then the tool call is denied
+        And the model is shown a note that "Cupcake cannot tell which file it names"
+
+    Scenario Outline: Ordinary work goes on
+        Given the file ".git/HEAD" exists
+        When the agent asks to run "<command>"
+        Then the tool call is allowed with the reason "the agent is trusted"
+
+        Examples:
+            | command                  |
+            | git status               |
+            | git checkout -b feature  |
+            | rm -rf build             |
+            | echo x > notes.txt       |
+            | grep cupcake README.md   |
+            | cd src && make           |
+
+    Scenario Outline: Cupcake's own set-up is for a person
+        When the agent asks to run "<command>"
+        Then the tool call is denied
+        And the model is shown a note that "<named>"
+        And the model is shown a note that "Agents may not run it: a person must make this change"
+
+        Examples:
+            | command                                | named                      |
+            | cupcake init --template --yes --no-sync | `cupcake init --template --yes --no-sync` |
+            | cupcake sync                           | `cupcake sync`             |
+            | pip uninstall -y cupcake               | would remove or replace the installed Cupcake |
+
     Scenario Outline: Removing Cupcake's hooks is for a person
         When the agent asks to run "<command>"
         Then the tool call is denied

@@ -180,6 +180,35 @@ Feature: Session state: what the agent did earlier in the session
             {"event": "deploy_started", "policy": "Remember deploys"}
             """
 
+    Scenario Outline: A command condition counts the program that ran, not a word in the text
+        `command` describes a command as it runs, from its program on: `pytest` is satisfied by
+        `pytest -q`, by `python -m pytest` or `uv run pytest`, and after a `cd`; not by a command
+        that only mentions pytest, and not by a run that failed.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Test before committing"
+            matcher = "Bash"
+            conditions = [
+              { type = "command_regex", value = "^git commit" },
+              { type = "state_missing", tool = "Bash", command = "pytest" }
+            ]
+            action = { type = "block_with_feedback", feedback_message = "Run the tests (pytest) before committing" }
+            """
+        When Claude Code reports <what happened>
+        And the agent asks to run "git commit -m 'Add cart'"
+        Then the tool call is <outcome>
+
+        Examples:
+            | what happened                                            | outcome      |
+            | that the agent ran "pytest -q"                           | let through  |
+            | that the agent ran "cd src && python3 -m pytest tests/"  | let through  |
+            | that the agent ran "uv run pytest"                       | let through  |
+            | that the agent ran "echo pytest"                         | denied       |
+            | that the agent ran "grep -rn pytest setup.cfg"           | denied       |
+            | that the agent ran "pip install pytest"                  | denied       |
+            | that "pytest -q" failed                                  | denied       |
+
     Rule: count and within: how often, and how recently
 
         Background:

@@ -3,13 +3,13 @@
 Protected: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file and
 any new file an ``imports`` glob would pick up), everything under ``.cupcake/``, and Claude Code's
 ``settings*.json`` in ``<root>/.claude/`` and ``~/.claude/`` (where the hooks are). Write, Edit,
-MultiEdit and NotebookEdit on those paths are blocked, and so is a Bash command that plainly
-targets one (see ``shell_targets``) or runs ``cupcake sync --uninstall``. Reading is fine.
+MultiEdit and NotebookEdit on those paths are blocked, and so is a Bash command that could change
+one or runs Cupcake's own set-up (see ``cupcake.protection.bash``). Reading is fine.
 
 The protected set is computed when policies are compiled and cached with them (``protected_paths``,
 cold); a run only compares strings and, for a Write to an existing file, one ``stat`` (a hard link
-to a policy file is the same file). A Bash command is parsed only when it mentions a protected
-name: most commands cost one substring scan."""
+to a policy file is the same file). A Bash command is read with ``cupcake.shell`` unless it is
+plainly a single reading command (``bash.quick_pass``)."""
 
 from __future__ import annotations
 
@@ -161,23 +161,9 @@ def _cwd(cwd, root: str) -> str:
 
 
 def _bash(view, protected, ctx):
-    command = view.command
-    if not command or not any(needle in command for needle in protected["needles"]):
-        return None
-    from cupcake.protection.shell_targets import targets  # only for a command that mentions one
+    from cupcake.protection.bash import violation as bash_violation  # the reader is imported only when needed
 
-    home = ctx.env.get("HOME") or ""
-    for target in targets(command, _cwd(view.cwd, ctx.root), home, ctx.root):
-        if target.kind == "uninstall":
-            return (
-                f"Cupcake self-protection: `{target.path}` removes or replaces Cupcake's hooks. "
-                "Agents may not run it: a person must make this change, so ask the user to do it."
-            )
-        for form in target.forms():
-            found = classify(form, protected, ancestors=target.removes)
-            if found:
-                return f"Cupcake self-protection: {_describe(target.path, found, ctx, target.kind)}. {_PERSON}"
-    return None
+    return bash_violation(view.command, _cwd(view.cwd, ctx.root), ctx.root, ctx.env, protected, ctx)
 
 
 # ## Cold: what is protected #######################################################################

@@ -558,7 +558,7 @@ def _isdir(path: str) -> bool:
     import os
 
     try:
-        return os.path.isdir(path)
+        return os.path.isdir(path) and os.access(path, os.X_OK)  # a cd into it can succeed
     except (OSError, ValueError):
         return False
 

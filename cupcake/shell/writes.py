@@ -619,6 +619,16 @@ def _git(cmd, add) -> None:
         for word in words_:
             add(word, kind, recursive=True, where=where)
 
+    for k, word in enumerate(rest):  # git diff/log/show/format-patch --output=FILE, -o DIR
+        if word.value.startswith("--output=") or word.value.startswith("--output-directory="):
+            add(_strip(word, word.value.index("=") + 1), "git " + sub + " --output", where=where)
+        elif word.value in ("--output", "--output-directory") or (sub == "format-patch" and word.value == "-o"):
+            if k + 1 < len(rest):
+                add(rest[k + 1], "git " + sub + " --output", recursive=sub == "format-patch", where=where)
+    creating = ("-b", "-B", "--orphan", "-c", "-C", "--create", "--force-create")
+    if sub in ("checkout", "switch") and paths is None and any(o in creating for o in options):
+        if len([w for w in plain if w.known]) <= 1 and all(w.known for w in plain):
+            return  # a new branch at HEAD: the worktree stays as it is
     if sub in ("checkout", "restore"):
         if (
             sub == "restore"

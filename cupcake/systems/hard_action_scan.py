@@ -11,7 +11,8 @@ satisfied and the scan goes on, so a passing test suite never shadows a later bl
 
 After self-protection and before any policy, the evaluator's gate
 (``[settings.eval_feedback] blocking = true``): while the newest eval reports major integration
-issues, a PreToolUse of a file-writing tool is blocked.
+issues, a PreToolUse of a file-writing tool, or a Bash command that would change a project file, is
+blocked.
 
 A custom system placed before the scan may already have decided: a policy's decision replaces it
 only when stricter (``ctx.decide``), and once it is a block the policies are not scanned."""
@@ -34,7 +35,7 @@ def gate_settings(ctx):
     evals = ctx.settings.get("eval_feedback")
     if evals is None or not evals["blocking"] or ctx.event != "PreToolUse" or ctx.incoming is None:
         return None
-    return evals if ctx.incoming.tool in GATED_TOOLS else None
+    return evals if ctx.incoming.tool in GATED_TOOLS or ctx.incoming.tool == "Bash" else None
 
 
 class HardActionScan(BaseSystem):
@@ -64,10 +65,15 @@ class HardActionScan(BaseSystem):
         if not can_evaluate(ctx):
             return  # the policies could not be loaded or evaluated: only self-protection stands
         evals = gate_settings(ctx)
-        if evals is not None:
+        by = None
+        if evals is not None and ctx.incoming.tool == "Bash":
+            from cupcake.protection.bash import project_write
+
+            by = project_write(ctx)  # a Bash call is gated only when it changes a project file
+        if evals is not None and (by is not None or ctx.incoming.tool != "Bash"):
             from cupcake.evaluator_findings.gate import GATE_NAME, gate_reason
 
-            reason = gate_reason(ctx, evals)
+            reason = gate_reason(ctx, evals, by)
             if reason is not None:
                 ctx.hard = ("block", reason, GATE_NAME)
                 return

@@ -34,8 +34,6 @@ ALLOWED = {
     # after the canonical vocabulary; they are filled from the Event, not read from a payload.
     "run_command/template.py": {r"[\"']tool_name[\"']", r"[\"']session_id[\"']\]|get\([\"']session_id[\"']"},
     "run_command/check.py": {r"[\"']tool_name[\"']"},
-    # The old Bash reader, until self-protection moves to cupcake/shell (which takes the root as a value).
-    "protection/shell_targets.py": {r"CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|COPILOT_PROJECT_DIR|FACTORY_PROJECT_DIR"},
 }
 
 

@@ -21,7 +21,9 @@ def project(tmp_path_factory):
     root = os.path.realpath(base / "project")
     os.makedirs(os.path.join(root, "sub"))
     with open(os.path.join(root, "cupcake.toml"), "w") as f:
-        f.write('imports = ["cupcake:recommended"]\n')
+        # The packs' rules on their own: self-protection (checked first) would name itself for the
+        # commands that would also remove Cupcake's files (``rm -rf /``).
+        f.write('imports = ["cupcake:recommended"]\n\n[settings]\nself_protection = false\n')
     env = dict(os.environ, HOME=str(base))
     return root, env
 

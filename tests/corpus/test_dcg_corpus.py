@@ -45,6 +45,9 @@ def run_corpus(tmp_path):
     with open(os.path.join(root, "cupcake.toml"), "w") as f:
         names = [n for n in packs.names() if n != "recommended"]
         f.write("imports = [" + ", ".join(f'"cupcake:{n}"' for n in names) + "]\n")
+        # The packs on their own: self-protection's blocks (``git pull`` in the project's worktree,
+        # ``find -exec rm``) are its own, measured in tests/protection.
+        f.write("\n[settings]\nself_protection = false\n")
     env = dict(os.environ, HOME=str(tmp_path / "home"))
     os.makedirs(env["HOME"])
     rows = []

@@ -19,7 +19,7 @@ from cupcake import speedups
 from cupcake.stores.state.store import INDEX_SUFFIX, open_log, shown
 from cupcake.stores.state.timestamps import parse_timestamp
 
-FORMAT = 1
+FORMAT = 2  # 2: `command` is matched against the commands the line ran (cupcake.shell)
 HEAD = 64  # first bytes of the log, kept to recognise it
 _CHUNK = 1 << 20
 
@@ -39,9 +39,37 @@ def matches(entry: dict, key) -> bool:
         return False
     if command is not None:
         given = entry.get("input")
-        if not _search(command, given.get("command") if isinstance(given, dict) else None):
+        if not ran(command, given.get("command") if isinstance(given, dict) else None):
             return False
     return True
+
+
+def ran(pattern: str, text) -> bool:
+    """Whether the command line ``text`` ran a command that ``pattern`` describes: the pattern must
+    match a simple command the line would run, from its program on, as Cupcake's Bash reader reads
+    it (wrappers such as ``sudo``, ``uv run``, ``npx`` peeled; ``python -m pytest`` is ``pytest``).
+    ``pytest`` matches ``pytest -q``, ``cd x && python3 -m pytest``, not ``echo pytest``."""
+    if not isinstance(text, str) or not _search(pattern, text):
+        return False  # the name is not even in the text (a quoted-apart name is not counted: safe side)
+    from cupcake.policy.conditions import regex
+
+    rx = regex(pattern)
+    from cupcake.shell import parse
+
+    script = parse(text)
+    if script.incomplete:
+        return False
+    for cmd in script.commands:
+        argv = [cmd.program, *cmd.args]
+        if _python(argv[0]) and len(argv) > 2 and argv[1] == "-m":
+            argv = argv[2:]
+        if rx.match(" ".join(argv)) is not None:
+            return True
+    return False
+
+
+def _python(program: str) -> bool:
+    return program.startswith("python") and all(c.isdigit() or c == "." for c in program[6:])
 
 
 def _search(pattern: str, text) -> bool:
