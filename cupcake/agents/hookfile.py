@@ -11,7 +11,11 @@ import shlex
 
 from cupcake.agents.jsonedit import Document, New
 
-CLOSED_SUFFIX = " || exit 2"  # fail_mode = "closed": a missing or crashing executable blocks too
+# fail_mode = "closed": a missing or crashing executable blocks too. Exit 2 blocks in every agent here,
+# but Gemini CLI lets a bare exit 2 through (it blocks only with a reason on stderr), and the others
+# show the model stderr as the reason: so the reason is always said.
+CLOSED_REASON = "Cupcake could not run, and its fail_mode is closed: blocked until a person fixes it."
+CLOSED_SUFFIX = f" || {{ echo '{CLOSED_REASON}' >&2; exit 2; }}"
 
 
 def command_line(word: str, agent: str, agent_event: str, closed: bool = False) -> str:
@@ -24,8 +28,8 @@ def is_cupcake(command, agent: str) -> bool:
     if not isinstance(command, str):
         return False
     body = command.rstrip()
-    if body.endswith("exit 2"):
-        body = body[: body.rfind("||")] if "||" in body else body
+    if "||" in body:  # the closed-mode tail, whichever form
+        body = body[: body.index("||")]
     try:
         argv = shlex.split(body)
     except ValueError:
