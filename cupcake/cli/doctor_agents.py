@@ -56,7 +56,9 @@ def check_agents(report, root: str, env, found=None) -> list:
             report.add(check, PROBLEM, f"{display}: Cupcake answered with a failure: {first}", "see the findings above")
             continue
         what = f"answered {decision}" if decision else "answered in time, no objection"
-        report.add(check, OK, f"{display}: a sample {event} (`echo cupcake doctor`) through the hook: {what} ({timing})")
+        report.add(
+            check, OK, f"{display}: a sample {event} (`echo cupcake doctor`) through the hook: {what} ({timing})"
+        )
     return found
 
 

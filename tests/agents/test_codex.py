@@ -12,8 +12,16 @@ CAPTURED = lines("codex", "capture.jsonl") + lines("codex", "block.jsonl")
 
 def test_parse_every_captured_event():
     events = [codex.parse(raw, None, {"HOME": "/h"})[0] for raw in CAPTURED]
-    assert events == ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd",
-                      "PreToolUse", "PreToolUse"]  # fmt: skip
+    assert events == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+        "SessionEnd",
+        "PreToolUse",
+        "PreToolUse",
+    ]
     event, payload, project = codex.parse(CAPTURED[2], "PreToolUse", {})
     assert project is None  # Codex names no project dir: the caller uses cwd
     assert payload["tool_name"] == "Bash" == payload["agent_tool"]
@@ -31,19 +39,29 @@ def test_apply_patch_reads_as_a_file_edit():
     ti = payload["tool_input"]
     assert ti["file_path"] == "src/a.py" and ti["file_paths"] == ["src/a.py", "notes.md"]
     assert ti["old_string"] == "x = 1" and ti["new_string"] == "x = 2\nhi" and ti["command"] == patch
-    add = {"hook_event_name": "PreToolUse", "tool_name": "apply_patch",
-           "tool_input": {"command": "*** Begin Patch\n*** Add File: cupcake.toml\n+x\n*** End Patch"}}  # fmt: skip
+    add = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "apply_patch",
+        "tool_input": {"command": "*** Begin Patch\n*** Add File: cupcake.toml\n+x\n*** End Patch"},
+    }
     _, payload, _ = codex.parse(add, None, {})
     assert payload["tool_name"] == "Write" and payload["tool_input"]["content"] == "x"
 
 
 def _pre(reason: str):
-    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                   "permissionDecisionReason": reason}}  # fmt: skip
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }
 
 
-ASK_TOLD = ("Cupcake: a policy asks for your confirmation here, which Codex hooks cannot request; "
-            "Codex's own approval settings decide. confirm?")  # fmt: skip
+ASK_TOLD = (
+    "Cupcake: a policy asks for your confirmation here, which Codex hooks cannot request; "
+    "Codex's own approval settings decide. confirm?"
+)
 TABLE = {
     "PreToolUse": {
         "none": out(),
@@ -52,7 +70,7 @@ TABLE = {
         "approve": out(),  # Codex rejects allow: nothing is sent
         "approve_soft": out(
             {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "Policy feedback found"}}
-        ),  # fmt: skip
+        ),
         "ask": out({"systemMessage": ASK_TOLD}),
         "context": out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "House rules"}}),
         "error_open": out({"systemMessage": "Cupcake: broken"}),
@@ -74,7 +92,7 @@ TABLE = {
         "block": out({"decision": "block", "reason": "Operation blocked: no"}),
         "soft": out(
             {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "Policy feedback found"}}
-        ),  # fmt: skip
+        ),
         "context": out(
             {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "House rules"}}
         ),
@@ -93,7 +111,7 @@ TABLE = {
                 "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "Operation blocked: no"},
                 "systemMessage": "Operation blocked: no",
             }
-        ),  # fmt: skip
+        ),
         "context": out({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "House rules"}}),
         "error_closed": out({"systemMessage": "Cupcake: broken"}),
     },

@@ -174,12 +174,14 @@ def test_the_hot_path_imports_no_json_or_re(name):
     ) % name
     repo = os.path.dirname(os.path.dirname(cupcake.__file__))
     # -S: no site (an editable install's import finder imports `re` itself)
-    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True,
-                          env={"PYTHONPATH": repo})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True, env={"PYTHONPATH": repo}
+    )
     assert done.stdout.strip() == "[]"
     # Claude Code's settings editor is the one that reads JSON (its install module only names paths).
     settings = "claude.settings_file" if name == "claude" else f"{name}.install"
     install = code.replace("print(", "import cupcake.agents.%s; print(" % settings)
-    done = subprocess.run([sys.executable, "-S", "-c", install], capture_output=True, text=True, check=True,
-                          env={"PYTHONPATH": repo})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", install], capture_output=True, text=True, check=True, env={"PYTHONPATH": repo}
+    )
     assert "json" in done.stdout  # the check above can fail: installing is off the hot path and may use json

@@ -13,8 +13,14 @@ BLOCK_RUNS = lines("copilot", "block.jsonl")
 
 def test_parse_every_captured_event():
     parsed = [copilot.parse(line["payload"], line["_event"], {}) for line in CAPTURED]
-    assert [p[0] for p in parsed] == ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop",
-                                      "SessionEnd"]  # fmt: skip
+    assert [p[0] for p in parsed] == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+        "SessionEnd",
+    ]
     _, payload, _ = parsed[2]
     assert payload["session_id"] == "2b96429a-3540-41b1-abb5-f31b70ccd50f" == payload["sessionId"]
     assert payload["tool_name"] == "Bash" and payload["agent_tool"] == "bash" and payload["agent_event"] == "preToolUse"
@@ -32,15 +38,18 @@ def test_the_event_comes_from_the_hook_command():
     assert copilot.parse(CAPTURED[2]["payload"], "PreToolUse", {})[1]["agent_event"] == "preToolUse"
 
 
-@pytest.mark.parametrize(("args", "tool_input", "unreadable"), [
-    ({"command": "ls", "description": "d"}, {"command": "ls", "description": "d"}, False),  # 1.0.102
-    ('{"command": "ls", "description": "d"}', {"command": "ls", "description": "d"}, False),  # its docs
-    ('{"command": "ls"', {}, True),
-    ("{bad", {}, True),
-    ("[1, 2]", {}, True),
-    (7, {}, True),
-    (None, {}, False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("args", "tool_input", "unreadable"),
+    [
+        ({"command": "ls", "description": "d"}, {"command": "ls", "description": "d"}, False),  # 1.0.102
+        ('{"command": "ls", "description": "d"}', {"command": "ls", "description": "d"}, False),  # its docs
+        ('{"command": "ls"', {}, True),
+        ("{bad", {}, True),
+        ("[1, 2]", {}, True),
+        (7, {}, True),
+        (None, {}, False),
+    ],
+)
 def test_tool_args_as_object_string_or_broken(args, tool_input, unreadable):
     raw = {"sessionId": "s", "cwd": "/p", "toolName": "bash", "toolArgs": args}
     event, payload, _ = copilot.parse(raw, "preToolUse", {})
@@ -74,7 +83,7 @@ TABLE = {
                 "permissionDecisionReason": "trusted",
                 "additionalContext": "Policy feedback found",
             }
-        ),  # fmt: skip
+        ),
         "ask": out({"permissionDecision": "ask", "permissionDecisionReason": "confirm?"}),
         "context": out({"additionalContext": "House rules"}),
         "error_open": out(None, "Cupcake: broken"),

@@ -13,8 +13,15 @@ CAPTURED = lines("droid", "capture.jsonl") + lines("droid", "block.jsonl")
 def test_parse_every_captured_event():
     env = {"FACTORY_PROJECT_DIR": "<agents-dir>/droid/proj"}
     parsed = [droid.parse(raw, None, env) for raw in CAPTURED]
-    assert [p[0] for p in parsed] == ["SessionStart", "PreToolUse", "PostToolUse", "Stop", "SessionEnd",
-                                      "PreToolUse", "PreToolUse"]  # fmt: skip
+    assert [p[0] for p in parsed] == [
+        "SessionStart",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+        "SessionEnd",
+        "PreToolUse",
+        "PreToolUse",
+    ]
     _, payload, project = parsed[1]
     assert project == "<agents-dir>/droid/proj"
     assert payload["tool_name"] == "Bash" and payload["agent_tool"] == "Execute"
@@ -25,8 +32,12 @@ def test_parse_every_captured_event():
 
 
 def test_camel_case_spelling_is_read_too():
-    raw = {"hookEventName": "PreToolUse", "sessionId": "s", "toolName": "Create",
-           "toolInput": {"file_path": "cupcake.toml", "content": "x"}}  # fmt: skip
+    raw = {
+        "hookEventName": "PreToolUse",
+        "sessionId": "s",
+        "toolName": "Create",
+        "toolInput": {"file_path": "cupcake.toml", "content": "x"},
+    }
     event, payload, _ = droid.parse(raw, None, {})
     assert (event, payload["session_id"], payload["tool_name"], payload["tool_input"]["file_path"]) == (
         "PreToolUse",
@@ -51,7 +62,7 @@ TABLE = {
                 **_pre(permissionDecision="allow", permissionDecisionReason="trusted"),
                 "systemMessage": "Policy feedback found",
             }
-        ),  # fmt: skip
+        ),
         "ask": out(_pre(permissionDecision="ask", permissionDecisionReason="confirm?")),
         "context": out(),
         "error_open": out({"systemMessage": "Cupcake: broken"}),
@@ -60,7 +71,7 @@ TABLE = {
                 **_pre(permissionDecision="deny", permissionDecisionReason="Cupcake: broken"),
                 "systemMessage": "Cupcake: broken",
             }
-        ),  # fmt: skip
+        ),
     },
     "PostToolUse": {
         "block": out({"decision": "block", "reason": "Operation blocked: no"}),
@@ -71,7 +82,7 @@ TABLE = {
         "block": out({"decision": "block", "reason": "Operation blocked: no"}),
         "soft": out(
             {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "Policy feedback found"}}
-        ),  # fmt: skip
+        ),
     },
     "Stop": {"block": out({"decision": "block", "reason": "Operation blocked: no"}), "approve": out()},
     "SessionStart": {

@@ -13,10 +13,25 @@ ENV = {"GEMINI_PROJECT_DIR": "<agents-dir>/gemini/proj", "GEMINI_CWD": "<agents-
 
 def test_parse_every_captured_event():
     parsed = [gemini.parse(raw, None, ENV) for raw in CAPTURED]
-    assert [p[0] for p in parsed] == ["SessionStart", "UserPromptSubmit", "BeforeModel", "PreToolUse", "PostToolUse",
-                                      "BeforeModel", "Stop", "SessionEnd", "PreToolUse", "PreToolUse"]  # fmt: skip
-    assert [p[1]["agent_event"] for p in parsed][:5] == ["SessionStart", "BeforeAgent", "BeforeModel", "BeforeTool",
-                                                         "AfterTool"]  # fmt: skip
+    assert [p[0] for p in parsed] == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "BeforeModel",
+        "PreToolUse",
+        "PostToolUse",
+        "BeforeModel",
+        "Stop",
+        "SessionEnd",
+        "PreToolUse",
+        "PreToolUse",
+    ]
+    assert [p[1]["agent_event"] for p in parsed][:5] == [
+        "SessionStart",
+        "BeforeAgent",
+        "BeforeModel",
+        "BeforeTool",
+        "AfterTool",
+    ]
     event, payload, project = parsed[3]
     assert project == "<agents-dir>/gemini/proj"
     assert payload["tool_name"] == "Bash" and payload["agent_tool"] == "run_shell_command"
@@ -28,13 +43,16 @@ def test_parse_every_captured_event():
     assert gemini.parse(CAPTURED[0], None, {})[2] is None
 
 
-@pytest.mark.parametrize(("tool", "canonical", "tool_input", "field", "value"), [
-    ("write_file", "Write", {"file_path": "a.txt", "content": "x"}, "content", "x"),
-    ("replace", "Edit", {"file_path": "a.txt", "old_string": "1", "new_string": "2"}, "new_string", "2"),
-    ("read_file", "Read", {"absolute_path": "/p/a.txt"}, "file_path", "/p/a.txt"),
-    ("grep_search", "Grep", {"pattern": "TODO"}, "pattern", "TODO"),
-    ("mcp__db__query", "mcp__db__query", {"sql": "x"}, "sql", "x"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("tool", "canonical", "tool_input", "field", "value"),
+    [
+        ("write_file", "Write", {"file_path": "a.txt", "content": "x"}, "content", "x"),
+        ("replace", "Edit", {"file_path": "a.txt", "old_string": "1", "new_string": "2"}, "new_string", "2"),
+        ("read_file", "Read", {"absolute_path": "/p/a.txt"}, "file_path", "/p/a.txt"),
+        ("grep_search", "Grep", {"pattern": "TODO"}, "pattern", "TODO"),
+        ("mcp__db__query", "mcp__db__query", {"sql": "x"}, "sql", "x"),
+    ],
+)
 def test_tools_read_as_claude_code_tools(tool, canonical, tool_input, field, value):
     _, payload, _ = gemini.parse(
         {"hook_event_name": "BeforeTool", "tool_name": tool, "tool_input": tool_input}, None, {}
@@ -43,8 +61,11 @@ def test_tools_read_as_claude_code_tools(tool, canonical, tool_input, field, val
 
 
 def test_mcp_tool_named_from_its_context():
-    raw = {"hook_event_name": "BeforeTool", "tool_name": "mcp_db_query",
-           "mcp_context": {"server_name": "db", "tool_name": "query"}}  # fmt: skip
+    raw = {
+        "hook_event_name": "BeforeTool",
+        "tool_name": "mcp_db_query",
+        "mcp_context": {"server_name": "db", "tool_name": "query"},
+    }
     assert gemini.parse(raw, None, {})[1]["tool_name"] == "mcp__db__query"
 
 

@@ -24,8 +24,11 @@ def test_sync_twice_changes_nothing_and_uninstall_restores_every_byte(name):
     pre = importlib.import_module(f"cupcake.agents.{name}").CAPABILITIES["PreToolUse"]["agent_events"][0]
     grouped = name in ("codex", "gemini", "droid")
     key = "bash" if name == "copilot" else "command"
-    theirs = ('{"matcher": "x", "hooks": [{"type": "command", "command": "their-tool"}]}' if grouped
-              else '{"type": "command", "%s": "their-tool"}' % key)  # fmt: skip
+    theirs = (
+        '{"matcher": "x", "hooks": [{"type": "command", "command": "their-tool"}]}'
+        if grouped
+        else '{"type": "command", "%s": "their-tool"}' % key
+    )
     original = OTHER % (pre, theirs)
     once = mod.update_text(original, mod.EVENTS, "cupcake", 30)
     assert once.startswith('{\n  "theme": "dark",') and "their-tool" in once
@@ -47,12 +50,32 @@ def test_a_broken_file_is_refused(name):
 
 def test_entries_in_each_agents_own_form():
     assert install("gemini").hook_entries(["PreToolUse", "Stop"], "cupcake", 30) == {
-        "BeforeTool": [{"matcher": ".*", "hooks": [{"name": "cupcake", "type": "command",
-                                                    "command": "cupcake run --agent gemini --event BeforeTool",
-                                                    "timeout": 30000}]}],
-        "AfterAgent": [{"hooks": [{"name": "cupcake", "type": "command",
-                                   "command": "cupcake run --agent gemini --event AfterAgent", "timeout": 30000}]}],
-    }  # fmt: skip
+        "BeforeTool": [
+            {
+                "matcher": ".*",
+                "hooks": [
+                    {
+                        "name": "cupcake",
+                        "type": "command",
+                        "command": "cupcake run --agent gemini --event BeforeTool",
+                        "timeout": 30000,
+                    }
+                ],
+            }
+        ],
+        "AfterAgent": [
+            {
+                "hooks": [
+                    {
+                        "name": "cupcake",
+                        "type": "command",
+                        "command": "cupcake run --agent gemini --event AfterAgent",
+                        "timeout": 30000,
+                    }
+                ]
+            }
+        ],
+    }
     assert install("copilot").hook_entries(["PreToolUse"], "cupcake", 30) == {
         "preToolUse": [{"type": "command", "bash": "cupcake run --agent copilot --event preToolUse", "timeoutSec": 30}]
     }
@@ -67,8 +90,10 @@ def test_new_files():
     copilot = json.loads(install("copilot").update_text("", ["PreToolUse"], "cupcake", 30))
     assert copilot["version"] == 1 and "preToolUse" in copilot["hooks"]
     cursor = json.loads(install("cursor").update_text("{}", ["Stop"], "cupcake", 30))
-    assert cursor == {"version": 1, "hooks": {"stop": [{"command": "cupcake run --agent cursor --event stop",
-                                                        "type": "command", "timeout": 30}]}}  # fmt: skip
+    assert cursor == {
+        "version": 1,
+        "hooks": {"stop": [{"command": "cupcake run --agent cursor --event stop", "type": "command", "timeout": 30}]},
+    }
 
 
 def test_paths_per_scope():

@@ -16,8 +16,9 @@ from tests.conftest import cupcake_executable
 
 def run(args, cwd, env_extra=None, **kw):
     env = {**os.environ, **(env_extra or {})}
-    return subprocess.run([cupcake_executable(), *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=60, **kw)  # fmt: skip
+    return subprocess.run(
+        [cupcake_executable(), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, **kw
+    )
 
 
 def test_a_reported_problem_exits_1(tmp_path):
@@ -71,8 +72,15 @@ def test_cupcake_debug_shows_the_traceback(tmp_path):
 def test_ctrl_c_exits_130(tmp_path):
     # `cupcake init` waits at its question for an answer: interrupt it there.
     (tmp_path / "CLAUDE.md").write_text("- never delete fixtures\n")
-    proc = subprocess.Popen([cupcake_executable(), "init", "--template"], cwd=tmp_path, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))  # fmt: skip
+    proc = subprocess.Popen(
+        [cupcake_executable(), "init", "--template"],
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)

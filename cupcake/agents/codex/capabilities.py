@@ -11,10 +11,20 @@ DOC = "documented only"
 EVENTS = {
     e: e
     for e in (
-        "SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "PreToolUse", "PermissionRequest",
-        "PostToolUse", "PreCompact", "PostCompact", "UserPromptSubmit", "Stop", "Interrupt",
+        "SessionStart",
+        "SessionEnd",
+        "SubagentStart",
+        "SubagentStop",
+        "PreToolUse",
+        "PermissionRequest",
+        "PostToolUse",
+        "PreCompact",
+        "PostCompact",
+        "UserPromptSubmit",
+        "Stop",
+        "Interrupt",
     )
-}  # fmt: skip
+}
 
 # Agent tool name -> canonical. Shell and unified exec arrive as "Bash"; file edits as apply_patch
 # (the patch text in tool_input.command); MCP tools already as mcp__server__tool.

@@ -11,8 +11,16 @@ from cupcake.agents.codex.capabilities import CAPABILITIES
 
 NAME = "codex"
 SCOPES = {"project": os.path.join(".codex", "hooks.json"), "user": os.path.join("$CODEX_HOME", "hooks.json")}
-EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop",
-          "SessionStart", "SessionEnd")  # fmt: skip
+EVENTS = (
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+    "SessionStart",
+    "SessionEnd",
+)
 TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse"})
 TIMEOUT_UNIT = "seconds"
 TRUST_NOTE = (

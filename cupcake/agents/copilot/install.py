@@ -10,8 +10,10 @@ from cupcake.agents import hookfile
 from cupcake.agents.copilot.capabilities import CAPABILITIES
 
 NAME = "copilot"
-SCOPES = {"project": os.path.join(".github", "hooks", "cupcake.json"),
-          "user": os.path.join("~", ".copilot", "settings.json")}  # fmt: skip
+SCOPES = {
+    "project": os.path.join(".github", "hooks", "cupcake.json"),
+    "user": os.path.join("~", ".copilot", "settings.json"),
+}
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd")
 TIMEOUT_UNIT = "seconds"
 
@@ -24,16 +26,23 @@ def config_path(scope: str, project_dir: str, env) -> str:
 
 def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
     return hookfile.entries(
-        NAME, events, CAPABILITIES, word, grouped=False, closed=closed,
+        NAME,
+        events,
+        CAPABILITIES,
+        word,
+        grouped=False,
+        closed=closed,
         handler=lambda command: {"type": "command", "bash": command, "timeoutSec": timeout},
-    )  # fmt: skip
+    )
 
 
-def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False,
-                scope: str = "project") -> str:  # fmt: skip
+def update_text(
+    text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False, scope: str = "project"
+) -> str:
     top = {"version": 1} if scope == "project" else {}
-    return hookfile.update(text, NAME, hook_entries(events, word, timeout, closed), grouped=False, key="bash",
-                           top=top, uninstall=uninstall)  # fmt: skip
+    return hookfile.update(
+        text, NAME, hook_entries(events, word, timeout, closed), grouped=False, key="bash", top=top, uninstall=uninstall
+    )
 
 
 def protected_paths(project_dir: str, env) -> list[str]:

@@ -15,7 +15,7 @@ from cupcake.agents.common import (
     settle,
     text_bytes,
     with_context,
-)  # fmt: skip
+)
 from cupcake.agents.copilot.capabilities import AGENT_NAMES, ANSWER_CAP, CAPABILITIES, EVENTS, FIELDS, TOOLS
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 

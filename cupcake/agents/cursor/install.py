@@ -31,8 +31,9 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
 
 
 def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
-    return hookfile.update(text, NAME, hook_entries(events, word, timeout, closed), grouped=False,
-                           top={"version": 1}, uninstall=uninstall)  # fmt: skip
+    return hookfile.update(
+        text, NAME, hook_entries(events, word, timeout, closed), grouped=False, top={"version": 1}, uninstall=uninstall
+    )
 
 
 def protected_paths(project_dir: str, env) -> list[str]:

@@ -15,7 +15,7 @@ from cupcake.agents.common import (
     settle,
     text_bytes,
     with_context,
-)  # fmt: skip
+)
 from cupcake.agents.cursor.capabilities import (
     AGENT_NAMES,
     ANSWER_CAP,
@@ -24,15 +24,22 @@ from cupcake.agents.cursor.capabilities import (
     FIELDS,
     TOOLS,
     action_supported,
-)  # fmt: skip
+)
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
 BLOCKING = frozenset(e for e, line in CAPABILITIES.items() if line["block"])
 # Cursor events whose answer has a user_message / an agent_message.
 USER_MESSAGE = frozenset(
-    {"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt",
-     "subagentStart", "preCompact"}
-)  # fmt: skip
+    {
+        "preToolUse",
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "beforeReadFile",
+        "beforeSubmitPrompt",
+        "subagentStart",
+        "preCompact",
+    }
+)
 AGENT_MESSAGE = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution"})
 
 

@@ -10,10 +10,17 @@ DOC = "documented only"
 EVENTS = {
     e: e
     for e in (
-        "PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact",
-        "SessionStart", "SessionEnd",
+        "PreToolUse",
+        "PostToolUse",
+        "Notification",
+        "UserPromptSubmit",
+        "Stop",
+        "SubagentStop",
+        "PreCompact",
+        "SessionStart",
+        "SessionEnd",
     )
-}  # fmt: skip
+}
 
 TOOLS = {
     "Execute": "Bash",

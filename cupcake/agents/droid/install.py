@@ -10,8 +10,17 @@ from cupcake.agents.droid.capabilities import CAPABILITIES
 
 NAME = "droid"
 SCOPES = {"project": os.path.join(".factory", "settings.json"), "user": os.path.join("~", ".factory", "settings.json")}
-EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd",
-          "PreCompact", "Notification")  # fmt: skip
+EVENTS = (
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+    "SessionStart",
+    "SessionEnd",
+    "PreCompact",
+    "Notification",
+)
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 TIMEOUT_UNIT = "seconds"
 
@@ -24,10 +33,15 @@ def config_path(scope: str, project_dir: str, env) -> str:
 
 def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
     return hookfile.entries(
-        NAME, events, CAPABILITIES, word, grouped=True, closed=closed,
+        NAME,
+        events,
+        CAPABILITIES,
+        word,
+        grouped=True,
+        closed=closed,
         handler=lambda command: {"type": "command", "command": command, "timeout": timeout},
         matcher=lambda event: "*" if event in TOOL_EVENTS else None,
-    )  # fmt: skip
+    )
 
 
 def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:

@@ -23,10 +23,15 @@ def config_path(scope: str, project_dir: str, env) -> str:
 def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
     """``timeout`` in seconds, like every other agent's; written in milliseconds."""
     return hookfile.entries(
-        NAME, events, CAPABILITIES, word, grouped=True, closed=closed,
+        NAME,
+        events,
+        CAPABILITIES,
+        word,
+        grouped=True,
+        closed=closed,
         handler=lambda command: {"name": "cupcake", "type": "command", "command": command, "timeout": timeout * 1000},
         matcher=lambda event: ".*" if event in TOOL_EVENTS else None,
-    )  # fmt: skip
+    )
 
 
 def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:

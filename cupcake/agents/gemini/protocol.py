@@ -12,7 +12,7 @@ from cupcake.agents.common import (
     set_tool,
     settle,
     with_context,
-)  # fmt: skip
+)
 from cupcake.agents.gemini.capabilities import AGENT_NAMES, ANSWER_CAP, CAPABILITIES, EVENTS, FIELDS, TOOLS
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 

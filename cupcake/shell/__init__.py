@@ -1,0 +1,71 @@
+"""Cupcake's Bash reader: what a command line would run, in which directory, and what it writes.
+
+``parse(command, cwd=None, home=None, env=None) -> Script`` never raises. See ``model`` for the
+classes callers use (``Script``, ``Command``, ``Redirect``, ``Opaque``, ``Write``), ``words`` for
+``Word`` and ``could_match``. ``targets(command, cwd, home, root)`` is the write list in the shape
+of the older ``cupcake.protection.shell_targets.targets``. Modules: ``lexer`` (characters to words),
+``grammar`` (the tree), ``words`` (expansion, patterns), ``walker`` (execution order, state),
+``unwrap`` (wrappers and nested code), ``writes`` (paths changed), ``limits`` (bounds).
+"""
+
+from __future__ import annotations
+
+from cupcake.shell.limits import MAX_INPUT, Budget
+from cupcake.shell.model import Command, Opaque, Redirect, Script, Write
+from cupcake.shell.words import Word, could_match
+
+__all__ = ["parse", "targets", "Script", "Command", "Redirect", "Opaque", "Write", "Word", "could_match"]
+
+
+def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Script:
+    """Read ``command`` as bash would. ``cwd``/``home``: absolute directories, or None when
+    unknown; ``env``: variables whose values the caller knows (e.g. ``CLAUDE_PROJECT_DIR``); any
+    other variable is unknown. ``check_dirs``: whether a ``cd`` to an existing directory may be
+    taken to succeed (else the directory after a ``cd`` that might fail is unknown)."""
+    if not isinstance(command, str):
+        command = "" if command is None else str(command)
+    script = Script(command)
+    budget = Budget()
+    text = command
+    too_long = len(text) > MAX_INPUT
+    if too_long:
+        text = text[:MAX_INPUT]  # the start is still read, for what it shows
+    try:
+        from cupcake.shell.grammar import Parser
+        from cupcake.shell.walker import State, Walker
+
+        seq = Parser(text, budget, 0, script.syntax_errors).parse()
+        base = {k: v for k, v in (env or {}).items() if isinstance(k, str) and isinstance(v, str)}
+        if home is None and isinstance(base.get("HOME"), str):
+            home = base["HOME"]
+        state = State(
+            cwd if isinstance(cwd, str) and cwd.startswith("/") else None,
+            home if isinstance(home, str) and home.startswith("/") else None,
+            {},
+        )
+        reason = budget.reason
+        budget.reason = None  # the walk may still read what was parsed
+        walker = Walker(script, base, budget, check_dirs)
+        walker.walk_seq(seq, state, ())
+        budget.reason = reason or budget.reason
+    except RecursionError:
+        budget.stop("nesting too deep")
+    except MemoryError:
+        budget.stop("out of memory")
+    except Exception as exc:  # never raise on any input: a reading we could not finish is incomplete
+        budget.stop(f"internal error: {exc.__class__.__name__}")
+    script.incomplete = "too long to read" if too_long else budget.reason
+    return script
+
+
+def targets(command, cwd, home, root) -> list:
+    """Every ``Write`` of ``command`` (the older reader's entry point: ``root`` is known as
+    ``$CLAUDE_PROJECT_DIR``). Unlike the older reader, unresolved targets are included (``path``
+    None, ``could_be`` still answers) and an incomplete reading adds one ``Write`` of kind
+    ``"incomplete"`` whose ``could_be`` is always True."""
+    env = {"CLAUDE_PROJECT_DIR": root} if root else {}
+    script = parse(command, cwd, home or None, env)
+    out = list(script.writes)
+    if script.incomplete:
+        out.append(Write("incomplete", Word("…", "…", known=False, tokens=[3]), None, recursive=True))
+    return out

@@ -1,0 +1,558 @@
+"""Words after expansion, and the patterns they may stand for.
+
+A word read by the lexer is a list of parts (unquoted text, quoted text, ``$NAME``, ``$(…)``,
+``$((…))``, ``<(…)``). ``expand`` turns one into the fields the command would receive, as bash
+would: brace expansion (bounded by ``MAX_BRACE``), tilde, parameters the caller or the script made
+known, command substitutions (read as commands that run, through a callback), quote removal and
+field splitting of known unquoted values. A field is a ``Word``: its text, whether every part of
+it is known, whether it is an active glob, and a pattern (``match``) in which a glob character is
+a wildcard and an unknown part matches anything, slashes included. ``could_match(glob, name)``
+answers "could this glob, as written, name that file?" for callers holding protected names.
+"""
+
+from __future__ import annotations
+
+from cupcake.shell.limits import MAX_BRACE, MAX_PATTERN
+
+STAR, ONE, ANY = 1, 2, 3  # pattern tokens: `*`, `?`, an unknown part (matches anything, `/` too)
+_BLANK = " \t\n"
+
+
+class Word:
+    """One field of a command line: ``value`` (quotes removed; an unknown part stays as written),
+    ``raw`` (the source text), ``known`` (no unknown part), ``glob`` (an unquoted ``*``, ``?`` or
+    ``[…]`` makes it a pattern), ``quoted`` (some part was quoted or escaped)."""
+
+    __slots__ = ("value", "raw", "known", "glob", "quoted", "tokens")
+
+    def __init__(
+        self, value: str, raw: str = "", known: bool = True, glob: bool = False, quoted: bool = False, tokens=None
+    ):
+        self.value = value
+        self.raw = raw or value
+        self.known = known
+        self.glob = glob
+        self.quoted = quoted
+        self.tokens = tokens  # pattern tokens, or None when the value is a plain literal
+
+    @property
+    def exact(self) -> bool:
+        """Known and not a pattern: ``value`` is exactly what the command receives."""
+        return self.known and not self.glob
+
+    def pattern(self):
+        """The pattern tokens (a literal word gives one token per character)."""
+        return self.tokens if self.tokens is not None else list(self.value)
+
+    def matches(self, text: str) -> bool:
+        """Whether this word could expand to ``text`` (globs and unknown parts as wildcards)."""
+        return match(self.pattern(), text)
+
+    def could_name(self, name: str) -> bool:
+        """Whether the last path component of this word could be ``name``."""
+        return match(basename_tokens(self.pattern()), name)
+
+    def __repr__(self) -> str:
+        flags = ("" if self.known else " unknown") + (" glob" if self.glob else "")
+        return f"Word({self.value!r}{flags})"
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            return self.value == other
+        return isinstance(other, Word) and self.value == other.value and self.known == other.known
+
+    def __hash__(self):
+        return hash(self.value)
+
+
+def unknown_word(raw: str) -> Word:
+    """A word nothing is known about (it may be any text, any path)."""
+    return Word(raw, raw, known=False, tokens=[ANY])
+
+
+# ## Patterns #####################################################################################
+
+
+def match(tokens, text: str, fold: bool = False) -> bool:
+    """Whether ``text`` matches pattern ``tokens``. ``*``/``?``/classes do not cross ``/``; an
+    unknown part does. A pattern too long to walk is said to match (the safe answer)."""
+    if len(tokens) > MAX_PATTERN:
+        return True
+    if fold:
+        text = text.lower()
+    n = len(text)
+    reach = [False] * (n + 1)
+    reach[0] = True
+    for tok in tokens:
+        nxt = [False] * (n + 1)
+        any_reach = False
+        if tok.__class__ is str:
+            if fold:
+                tok = tok.lower()
+            for i in range(n):
+                if reach[i] and text[i] == tok:
+                    nxt[i + 1] = any_reach = True
+        elif tok == STAR:
+            on = False
+            for i in range(n + 1):
+                if reach[i]:
+                    on = True
+                if on:
+                    nxt[i] = any_reach = True
+                    if i < n and text[i] == "/":
+                        on = False
+        elif tok == ANY:
+            for i in range(n + 1):
+                if reach[i]:
+                    for j in range(i, n + 1):
+                        nxt[j] = True
+                    any_reach = True
+                    break
+        elif tok == ONE:
+            for i in range(n):
+                if reach[i] and text[i] != "/":
+                    nxt[i + 1] = any_reach = True
+        else:  # a class: (negated, items)
+            for i in range(n):
+                if reach[i] and text[i] != "/" and _in_class(tok, text[i], fold):
+                    nxt[i + 1] = any_reach = True
+        if not any_reach:
+            return False
+        reach = nxt
+    return reach[n]
+
+
+def _in_class(klass, ch: str, fold: bool) -> bool:
+    negated, items = klass
+    found = False
+    for item in items:
+        lo, hi = item
+        if fold:
+            if lo.lower() <= ch <= hi.lower() or lo.upper() <= ch.upper() <= hi.upper():
+                found = True
+                break
+        elif lo <= ch <= hi:
+            found = True
+            break
+    return found != negated
+
+
+_NAMED = {
+    "alpha": (("a", "z"), ("A", "Z")),
+    "digit": (("0", "9"),),
+    "alnum": (("a", "z"), ("A", "Z"), ("0", "9")),
+    "upper": (("A", "Z"),),
+    "lower": (("a", "z"),),
+    "space": ((" ", " "), ("\t", "\r")),
+    "punct": (("!", "/"), (":", "@"), ("[", "`"), ("{", "~")),
+    "xdigit": (("0", "9"), ("a", "f"), ("A", "F")),
+    "word": (("a", "z"), ("A", "Z"), ("0", "9"), ("_", "_")),
+    "blank": ((" ", " "), ("\t", "\t")),
+    "print": ((" ", "~"),),
+    "graph": (("!", "~"),),
+    "cntrl": (("\0", "\x1f"),),
+}
+
+
+def parse_class(text: str, i: int):
+    """Read a ``[…]`` class starting at ``text[i] == '['``: (token, end index) or None if it is not one."""
+    j = i + 1
+    negated = False
+    if j < len(text) and text[j] in "!^":
+        negated, j = True, j + 1
+    items = []
+    first = True
+    while j < len(text):
+        ch = text[j]
+        if ch == "]" and not first:
+            return (negated, tuple(items)), j + 1
+        first = False
+        if ch == "[" and text.startswith("[:", j):
+            end = text.find(":]", j + 2)
+            if end > 0:
+                items.extend(_NAMED.get(text[j + 2 : end], ()))
+                j = end + 2
+                continue
+        if ch == "\\" and j + 1 < len(text):
+            ch, j = text[j + 1], j + 1
+        if j + 2 < len(text) and text[j + 1] == "-" and text[j + 2] != "]":
+            items.append((ch, text[j + 2]))
+            j += 3
+        else:
+            items.append((ch, ch))
+            j += 1
+    return None
+
+
+def glob_tokens(text: str):
+    """Tokens for a glob written as text (``\\`` escapes the next character)."""
+    out = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            out.append(text[i + 1])
+            i += 2
+            continue
+        if ch == "*":
+            if not out or out[-1] != STAR:
+                out.append(STAR)
+        elif ch == "?":
+            out.append(ONE)
+        elif ch == "[":
+            klass = parse_class(text, i)
+            if klass is not None:
+                out.append(klass[0])
+                i = klass[1]
+                continue
+            out.append(ch)
+        else:
+            out.append(ch)
+        i += 1
+    return out
+
+
+def could_match(glob: str, name: str, fold: bool = False) -> bool:
+    """Whether the glob ``glob`` (as written, e.g. ``[c]upcake.t?ml``) could name ``name``."""
+    return match(glob_tokens(glob), name, fold)
+
+
+def basename_tokens(tokens):
+    """The tokens of the last path component (an unknown part may hold the last slash)."""
+    for k in range(len(tokens) - 1, -1, -1):
+        tok = tokens[k]
+        if tok == "/" and tok.__class__ is str:
+            return tokens[k + 1 :]
+        if tok == ANY:
+            return tokens[k:]
+    return tokens
+
+
+def render(tokens) -> str:
+    """A readable form of a pattern: unknown parts shown as ``…``."""
+    out = []
+    for tok in tokens:
+        if tok.__class__ is str:
+            out.append(tok)
+        elif tok == STAR:
+            out.append("*")
+        elif tok == ONE:
+            out.append("?")
+        elif tok == ANY:
+            out.append("…")
+        else:
+            out.append("[" + ("!" if tok[0] else "") + "".join(a if a == b else f"{a}-{b}" for a, b in tok[1]) + "]")
+    return "".join(out)
+
+
+# ## Expansion ####################################################################################
+
+
+class _Field:
+    __slots__ = ("value", "tokens", "known", "glob", "quoted", "raw", "some")
+
+    def __init__(self, raw: str):
+        self.value = []
+        self.tokens = []
+        self.known = True
+        self.glob = False
+        self.quoted = False
+        self.raw = raw
+        self.some = False  # anything at all was put in (an empty "" is a field)
+
+    def literal(self, text: str) -> None:
+        self.value.append(text)
+        self.tokens.extend(text)
+        self.some = True
+
+    def active(self, text: str) -> None:
+        """Unquoted text: its glob characters are live."""
+        self.value.append(text)
+        self.some = True
+        i = 0
+        tokens = self.tokens
+        while i < len(text):
+            ch = text[i]
+            if ch == "*":
+                self.glob = True
+                if not tokens or tokens[-1] != STAR:
+                    tokens.append(STAR)
+            elif ch == "?":
+                self.glob = True
+                tokens.append(ONE)
+            elif ch == "[":
+                klass = parse_class(text, i)
+                if klass is not None:
+                    self.glob = True
+                    tokens.append(klass[0])
+                    i = klass[1]
+                    continue
+                tokens.append(ch)
+            else:
+                tokens.append(ch)
+            i += 1
+
+    def unknown(self, raw: str) -> None:
+        self.value.append(raw)
+        self.known = False
+        self.some = True
+        if not self.tokens or self.tokens[-1] != ANY:
+            self.tokens.append(ANY)
+
+    def word(self) -> Word:
+        tokens = self.tokens if (self.glob or not self.known) else None
+        return Word("".join(self.value), self.raw, self.known, self.glob, self.quoted, tokens)
+
+
+def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
+    """The fields one word expands to. ``ctx`` gives ``lookup(name) -> str | None`` (None:
+    unknown), ``run(node, label)`` (a substitution's commands run) and ``budget``."""
+    if len(parts) == 1:  # the common case: one plain or one quoted literal
+        kind, text = parts[0][0], parts[0][1]
+        if kind == "q":
+            return [Word(text, raw, quoted=True)]
+        if kind == "u" and text and not any(ch in text for ch in "{~*?["):
+            return [Word(text, raw)]
+    alternatives = _braces(parts, ctx) if _has_brace(parts) and not assignment else [parts]
+    fields = []
+    for alt in alternatives:
+        field = _Field(raw)
+        for k, part in enumerate(alt):
+            kind = part[0]
+            if kind == "u":
+                text = part[1]
+                if k == 0 and text.startswith("~"):
+                    text = _tilde(text, field, ctx, alt, k)
+                    if text is None:
+                        continue
+                if assignment and "~" in text:
+                    text = text.replace(":~/", ":" + (ctx.lookup("HOME") or "~") + "/")
+                field.active(text) if not assignment else field.literal(text)
+            elif kind == "q":
+                field.literal(part[1])
+                field.quoted = True
+            elif kind == "$":
+                if part[4] is not None:
+                    _run_inner(part[4], ctx)
+                value = ctx.lookup(part[1]) if part[1] is not None else None
+                if part[3]:
+                    field.quoted = True
+                if value is None:
+                    field.unknown(part[2])
+                elif part[3] or assignment:
+                    field.literal(value)
+                else:  # unquoted: split on blanks, globs live
+                    field = _split_into(value, field, fields, raw)
+            elif kind == "c":
+                ctx.run(part[1], "$(…)")
+                field.unknown(part[2])
+                field.quoted = field.quoted or part[3]
+            elif kind == "a":
+                for node in part[2]:
+                    ctx.run(node, "$(…)")
+                field.unknown(part[1])
+            elif kind == "p":
+                ctx.run(part[1], part[2][:1] + "(…)")
+                field.unknown(part[2])
+            else:  # "g": an extended glob group
+                field.unknown(part[1])
+                field.glob = True
+        if field.some and (field.value != [""] or field.quoted or not field.known):
+            fields.append(field.word())
+        elif field.quoted:
+            fields.append(field.word())
+        ctx.budget.spend(sum(len(v) for v in field.value) + 1)
+    return fields
+
+
+def _run_inner(parts, ctx) -> None:
+    for part in parts:
+        if part[0] == "c":
+            ctx.run(part[1], "$(…)")
+        elif part[0] == "a":
+            for node in part[2]:
+                ctx.run(node, "$(…)")
+        elif part[0] == "p":
+            ctx.run(part[1], part[2][:1] + "(…)")
+        elif part[0] == "$" and part[4] is not None:
+            _run_inner(part[4], ctx)
+
+
+def _split_into(value: str, field: _Field, fields: list, raw: str) -> _Field:
+    pieces = value.split() if value.strip(_BLANK) or not value else []
+    if not pieces:
+        if value and value[0] in _BLANK and field.some:
+            fields.append(field.word())
+            return _Field(raw)
+        return field
+    if value[0] in _BLANK and field.some:
+        fields.append(field.word())
+        field = _Field(raw)
+    for n, piece in enumerate(pieces):
+        if n:
+            fields.append(field.word())
+            field = _Field(raw)
+        field.active(piece)
+    if value[-1] in _BLANK:
+        fields.append(field.word())
+        field = _Field(raw)
+    return field
+
+
+def _tilde(text: str, field: _Field, ctx, alt, k):
+    """Expand a leading ``~``, ``~user``, ``~+``, ``~-``; return the rest of the text."""
+    end = text.find("/")
+    if end < 0:
+        if len(alt) > k + 1 and alt[k + 1][0] != "u":
+            return text  # ~"x": quoted, not a tilde prefix
+        end = len(text)
+    name = text[1:end]
+    if name == "":
+        value = ctx.lookup("HOME")
+    elif name == "+":
+        value = ctx.lookup("PWD")
+    elif name == "-":
+        value = ctx.lookup("OLDPWD")
+    else:
+        value = None
+    if value is None:
+        field.unknown(text[:end])
+    else:
+        field.literal(value)
+    return text[end:]
+
+
+# ## Brace expansion ##############################################################################
+
+
+def _has_brace(parts) -> bool:
+    for part in parts:
+        if part[0] == "u" and "{" in part[1] and "}" in part[1]:
+            return True
+    return False
+
+
+def _braces(parts, ctx):
+    """Brace-expand a word's parts: a list of part lists (bounded by ``MAX_BRACE``)."""
+    units = []
+    for part in parts:
+        if part[0] == "u":
+            units.extend(("u", ch) for ch in part[1])
+        else:
+            units.append(part)
+    if sum(1 for u in units if u == ("u", "{")) > 64:
+        return [_overflow(units)]
+    out = []
+    if not _expand_units(units, out, ctx):
+        return [_overflow(units)]
+    return [_merge(u) for u in out]
+
+
+def _expand_units(units, out: list, ctx) -> bool:
+    """Append every expansion of ``units`` to ``out``; False past the bound."""
+    if not ctx.budget.spend(len(units)):
+        return False
+    i = 0
+    n = len(units)
+    while i < n:
+        if units[i] == ("u", "{") and not (i and units[i - 1] == ("u", "$")):
+            group = _group(units, i)
+            if group is not None:
+                end, alternatives = group
+                if alternatives is None:
+                    return False
+                prefix, suffix = units[:i], units[end + 1 :]
+                for alt in alternatives:
+                    if not _expand_units(prefix + alt + suffix, out, ctx):
+                        return False
+                    if len(out) > MAX_BRACE:
+                        return False
+                return True
+        i += 1
+    out.append(units)
+    return len(out) <= MAX_BRACE
+
+
+def _group(units, i):
+    """The brace group opening at ``i``: (closing index, alternatives or None past the bound),
+    or None when it is not a group (no comma, no valid sequence)."""
+    depth = 0
+    commas = []
+    for j in range(i + 1, len(units)):
+        u = units[j]
+        if u[0] != "u":
+            continue
+        ch = u[1]
+        if ch == "\\":
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            if depth:
+                depth -= 1
+                continue
+            if commas:
+                bounds = [i] + commas + [j]
+                return j, [units[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
+            inner = units[i + 1 : j]
+            if all(x[0] == "u" for x in inner):
+                seq = _sequence("".join(x[1] for x in inner))
+                if seq is not None:
+                    return j, (None if seq is False else [[("u", s)] for s in seq])
+            return None
+        elif ch == "," and depth == 0:
+            commas.append(j)
+    return None
+
+
+def _sequence(text: str):
+    """``a..e`` / ``1..10`` / ``1..10..2``: the items, False when too many, None if not a sequence."""
+    bits = text.split("..")
+    if len(bits) not in (2, 3):
+        return None
+    step = 1
+    if len(bits) == 3:
+        if not _is_int(bits[2]):
+            return None
+        step = abs(int(bits[2])) or 1
+    a, b = bits[0], bits[1]
+    if _is_int(a) and _is_int(b):
+        lo, hi = int(a), int(b)
+        if abs(hi - lo) // step + 1 > MAX_BRACE:
+            return False
+        width = (
+            max(len(a), len(b))
+            if (a.lstrip("-").startswith("0") and len(a.lstrip("-")) > 1)
+            or (b.lstrip("-").startswith("0") and len(b.lstrip("-")) > 1)
+            else 0
+        )
+        rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
+        return [str(v).zfill(width) if width else str(v) for v in rng]
+    if len(a) == 1 and len(b) == 1 and a.isascii() and b.isascii() and a.isalpha() and b.isalpha():
+        lo, hi = ord(a), ord(b)
+        rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
+        return [chr(v) for v in rng]
+    return None
+
+
+def _is_int(text: str) -> bool:
+    body = text[1:] if text[:1] in "+-" else text
+    return body.isdigit() and body.isascii() and len(body) < 12
+
+
+def _merge(units):
+    parts = []
+    for u in units:
+        if u[0] == "u" and parts and parts[-1][0] == "u":
+            parts[-1] = ("u", parts[-1][1] + u[1])
+        else:
+            parts.append(u)
+    return parts
+
+
+def _overflow(units):
+    """Past the bound: the span from the first ``{`` to the last ``}`` becomes one unknown part."""
+    first = next((k for k, u in enumerate(units) if u == ("u", "{")), 0)
+    last = max((k for k, u in enumerate(units) if u == ("u", "}")), default=len(units) - 1)
+    raw = "".join(u[1] if u[0] in "uq" else "" for u in units[first : last + 1])
+    return _merge(units[:first]) + [("g", raw)] + _merge(units[last + 1 :])
