@@ -90,7 +90,8 @@ Feature: Checking policy files with cupcake validate
         When the user runs "cupcake validate"
         Then the output is:
             """
-            ok: 1 policy in cupcake.toml
+            cupcake.toml:1: warning: policy "Run tests after code changes": Copilot CLI, Cursor cannot block on PostToolUse (see the capability tables: `python -m cupcake.agents.table`); there this policy's block is not honoured
+            0 errors, 1 warning
             """
         And the exit code is 0
 
@@ -232,9 +233,10 @@ Feature: Checking policy files with cupcake validate
         When the user runs "cupcake validate"
         Then the output is:
             """
+            cupcake.toml:1: warning: policy "Trust the test runner": Codex cannot approve on PreToolUse (see the capability tables: `python -m cupcake.agents.table`); there this policy's approve is not honoured
             cupcake.toml:6: warning: policy "No sudo": never reached: "Trust the test runner" (cupcake.toml:1) approves these calls first
             cupcake.toml:15: warning: policy "Say goodbye": `matcher` has no effect: "SessionEnd" has no tool (the policy applies to every SessionEnd)
-            0 errors, 2 warnings
+            0 errors, 3 warnings
             """
         And the exit code is 0
         When the user runs "cupcake validate --strict"
@@ -345,3 +347,28 @@ Feature: Checking policy files with cupcake validate
             cupcake validate: no such file: missing.toml
             """
         And the exit code is 2
+
+    Scenario: A policy that asks an agent for what it cannot do is a warning, for the agents it applies to
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Remind about the style guide"
+            agents = ["gemini", "claude"]
+            matcher = "Write|Edit"
+            action = { type = "inject_context", text = "Follow docs/style.md" }
+
+            [[policy]]
+            name = "Trust the linter"
+            agents = ["codex"]
+            matcher = "Bash"
+            conditions = [{ type = "command_regex", value = "^ruff check" }]
+            action = { type = "approve" }
+            """
+        When the user runs "cupcake validate"
+        Then the output is:
+            """
+            cupcake.toml:1: warning: policy "Remind about the style guide": Gemini CLI cannot add context on PreToolUse (see the capability tables: `python -m cupcake.agents.table`); there this policy's context is not honoured
+            cupcake.toml:7: warning: policy "Trust the linter": Codex cannot approve on PreToolUse (see the capability tables: `python -m cupcake.agents.table`); there this policy's approve is not honoured
+            0 errors, 2 warnings
+            """
+        And the exit code is 0

@@ -41,9 +41,12 @@ class Report:
         self.problems: list[dict] = []
         self.policies = 0
 
-    def add(self, compiled: dict) -> None:
+    def add(self, compiled: dict, root: str = "", env=None) -> None:
+        from cupcake.policy.agent_warnings import capability_warnings
+
         files = list(compiled.get("files", ()))
-        problems = sorted(compiled["problems"], key=lambda p: _rank(p, files))
+        found = list(compiled["problems"]) + capability_warnings(compiled, root, env or {})
+        problems = sorted(found, key=lambda p: _rank(p, files))
         self.files.extend(files)
         self.problems.extend(problems)
         self.policies += len(compiled["policies"])
@@ -104,13 +107,13 @@ def collect(files, env, cwd=None):
         base = os.path.realpath(cwd)
         for name in files:
             path = os.path.normpath(os.path.join(base, name))
-            report.add(compile_files([path], base, env))
+            report.add(compile_files([path], base, env), base, env)
         return report, None
     root = find_root(project_dir_in(env), cwd)
     loaded = load(root, env, use_cache=False)  # the very loader `run` uses, without its cache
     if loaded is None:
         return None, "no policy file found (cupcake.toml at the project root, or ~/.claude/cupcake.toml)"
-    report.add(loaded.compiled)
+    report.add(loaded.compiled, root, env)
     report.cache_problem = _cache_check(root, env, loaded.compiled)
     return report, None
 
