@@ -15,6 +15,9 @@ from cupcake.agents.jsonedit import Document, New
 # but Gemini CLI lets a bare exit 2 through (it blocks only with a reason on stderr), and the others
 # show the model stderr as the reason: so the reason is always said.
 CLOSED_REASON = "Cupcake could not run, and its fail_mode is closed: blocked until a person fixes it."
+# Where a failure blocks in closed mode: before a tool runs, and a prompt. At a stop a block only makes
+# the agent continue (droid loops until its time-out); elsewhere nothing can be stopped.
+CLOSED_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 CLOSED_SUFFIX = f" || {{ echo '{CLOSED_REASON}' >&2; exit 2; }}"
 
 
@@ -131,7 +134,7 @@ def entries(
     for event in events:
         line = capabilities.get(event)
         agent_event = line["agent_events"][0] if line else event
-        entry = handler(command_line(word, agent, agent_event, closed))
+        entry = handler(command_line(word, agent, agent_event, closed and event in CLOSED_EVENTS))
         if grouped:
             m = matcher(event) if matcher else None
             entry = {"matcher": m, "hooks": [entry]} if m is not None else {"hooks": [entry]}

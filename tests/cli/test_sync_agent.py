@@ -91,8 +91,17 @@ def test_a_file_it_cannot_parse_is_refused_and_left_alone(project, agent):
 def test_closed_mode_blocks_when_cupcake_cannot_run_with_the_reason_on_stderr(project, agent):
     project.write_policy('[settings]\nfail_mode = "closed"\n')
     assert sync(project, agent)[0] == 0
-    for _event, command in hook_commands(str(project.root / FILES[agent]), agent):
-        assert command.endswith("exit 2; }") and ">&2" in command
+    from cupcake.agents import adapter
+
+    guarded = {
+        adapter(agent).CAPABILITIES[e]["agent_events"][0]
+        for e in ("PreToolUse", "UserPromptSubmit", "PermissionRequest")
+        if e in adapter(agent).CAPABILITIES
+    }
+    commands = dict(hook_commands(str(project.root / FILES[agent]), agent))
+    for event, command in commands.items():
+        # before a tool and at a prompt a failure blocks; at a stop it would only loop the agent
+        assert (command.endswith("exit 2; }") and ">&2" in command) == (event in guarded), (event, command)
     if agent == "cursor":
         data = json.loads((project.root / FILES[agent]).read_text())
         assert all(h["failClosed"] for hs in data["hooks"].values() for h in hs)
