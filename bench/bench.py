@@ -416,7 +416,29 @@ def make_agent_allow(agent: str) -> Callable[[Path], Setup]:
     return make
 
 
-AGENT_SCENARIOS = {8: "codex", 9: "gemini", 10: "copilot", 11: "droid", 12: "cursor"}
+AGENT_SCENARIOS = {11: "codex", 12: "gemini", 13: "copilot", 14: "droid", 15: "cursor"}
+
+
+PACK_NAMES = ("destructive", "git", "secrets", "network", "system", "production", "publishing")
+
+
+def make_recommended_harmless(project: Path) -> Setup:
+    (project / "cupcake.toml").write_text('imports = ["cupcake:recommended"]\n', encoding="utf-8")
+    return Setup(bash_payload(project, "ls -la"), expect_nothing)
+
+
+def make_recommended_compound(project: Path) -> Setup:
+    # Quotes and `$(…)` defeat the literal prefilters: the line must be parsed, and nothing matches.
+    (project / "cupcake.toml").write_text('imports = ["cupcake:recommended"]\n', encoding="utf-8")
+    command = "cd src && git status --short | grep -v '^??' ; echo \"$(git rev-parse HEAD)\" && python -m pytest -q"
+    return Setup(bash_payload(project, command), expect_nothing)
+
+
+def make_thousand_policies_and_packs(project: Path) -> Setup:
+    imports = "imports = [" + ", ".join(f'"cupcake:{n}"' for n in PACK_NAMES) + "]\n\n"
+    (project / "cupcake.toml").write_text(imports + policy_file(thousand_policies()), encoding="utf-8")
+    return Setup(bash_payload(project, "git push origin feature && rm -rf build"), expect_nothing)
+
 
 # The scenario table. To add one: a make_* function that writes <project>/cupcake.toml (and any other
 # project files) and returns the payload and its expected output, then one line here. Ids are stable.
@@ -473,6 +495,30 @@ SCENARIOS: list[Scenario] = [
         2.5,
         1.5,
         make_state_query(10),
+    ),
+    Scenario(
+        8,
+        "recommended-harmless",
+        "cupcake:recommended on, a harmless Bash call (ls -la): no output",
+        1.8,
+        1.5,
+        make_recommended_harmless,
+    ),
+    Scenario(
+        9,
+        "recommended-compound",
+        "cupcake:recommended on, a compound command that must be parsed and matches nothing",
+        2.0,
+        1.5,
+        make_recommended_compound,
+    ),
+    Scenario(
+        10,
+        "thousand-policies-and-packs",
+        "1,000 policies and every pack, a Bash call the parser reads (git push && rm -rf build): no output",
+        2.7,
+        1.5,
+        make_thousand_policies_and_packs,
     ),
 ] + [
     Scenario(

@@ -70,7 +70,7 @@ Feature: Checks that gate the agent: run_command
             hook_event = "PostToolUse"
             matcher = "Bash"
             conditions = [{ type = "command_regex", value = "npm install" }]
-            action = { type = "run_command", command = "notify_script.sh '{{command}}'" }
+            action = { type = "run_command", command = "./notify_script.sh '{{command}}'" }
             """
         And the project script "notify_script.sh" records its arguments
         When Claude Code reports that the agent ran "npm install left-pad; rm -rf ~"
@@ -87,7 +87,7 @@ Feature: Checks that gate the agent: run_command
             name = "Log installs"
             hook_event = "PostToolUse"
             matcher = "Bash"
-            action = { type = "run_command", command = "notify_script.sh {{command}} done", shell = <shell> }
+            action = { type = "run_command", command = "./notify_script.sh {{command}} done", shell = <shell> }
             """
         And the project script "notify_script.sh" records its arguments
         When Claude Code reports that the agent ran "<command>"
@@ -145,7 +145,7 @@ Feature: Checks that gate the agent: run_command
         When the agent asks to run "make"
         Then the tool call is denied with:
             """
-            Operation blocked: Command `no-such-linter --check` could not start: no-such-linter was not found on PATH or in the project root
+            Operation blocked: Command `no-such-linter --check` could not start: no-such-linter was not found on PATH
             """
 
     Scenario: A passing check never hides a later block
@@ -210,7 +210,7 @@ Feature: Checks that gate the agent: run_command
             name = "Remember deploys"
             matcher = "Bash"
             conditions = [{ type = "command_regex", value = "deploy" }]
-            action = { type = "run_command", command = "notify_script.sh {{command}}", on_failure = "ignore" }
+            action = { type = "run_command", command = "./notify_script.sh {{command}}", on_failure = "ignore" }
 
             [[policy]]
             name = "No deploys of main"

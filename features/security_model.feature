@@ -151,3 +151,200 @@ Feature: Enforcement the agent cannot switch off
             {"file_path": "logs/evals/eval-9999.json", "content": "{}"}
             """
         Then the tool call is denied
+
+    Scenario: A value that starts with a dash is a path to the check, never an option
+        An agent that names its file "--output=cupcake.toml" would make `git diff {{file_path}}` write
+        the policy file. A path value that starts with "-" reaches the program as "./--output=…".
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Log writes"
+            matcher = "Write"
+            action = { type = "run_command", command = "./notify_script.sh {{file_path}}" }
+            """
+        And the project script "notify_script.sh" records its arguments
+        When the agent uses the tool "Write" with:
+            """
+            {"file_path": "--output=cupcake.toml", "content": "x"}
+            """
+        Then "notify_script.sh" received exactly the arguments:
+            """
+            ["./--output=cupcake.toml"]
+            """
+
+    Scenario: Any other value that starts with a dash fails the check, saying why
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Log commands"
+            matcher = "Bash"
+            action = { type = "run_command", command = "./notify_script.sh {{command}}" }
+            """
+        And the project script "notify_script.sh" records its arguments
+        When the agent asks to run "--help"
+        Then the tool call is denied
+        And the model is shown a note that "the value of {{command}} starts with '-'"
+        And "notify_script.sh" ran 0 times
+
+    Scenario: A placeholder where a shell would read it as code is refused when the policies load
+        bash evaluates the contents of a value used in arithmetic, so `a[$(touch pwned)]` would run.
+        Cupcake refuses such a script before anything runs.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Count"
+            matcher = "Bash"
+            action = { type = "run_command", command = "echo $(( {{command}} + 1 ))", shell = true }
+            """
+        When the agent asks to run "a[$(touch pwned)]"
+        Then the answer is only a note to the user saying "{{command}} stands inside an arithmetic expression"
+        And no file "pwned" was created
+
+    Scenario: A program named without a path is never taken from the project
+        The project is the agent's to write; a program it planted there under the name the policy uses
+        does not run. A script in the project is named as a path: "./scripts/check.sh".
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Lint first"
+            matcher = "Bash"
+            action = { type = "run_command", command = "cupcake-no-such-linter" }
+            """
+        And the project script "cupcake-no-such-linter" records its arguments
+        When the agent asks to run "ls"
+        Then the tool call is denied
+        And the model is shown a note that "cupcake-no-such-linter was not found on PATH"
+        And "cupcake-no-such-linter" ran 0 times
+
+    Scenario Outline: Cutting the audit log anywhere is caught by verify
+        The hash chain shows a line removed from the middle; the anchor kept beside the log
+        (.cupcake/audit.anchor) shows lines cut off its head or its tail, and rotated files deleted.
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+            audit_allows = true
+            """
+        When the agent runs 4 commands
+        And someone removes line <line> of the audit log
+        And the user runs "cupcake audit verify"
+        Then the exit code is 1
+        And the output says "<finding>"
+
+        Examples:
+            | line | finding                            |
+            | 1    | 1 line was cut from the head       |
+            | 2    | 1 line is missing                  |
+            | 4    | 1 line was cut from the tail       |
+
+    Scenario: Holding the audit lock does not suppress a record, nor delay the answer
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And another process holds the audit lock
+        When the agent asks to run "rm -rf build"
+        Then the tool call is denied
+        And the answer came within 3 seconds
+        And the user is told "the record was kept in .cupcake/audit.pending."
+        When the other process lets the audit lock go
+        And the user runs "cupcake audit verify"
+        Then the exit code is 0
+        And the output says "Audit trail intact: 1 line"
+
+    Scenario: A .cupcake folder that is a symbolic link is never written through
+        An agent that replaces .cupcake by a link to another folder would have Cupcake write its cache,
+        state and audit trail there. Cupcake refuses the link, still decides, and says why.
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        And the folder "~/elsewhere" exists
+        And ".cupcake" is a symlink to "../home/elsewhere"
+        When the agent asks to run "rm -rf build"
+        Then the tool call is denied
+        And the user is told ".cupcake is a symbolic link"
+        And the folder "~/elsewhere" is still empty
+
+    Scenario: A failed tool call does not count as done
+        "Run the tests before committing" is not satisfied by a test run that failed or was interrupted.
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Tests before commits"
+            matcher = "Bash"
+            conditions = [
+              { type = "command_regex", value = "git commit" },
+              { type = "state_missing", tool = "Bash", command = "pytest" },
+            ]
+            action = { type = "block_with_feedback", feedback_message = "Run pytest first." }
+            """
+        When Claude Code reports that "pytest -q" failed
+        And the agent asks to run "git commit -m wip"
+        Then the tool call is denied
+        When Claude Code reports that the agent ran "pytest -q"
+        And the agent asks to run "git commit -m wip"
+        Then the tool call is let through
+
+    Scenario Outline: An MCP tool may not write a protected path either
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "<tool>" with:
+            """
+            <input>
+            """
+        Then the tool call is <outcome>
+
+        Examples:
+            | tool                          | input                                                  | outcome     |
+            | mcp__filesystem__write_file   | {"path": "cupcake.toml", "content": "x"}               | denied      |
+            | mcp__filesystem__move_file    | {"source": ".cupcake", "destination": "old"}           | denied      |
+            | mcp__filesystem__read_file    | {"path": "cupcake.toml"}                               | let through |
+            | mcp__filesystem__write_file   | {"path": "notes.txt", "content": "x"}                  | let through |
+
+    Scenario: A write to a hard link of Claude Code's settings is blocked
+        A hard link is the same file under another name: writing it writes the protected file.
+        Given the file ".claude/settings.json" exists
+        And "notes.json" is a hard link to ".claude/settings.json"
+        When the agent asks to write "notes.json" with:
+            """
+            {"hooks": {}}
+            """
+        Then the tool call is denied
+        And the model is shown a note that "(a hard link)"
+
+    Scenario: A lone surrogate is masked in the audit trail, and the record is whole
+        Given the project policy:
+            """
+            [settings]
+            audit_logging = true
+
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "Bash" with:
+            """
+            {"command": "rm -rf build \ud800"}
+            """
+        Then the tool call is denied
+        And the last audit record's command is "rm -rf build ?"
+        And every line of the audit log is a whole JSON record

@@ -410,6 +410,73 @@ def systems(
     raise typer.Exit(list_systems(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
 
 
+@app.command()
+def packs(
+    json_out: Annotated[bool, typer.Option("--json", help="Print the packs as JSON.")] = False,
+) -> None:
+    """List the built-in rule packs and their rules.
+
+    Enable a pack in cupcake.toml with imports = ["cupcake:recommended"] (or "cupcake:git", …);
+    switch a rule off with [packs] disable = ["git.force-push"] and change what the agent is told
+    with [packs.messages] "git.force-push" = "…".
+    """
+    from cupcake.cli.packs import list_packs
+
+    raise typer.Exit(list_packs(json_out=json_out, out=typer.echo))
+
+
+@app.command("test")
+def test_policies(
+    files: Annotated[
+        list[str] | None, typer.Argument(help="Scenario files or directories (default: tests/cupcake/).")
+    ] = None,
+    packs_: Annotated[bool, typer.Option("--packs", help="Run every built-in pack's own examples.")] = False,
+) -> None:
+    """Run scenario files against the project's policies; exit 1 when any gets another decision.
+
+    A scenario: [[scenario]] with command = "git push --force" (or tool = "Read" and input = {…},
+    or payload = {…}), expect = "block" (allow, block, ask, approve, feedback, context) and,
+    optionally, expect_text and expect_policy.
+    """
+    from cupcake.cli.scenarios import run_pack_examples, run_scenarios
+
+    if packs_:
+        raise typer.Exit(run_pack_examples(os.environ, typer.echo))
+    raise typer.Exit(run_scenarios(files or [], os.environ, os.getcwd(), typer.echo, _echo_err))
+
+
+@app.command()
+def explain(
+    command: Annotated[
+        str | None, typer.Option("--command", help="A Bash command (else the event JSON on stdin).")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the explanation as JSON.")] = False,
+) -> None:
+    """Show how the current policies decide one event: the parsed command, every candidate policy,
+    each condition's result and why, the decision and the policy that made it, and timings.
+    Nothing runs and nothing is recorded."""
+    from cupcake.cli.explain import explain as run_explain
+
+    text = None if command is not None else sys.stdin.read()
+    raise typer.Exit(run_explain(os.environ, os.getcwd(), command, text, json_out=json_out, out=typer.echo))
+
+
+@app.command()
+def replay(
+    sources: Annotated[
+        list[str] | None,
+        typer.Argument(help="Audit logs or Claude Code transcripts (.jsonl); default: .cupcake/audit.log."),
+    ] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Only events since then (7d, 24h, or a date).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the changes as JSON.")] = False,
+) -> None:
+    """Run recorded tool calls through the current policies and report what would change
+    ("git.force-push would have blocked 3 of 120 calls"). Nothing runs and nothing is recorded."""
+    from cupcake.cli.replay import replay as run_replay
+
+    raise typer.Exit(run_replay(os.environ, os.getcwd(), sources or [], since, json_out, typer.echo, _echo_err))
+
+
 def main(args=None) -> int:
     """Run a command; map every outcome to an exit code (see ``cupcake.cli.errors``)."""
     from cupcake.cli import errors

@@ -106,8 +106,18 @@ def stats(path: str, filters: Filters, *, json_out=False, out=print, err=print) 
 
 
 def verify(path: str, *, json_out=False, out=print, err=print) -> int:
-    from cupcake.stores.audit.verify import verify as walk
+    import os
 
+    from cupcake.stores.audit.verify import verify as walk
+    from cupcake.stores.audit.writer import merge_pending
+
+    try:  # records kept aside while the lock was held join the chain first
+        left = merge_pending(os.path.dirname(path))
+    except Exception as exc:  # noqa: BLE001 - verify what is there, and say what could not be merged
+        err(f"cupcake audit: could not add the pending records: {exc}")
+        left = None
+    if left:
+        err(f"cupcake audit: {left} pending records are still waiting (the audit lock is held)")
     if not trail_files(path):
         err(missing(path))
         return 1

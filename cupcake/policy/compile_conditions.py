@@ -72,6 +72,10 @@ def compile_condition(cond, report, root: str = ""):
     kind = cond["type"]
     if kind in schema.STATE_CONDITIONS:
         return compile_state_condition(cond, root, report)
+    if kind == "command":
+        from cupcake.policy.command_condition import compile_command_condition
+
+        return compile_command_condition(cond, report, checked_regex)
     if kind not in schema.CONDITION_TYPES:
         report(
             f'unknown condition type "{kind}"{suggestion(kind, schema.CONDITION_TYPES + schema.COMBINATORS)}',
@@ -115,6 +119,10 @@ def patterns_in(conditions):
             continue
         if cond[0] in ("command_regex", "filepath_regex", "file_content_regex") and cond[1]:
             yield cond[1]
+        elif cond[0] == "command":
+            from cupcake.policy.command_condition import patterns_of
+
+            yield from patterns_of(cond)
         elif cond[0] == "field" and cond[2] == "regex" and cond[3]:
             yield cond[3]
         elif cond[0] in schema.STATE_CONDITIONS:

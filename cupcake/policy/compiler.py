@@ -54,6 +54,7 @@ def compile_files(paths, root: str, env) -> dict:
     settings["eval_feedback"] = eval_feedback_settings(settings.get("eval_feedback"))
 
     units, imported, systems = [], _Imported(), []
+    imported.pack_settings = _pack_settings(sources, paths, problems)
     for source in sources:
         _check_file(source, problems)
         systems.extend(pipeline_systems.check_file(source, problems))
@@ -212,8 +213,8 @@ def _read(path: str, root: str, env, problems, imported_by=None):
 
 def _check_file(source, problems) -> None:
     table = source.table
-    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline")}
-    _check_file_model(source, rest, ("policy_schema_version", "settings", "policy", "imports"), problems)
+    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline", "packs")}
+    _check_file_model(source, rest, ("policy_schema_version", "settings", "policy", "imports", "packs"), problems)
     settings = table.get("settings")
     if isinstance(settings, dict):
         if "eval_feedback" in settings:
@@ -324,6 +325,13 @@ def _compile_policy(source, index: int, table, problems, extras=None):
     return (name, event, tools, tuple(compiled_conditions), action, source.name, line)
 
 
+def _pack_settings(sources, paths, problems) -> dict:
+    """``[packs]`` of the top-level files, checked and merged (see ``cupcake.policy.compile_packs``)."""
+    from cupcake.policy.compile_packs import merged_settings
+
+    return merged_settings([s for s in sources if s.path in paths], problems)
+
+
 class _Imported:
     """What the imports of every top-level file added up to: the cache's extra identities (each
     imported file and each directory a glob scanned) and the patterns self-protection guards."""
@@ -331,6 +339,8 @@ class _Imported:
     def __init__(self):
         self.identities: list = []
         self.patterns: list = []
+        self.pack_settings: dict = {}
+        self.pack_rules: set = set()  # the ids of the pack rules already taken in
 
 
 def _imported_sources(source, root: str, env, problems, imported: _Imported) -> list:
@@ -350,6 +360,9 @@ def _imported_sources(source, root: str, env, problems, imported: _Imported) -> 
     def warn(message: str, entry=None) -> None:
         problems.append(Problem(WARNING, source.name, at(entry), None, f"imports: {message}"))
 
+    from cupcake.policy.compile_packs import pack_sources
+
+    packs = pack_sources(source, entries, report, imported)
     expansion = expand_imports(source.path, entries, report, warn)
     imported.patterns.extend(expansion.patterns)
     found = []
@@ -360,7 +373,7 @@ def _imported_sources(source, root: str, env, problems, imported: _Imported) -> 
         if child is not None:
             _check_imported_file(child, problems)
             found.append(child)
-    return found
+    return found + packs
 
 
 def _check_imported_file(source, problems) -> None:

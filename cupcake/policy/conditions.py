@@ -42,6 +42,10 @@ def holds(cond, view) -> bool:
     kind = cond[0]
     if kind == "command_regex":
         return _search(cond[1], cond[2], view.command)
+    if kind == "command":
+        from cupcake.policy.command_match import holds as command_holds
+
+        return command_holds(cond, view)
     if kind == "filepath_regex":
         return _search(cond[1], cond[2], view.file_path)
     if kind == "file_content_regex":

@@ -9,7 +9,7 @@ _PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
 class EventView:
-    __slots__ = ("payload", "root", "state", "tool", "tool_input", "cwd", "_path", "_contents")
+    __slots__ = ("payload", "root", "state", "tool", "tool_input", "cwd", "_path", "_contents", "_script")
 
     def __init__(self, event, root: str, state=None):
         """``event``: the canonical event (``cupcake.agents.event.Event``)."""
@@ -21,11 +21,27 @@ class EventView:
         self.cwd = event.cwd
         self._path = False
         self._contents = None
+        self._script = None
 
     @property
     def command(self):
         value = self.tool_input.get("command")
         return value if isinstance(value, str) else None
+
+    def script(self):
+        """The Bash command read as the shell would (``cupcake.shell``): parsed at most once per run,
+        and only when a ``command`` condition's prefilter passed."""
+        if self._script is None:
+            import os
+
+            from cupcake.shell import parse
+
+            home = os.path.expanduser("~")
+            from cupcake.agents.claude.recorded import shell_variables
+
+            env = shell_variables(self.root)
+            self._script = parse(self.command or "", self.cwd, home if home.startswith("/") else None, env)
+        return self._script
 
     @property
     def file_path(self):

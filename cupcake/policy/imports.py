@@ -51,6 +51,8 @@ def expand(importer: str, entries, report, warn) -> Expansion:
         return out
     seen: dict[str, int] = {}
     for n, entry in enumerate(entries):
+        if isinstance(entry, str) and entry.startswith("cupcake:"):
+            continue  # a built-in rule pack (``cupcake.policy.packs``), read by the compiler
         parts = _parts(entry, n, report)
         if parts is None:
             continue

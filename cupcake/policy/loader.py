@@ -28,6 +28,11 @@ def load(root: str, env, use_cache: bool = True):
         return None
     key = cache.cache_key(identities)
     path = os.path.join(root, WORK_DIR, cache.CACHE_NAME)
+    problem = None
+    if use_cache and os.path.islink(os.path.join(root, WORK_DIR)):
+        # a planted link: the cache would be read from, and written to, wherever it points
+        use_cache = False
+        problem = f"{WORK_DIR} is a symbolic link; Cupcake does not read or write through it (remove it)"
     if use_cache:
         compiled = cache.read(path, key, env)
         if compiled is not None and _imports_unchanged(compiled):
@@ -35,7 +40,6 @@ def load(root: str, env, use_cache: bool = True):
     from cupcake.policy.compiler import compile_files  # cold path: tomli, pydantic
 
     compiled = compile_files(files, root, env)
-    problem = None
     if use_cache:
         try:
             cache.write(path, key, compiled, env)

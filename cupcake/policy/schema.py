@@ -136,8 +136,31 @@ StateCondition = TableSchema(
     required=("type",),
 )
 
+
+def _names():
+    return cs.union_schema([_str(), cs.list_schema(_str(), min_length=1)])
+
+
+# ``command``: what a Bash line would run, read by ``cupcake.shell`` (see ``command_condition``).
+CommandCondition = TableSchema(
+    "condition",
+    {
+        "type": _literal("command"),
+        "program": _names(),
+        "subcommand": _names(),
+        "flags": cs.list_schema(_str()),
+        "not_flags": cs.list_schema(_str()),
+        "args": cs.list_schema(_str(), min_length=1),
+        "args_regex": _str(),
+        "path_outside": cs.list_schema(_str(), min_length=1),
+        "via": _names(),
+        "piped_from": _names(),
+    },
+    required=("type",),
+)
+
 REGEX_CONDITIONS = ("command_regex", "filepath_regex", "file_content_regex")
-CONDITION_TYPES = REGEX_CONDITIONS + ("field", "state_exists", "state_missing")
+CONDITION_TYPES = REGEX_CONDITIONS + ("command", "field", "state_exists", "state_missing")
 COMBINATORS = ("not", "any")
 
 

@@ -45,13 +45,17 @@ def applies(ctx) -> bool:
     if ctx.settings.get("self_protection") is False:  # only an explicit false turns it off
         return False
     tool = ctx.incoming.tool
-    return tool == "Bash" or tool in WRITE_TOOLS or _agent_tool_kind(ctx) is not None
+    if tool == "Bash" or tool in WRITE_TOOLS or (isinstance(tool, str) and tool.startswith("mcp__")):
+        return True
+    return _agent_tool_kind(ctx) is not None
 
 
 def _agent_tool_kind(ctx):
     """ "shell" or "write" when the agent's own name for the tool is one of its shell or file-writing
     tools (a tool the adapter has no canonical name for, such as Cursor's Delete), else None."""
-    agent, tool = ctx.agent, ctx.incoming.payload.get("agent_tool")
+    payload = getattr(ctx.incoming, "payload", None)
+    agent = getattr(ctx, "agent", None)
+    tool = payload.get("agent_tool") if isinstance(payload, dict) else None
     if agent is None or not isinstance(tool, str):
         return None
     if tool in getattr(agent, "SHELL_TOOLS", ()):
@@ -66,6 +70,10 @@ def violation(ctx, view):
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
     if view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell"):
         return _bash(view, protected, ctx)
+    if view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) != "write":  # an MCP tool (see ``other_tools``)
+        from cupcake.protection.other_tools import mcp_violation
+
+        return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)
     found = _write(view, protected, ctx)
     if found is None:
         paths = view.tool_input.get("file_paths")  # a patch (Codex apply_patch) names every file it touches
@@ -111,17 +119,11 @@ def _write(view, protected, ctx):
         found = classify(form, protected)
         if found:
             return f"Cupcake self-protection: {_describe(literal, found, ctx)}. {_PERSON}"
-    inodes = protected.get("inodes")
-    if inodes:
-        try:
-            st = os.stat(resolved)
-        except (OSError, ValueError):  # ValueError: a lone surrogate or NUL cannot name a file on disk
-            return None
-        if (st.st_dev, st.st_ino) in inodes:
-            return (
-                f"Cupcake self-protection: {_display(literal, ctx)} is the same file as a Cupcake policy file "
-                f"(a hard link). {_PERSON}"
-            )
+    from cupcake.protection.other_tools import hard_link_violation  # also .cupcake/ and settings files
+
+    linked = hard_link_violation(resolved, protected, ctx)
+    if linked:
+        return f"Cupcake self-protection: {linked.replace(resolved, _display(literal, ctx), 1)} {_PERSON}"
     return None
 
 

@@ -7,7 +7,13 @@ No value is ever parsed as code:
   stays that one argument. The program itself cannot be a placeholder.
 - ``shell = true``: the script is the command with each placeholder replaced by a positional parameter
   (``"$1"``, ``"$2"``, …; quoted to suit the place it stands in) and the values are passed as arguments:
-  ``["sh", "-c", script, "sh", v1, v2, ...]``.
+  ``["sh", "-c", script, "sh", v1, v2, ...]``. A placeholder where the shell reads a value as code
+  (arithmetic, ``[[ ]]``, subscripts, ``${…}``, ``eval``, the program's place) is refused when the
+  policies load (``shell_check``).
+
+No value ever becomes an option either (``values.guard_options``): an argument that a value makes start
+with ``-`` is passed as ``./-x`` when the placeholder is a path (``{{file_path}}``), else the check fails
+with a message saying so; after a literal ``--`` argument (the end of options) values pass as they are.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from cupcake.run_command.template import (
 )
 
 SHELL = "/bin/sh"
+SHELL_VARIABLE = "CUPCAKE_SHELL"  # in the hook's environment: the shell for ``shell = true`` (absolute path)
 
 
 def split_command(command: str) -> list[str]:
@@ -49,7 +56,9 @@ def command_problems(command: str, shell: bool) -> list[str]:
         if not is_value_field(name)
     ]
     if shell:
-        return problems
+        from cupcake.run_command.shell_check import shell_problems
+
+        return problems + shell_problems(command)
     try:
         words = split_command(command)
     except CommandSpecError as exc:
@@ -124,12 +133,15 @@ def build_argv(spec: CommandSpec, values: dict) -> list[str]:
         raise CommandSpecError("; ".join(problems))
     if not isinstance(values, dict):
         values = {}
+    from cupcake.run_command.values import guard_options, guard_shell_values
+
     if spec.shell:
         script, fields = shell_script(spec.command)
-        return ["sh", "-c", script, "sh", *(field_value(name, values) for name in fields)]
+        given = guard_shell_values(spec.command, fields, [field_value(name, values) for name in fields])
+        return ["sh", "-c", script, "sh", *given]
     words = split_command(spec.command)
     lookup = lambda name: field_value(name, values)  # noqa: E731
-    return [words[0], *(fill(word, lookup) for word in words[1:])]
+    return guard_options(words, [words[0], *(fill(word, lookup) for word in words[1:])], lookup)
 
 
 def prepare(spec: dict, values: dict) -> list[str]:

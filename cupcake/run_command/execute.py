@@ -5,8 +5,8 @@ stderr are read together in one loop (no deadlock, no threads), each keeping onl
 limit is ``min(timeout, deadline - now)``; when it runs out the whole group is stopped (SIGTERM, a
 short grace, SIGKILL). When the child exits but something it started still holds the output pipes, the
 pipes get a short grace, then that group is stopped too: reading never outlives the limit.
-A program named without a ``/`` is found on PATH, then in the working directory; with ``shell = true``
-the working directory is appended to the child's PATH for the same effect.
+A program named without a ``/`` is found on PATH only, never in the (agent-writable) working directory;
+the child's PATH keeps only its absolute entries, so ``shell = true`` scripts look programs up the same way.
 ``subprocess`` is imported only here, and only when a command runs.
 """
 
@@ -15,9 +15,10 @@ from __future__ import annotations
 import os
 import time
 
-from cupcake.run_command.argv import SHELL, build_argv
+from cupcake.run_command.argv import SHELL, SHELL_VARIABLE, build_argv
 from cupcake.run_command.capture import OutputTail
-from cupcake.run_command.locate import find_executable, place_name, resolve_working_dir
+from cupcake.run_command.errors import UnsafeValue
+from cupcake.run_command.locate import find_executable, place_name, resolve_working_dir, safe_path_entries
 from cupcake.run_command.result import CommandResult
 from cupcake.run_command.spec import read_spec
 
@@ -37,9 +38,15 @@ def run_command(spec: dict, values: dict, *, root: str, deadline: float, env=Non
     """
     started = time.monotonic()
     checked = read_spec(spec)
-    argv = build_argv(checked, values)
     cwd = resolve_working_dir(root, checked.working_dir)
     end = min(started + checked.timeout, deadline)
+    try:
+        argv = build_argv(checked, values)
+    except UnsafeValue as exc:
+        result = CommandResult(checked.command, [], cwd=cwd, timeout=max(0.0, end - started))
+        _not_started(result, str(exc))
+        result.duration = time.monotonic() - started
+        return result
     result = CommandResult(checked.command, argv, cwd=cwd, timeout=max(0.0, end - started))
     try:
         _execute(result, checked.shell, checked.env, checked.max_output, root, end, env)
@@ -49,6 +56,15 @@ def run_command(spec: dict, values: dict, *, root: str, deadline: float, env=Non
         result.error = f"internal error while running the command: {type(exc).__name__}: {exc}"
     result.duration = time.monotonic() - started
     return result
+
+
+def shell_program(env: dict) -> str | None:
+    """The shell for ``shell = true``: ``/bin/sh``, or the absolute path in ``CUPCAKE_SHELL`` (the hook's
+    environment, which the agent does not set), e.g. to run the scripts with bash."""
+    chosen = env.pop(SHELL_VARIABLE, None)
+    if not chosen:
+        return SHELL
+    return chosen if os.path.isabs(chosen) else None
 
 
 def _not_started(result: CommandResult, reason: str) -> None:
@@ -70,10 +86,12 @@ def _execute(
     env = dict(os.environ if base_env is None else base_env)
     env["PWD"] = cwd
     env.update(extra_env)
+    # relative PATH entries ("", ".", "bin") would find programs in the project the agent writes
+    env["PATH"] = os.pathsep.join(safe_path_entries(env.get("PATH", os.defpath)))
     if shell:
-        executable = SHELL
-        # as for a program named without a "/": PATH first, then the working directory
-        env["PATH"] = os.pathsep.join(filter(None, (env.get("PATH", os.defpath), cwd)))
+        executable = shell_program(env)
+        if executable is None:
+            return _not_started(result, f"{SHELL_VARIABLE} must be an absolute path to a shell")
     else:
         executable, reason = find_executable(result.argv[0], cwd, env.get("PATH", os.defpath), place)
         if executable is None:

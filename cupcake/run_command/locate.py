@@ -33,8 +33,11 @@ def place_name(root: str, directory: str) -> str:
 def find_executable(program: str, cwd: str, search_path: str | None, place: str) -> tuple[str | None, str | None]:
     """``(path, None)`` for the file to execute, or ``(None, reason)``.
 
-    A bare name (no ``/``) is looked up on PATH (``search_path``), then in ``cwd``; a path with ``/`` is
-    relative to ``cwd``. ``place`` names ``cwd`` in messages.
+    A bare name (no ``/``) is looked up on PATH only (``search_path``): never in ``cwd`` (the project the
+    agent can write), and relative PATH entries (empty, ``.``, ``bin``) are skipped, so a file the agent
+    planted in the project never runs in place of the program the policy names. A path with ``/`` is
+    relative to ``cwd``: a script in the project is written as one (``./scripts/check.sh``). ``place``
+    names ``cwd`` in messages.
     """
     if "/" in program:
         path = os.path.join(cwd, program)
@@ -43,14 +46,19 @@ def find_executable(program: str, cwd: str, search_path: str | None, place: str)
                 program
             ) else f"{program} does not exist"
         return _usable(program, path)
-    for entry in (search_path or "").split(os.pathsep):
-        candidate = os.path.join(cwd, entry or ".", program)
+    for entry in safe_path_entries(search_path):
+        candidate = os.path.join(entry, program)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate, None
-    candidate = os.path.join(cwd, program)
-    if os.path.exists(candidate):
-        return _usable(program, candidate)
-    return None, f"{program} was not found on PATH or in {place}"
+    hint = ""
+    if os.path.exists(os.path.join(cwd, program)):
+        hint = f"; a program in the project is run only when written as a path (./{program})"
+    return None, f"{program} was not found on PATH{hint}"
+
+
+def safe_path_entries(search_path: str | None) -> list[str]:
+    """The absolute entries of a PATH value, in order: relative ones name the working directory."""
+    return [entry for entry in (search_path or "").split(os.pathsep) if os.path.isabs(entry)]
 
 
 def _usable(program: str, path: str) -> tuple[str | None, str | None]:

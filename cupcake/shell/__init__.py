@@ -19,7 +19,7 @@ __all__ = ["parse", "targets", "Script", "Command", "Redirect", "Opaque", "Write
 
 def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Script:
     """Read ``command`` as bash would. ``cwd``/``home``: absolute directories, or None when
-    unknown; ``env``: variables whose values the caller knows (e.g. ``CLAUDE_PROJECT_DIR``); any
+    unknown; ``env``: variables whose values the caller knows (e.g. the agent's project directory); any
     other variable is unknown. ``check_dirs``: whether a ``cd`` to an existing directory may be
     taken to succeed (else the directory after a ``cd`` that might fail is unknown)."""
     if not isinstance(command, str):
@@ -58,12 +58,12 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
     return script
 
 
-def targets(command, cwd, home, root) -> list:
-    """Every ``Write`` of ``command`` (the older reader's entry point: ``root`` is known as
-    ``$CLAUDE_PROJECT_DIR``). Unlike the older reader, unresolved targets are included (``path``
-    None, ``could_be`` still answers) and an incomplete reading adds one ``Write`` of kind
-    ``"incomplete"`` whose ``could_be`` is always True."""
-    env = {"CLAUDE_PROJECT_DIR": root} if root else {}
+def targets(command, cwd, home, root, root_names=()) -> list:
+    """Every ``Write`` of ``command`` (the older reader's entry point). ``root_names``: the variables
+    that hold the project root (the agent's project-directory variables, from its adapter). Unlike the
+    older reader, unresolved targets are included (``path`` None, ``could_be`` still answers) and an
+    incomplete reading adds one ``Write`` of kind ``"incomplete"`` whose ``could_be`` is always True."""
+    env = dict.fromkeys(root_names, root) if root else {}
     script = parse(command, cwd, home or None, env)
     out = list(script.writes)
     if script.incomplete:

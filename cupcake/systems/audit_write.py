@@ -51,4 +51,5 @@ class AuditWrite(BaseSystem):
             speedups.json_dumps(build(ctx)),
             max_bytes=_whole(settings.get("audit_max_bytes"), DEFAULT_MAX_BYTES, 1),
             keep=_whole(settings.get("audit_keep"), DEFAULT_KEEP, 1),
+            deadline=ctx.deadline,
         )

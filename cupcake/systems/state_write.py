@@ -55,7 +55,9 @@ def record(ctx, effects) -> None:
         from cupcake.stores.audit import mask
 
         mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
-        pending.append(entries.tool_entry(ctx.incoming, ctx.root, ctx.event == "PostToolUse", now))
+        from cupcake.stores.state.outcome import tool_succeeded
+
+        pending.append(entries.tool_entry(ctx.incoming, ctx.root, tool_succeeded(ctx.event, ctx.incoming), now))
     for policy, action in effects:
         if action[0] == "state":
             pending.append(entries.event_entry(action[1], action[2], policy, now))

@@ -1961,3 +1961,68 @@ def agent_call_goes_ahead(run):
 def project_file_holds(project, path, text):
     """A file a policy's command wrote in the project."""
     assert text in (project.root / path).read_text()
+
+
+# ## Commands, rule packs, testing policies (issue 17) ##############################################
+
+
+@when(parsers.parse("the agent asks to run:"))
+def agent_runs_lines(project, run, docstring):
+    """A Bash command of several lines (a here-document), given as a docstring."""
+    _send(project, run, project.tool_call("Bash", {"command": docstring, "description": "run it"}))
+
+
+@then(parsers.parse('the tool call is denied by the policy "{name}"'))
+def denied_by_policy(project, run, name):
+    """Denied, with the reason of the named policy: a built-in rule's reason ends with its id in
+    brackets; a project policy's holds its feedback message (read from cupcake.toml)."""
+    import tomli
+
+    from cupcake.policy import packs
+
+    answer = _answer(run)
+    assert answer.specific.get("permissionDecision") == "deny", answer
+    reason = answer.specific["permissionDecisionReason"]
+    if name in packs.all_rules():
+        assert reason.endswith(f"[{name}]"), reason
+        return
+    table = tomli.loads((project.root / "cupcake.toml").read_text())
+    policy = next(p for p in table["policy"] if p["name"] == name)
+    assert policy["action"]["feedback_message"] in reason, reason
+
+
+@then(parsers.parse('the denial says "{text}"'))
+def denial_says(run, text):
+    """The reason the agent is given for the denial contains ``text``."""
+    answer = _answer(run)
+    assert answer.specific.get("permissionDecision") == "deny", answer
+    assert text in answer.specific["permissionDecisionReason"], answer
+
+
+@then(parsers.parse('the JSON output lists the pack "{name}" with the rule "{rule}"'))
+def json_lists_pack(run, name, rule):
+    """``cupcake packs --json``: a list of {name, description, rules}, the rule among the pack's."""
+    packs = json.loads(run.answer.stdout)
+    pack = next(p for p in packs if p["name"] == name)
+    assert pack["description"]
+    assert rule in [r["id"] for r in pack["rules"]]
+
+
+@given(parsers.parse('a Claude Code transcript "{name}" with the Bash commands:'))
+def transcript_with_commands(project, name, datatable):
+    """A transcript ``.jsonl`` in the project: one assistant line with a Bash ``tool_use`` per row."""
+    _header, *rows = datatable
+    lines = []
+    for n, (command,) in enumerate(rows):
+        content = [{"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": command}}]
+        lines.append(
+            json.dumps(
+                {
+                    "type": "assistant",
+                    "timestamp": f"2026-01-0{1 + n % 9}T10:00:00.000Z",
+                    "cwd": str(project.root),
+                    "message": {"role": "assistant", "content": content},
+                }
+            )
+        )
+    (project.root / name).write_text("\n".join(lines) + "\n")

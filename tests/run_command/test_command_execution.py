@@ -88,6 +88,9 @@ def test_hostile_values_arrive_as_single_arguments(tmp_path, shell: bool) -> Non
             "shell": shell,
         }
         result = run(tmp_path, spec, {"command": value})
+        if value.startswith("-"):  # it would be an option of the program: refused, never run
+            assert result.not_started and "the value of {{command}} starts with '-'" in result.error
+            continue
         assert result.ok, result.stderr
         assert json.loads(result.stdout) == [value, value, f"pre {value} post", f"--v={value}"]
     assert not (tmp_path / "PWNED").exists()
@@ -97,14 +100,16 @@ def test_seed_003_notify_script_at_the_project_root(tmp_path) -> None:
     write_script(
         tmp_path / "notify_script.sh", f"#!{sys.executable}\nimport sys, json\nprint(json.dumps(sys.argv[1:]))\n"
     )
-    result = run(tmp_path, {"command": "notify_script.sh '{{command}}'"}, {"command": AGENT_COMMAND})
+    result = run(tmp_path, {"command": "./notify_script.sh '{{command}}'"}, {"command": AGENT_COMMAND})
     assert (result.ok, result.exit_code, result.stderr) == (True, 0, "")
     assert json.loads(result.stdout) == [AGENT_COMMAND]
-    assert result.argv == ["notify_script.sh", AGENT_COMMAND]
-    assert result.executable == str(tmp_path / "notify_script.sh")
+    assert result.argv == ["./notify_script.sh", AGENT_COMMAND]
+    assert os.path.normpath(result.executable) == str(tmp_path / "notify_script.sh")
+    bare = run(tmp_path, {"command": "notify_script.sh '{{command}}'"}, {"command": AGENT_COMMAND})
+    assert bare.not_started and "written as a path (./notify_script.sh)" in bare.error
 
 
-def test_a_bare_name_is_looked_up_on_path_before_the_working_dir(tmp_path) -> None:
+def test_a_bare_name_is_looked_up_on_path_only_never_in_the_working_dir(tmp_path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     project = tmp_path / "project"
@@ -114,7 +119,10 @@ def test_a_bare_name_is_looked_up_on_path_before_the_working_dir(tmp_path) -> No
     path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', os.defpath)}"
     for shell in (False, True):
         assert run(project, {"command": "cupcake-probe", "env": {"PATH": path}, "shell": shell}).stdout == "from PATH\n"
-        assert run(project, {"command": "cupcake-probe", "shell": shell}).stdout == "from the project\n"
+        alone = run(project, {"command": "cupcake-probe", "shell": shell})
+        assert alone.stdout == "" and not alone.ok
+        dot = f".{os.pathsep}{os.pathsep}{os.environ.get('PATH', os.defpath)}"  # "." and "" name the project
+        assert not run(project, {"command": "cupcake-probe", "env": {"PATH": dot}, "shell": shell}).ok
 
 
 def test_working_dir_and_relative_paths(tmp_path) -> None:
@@ -148,17 +156,16 @@ def test_a_missing_working_dir_does_not_start(tmp_path) -> None:
 def test_a_missing_executable_does_not_start(tmp_path) -> None:
     result = run(tmp_path, {"command": "cupcake-no-such-program --flag"})
     assert (result.ok, result.not_started, result.timed_out, result.exit_code) == (False, True, False, None)
-    assert result.error == "cupcake-no-such-program was not found on PATH or in the project root"
+    assert result.error == "cupcake-no-such-program was not found on PATH"
     assert render_feedback(None, result, {}) == (
-        "Command `cupcake-no-such-program --flag` could not start: "
-        "cupcake-no-such-program was not found on PATH or in the project root"
+        "Command `cupcake-no-such-program --flag` could not start: cupcake-no-such-program was not found on PATH"
     )
 
 
 def test_unusable_files_do_not_start(tmp_path) -> None:
     write_script(tmp_path / "plain.sh", "#!/bin/sh\necho hi\n", mode=0o644)
-    result = run(tmp_path, {"command": "plain.sh"})
-    assert (result.not_started, result.error) == (True, "plain.sh is not executable (chmod +x plain.sh)")
+    result = run(tmp_path, {"command": "./plain.sh"})
+    assert (result.not_started, result.error) == (True, "./plain.sh is not executable (chmod +x ./plain.sh)")
     write_script(tmp_path / "noshebang", "\x7fnot really a program\n")
     result = run(tmp_path, {"command": "./noshebang"})
     assert result.not_started

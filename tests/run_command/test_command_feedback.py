@@ -22,9 +22,7 @@ def timed_out(stdout: str = "", stderr: str = "", timeout: float = 60.0) -> Comm
     return CommandResult("cargo test", ["cargo", "test"], timed_out=True, timeout=timeout, stdout=stdout, stderr=stderr)
 
 
-NOT_STARTED = CommandResult(
-    "cargo test", ["cargo", "test"], not_started=True, error="cargo was not found on PATH or in the project root"
-)
+NOT_STARTED = CommandResult("cargo test", ["cargo", "test"], not_started=True, error="cargo was not found on PATH")
 
 
 @pytest.mark.parametrize(
@@ -40,7 +38,7 @@ NOT_STARTED = CommandResult(
         (failed(stderr="x\n", exit_code=-9), "Command `cargo test` failed (killed by signal SIGKILL):\nx"),
         (timed_out(stdout="test a ... ok\n"), "Command `cargo test` timed out after 60s\ntest a ... ok"),
         (timed_out(timeout=2.345), "Command `cargo test` timed out after 2.3s"),
-        (NOT_STARTED, "Command `cargo test` could not start: cargo was not found on PATH or in the project root"),
+        (NOT_STARTED, "Command `cargo test` could not start: cargo was not found on PATH"),
     ],
 )
 def test_default_texts(result: CommandResult, text: str) -> None:
@@ -70,7 +68,7 @@ def test_a_template_still_says_timed_out_or_not_started() -> None:
         "Tests failed:\npartial\nCommand `cargo test` timed out after 60s"
     )
     assert render_feedback(template, NOT_STARTED, VALUES) == (
-        "Tests failed:\nCommand `cargo test` could not start: cargo was not found on PATH or in the project root"
+        "Tests failed:\nCommand `cargo test` could not start: cargo was not found on PATH"
     )
     assert render_feedback("Check failed ({{reason}}), exit {{exit_code}}", timed_out(), VALUES) == (
         "Check failed (Command `cargo test` timed out after 60s), exit none"

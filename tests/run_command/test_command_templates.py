@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cupcake.run_command import CommandSpecError, check_command_template, prepare, template_fields
+from cupcake.run_command.errors import UnsafeValue
 
 AGENT_COMMAND = "npm install x; rm -rf ~"
 
@@ -37,6 +38,10 @@ def test_seed_003_notify_command_is_one_argument() -> None:
 @pytest.mark.parametrize("value", HOSTILE)
 def test_each_placeholder_fills_only_its_own_argument(value: str) -> None:
     spec = {"command": "check '{{command}}' {{command}} \"pre {{command}} post\" --v={{command}} {{tool_name}}"}
+    if value.startswith("-"):  # it would be an option of `check`
+        with pytest.raises(UnsafeValue, match=r"the value of \{\{command\}\} starts with '-'"):
+            prepare(spec, {"command": value, "tool_name": "Bash"})
+        return
     argv = prepare(spec, {"command": value, "tool_name": "Bash"})
     assert argv == ["check", value, value, f"pre {value} post", f"--v={value}", "Bash"]
 
@@ -44,6 +49,10 @@ def test_each_placeholder_fills_only_its_own_argument(value: str) -> None:
 @pytest.mark.parametrize("value", HOSTILE)
 def test_shell_mode_passes_values_as_positional_parameters(value: str) -> None:
     spec = {"command": "check '{{command}}' {{command}} \"pre {{command}} post\" {{file_path}}", "shell": True}
+    if value.startswith("-"):  # a whole word of the script: it would be an option of `check`
+        with pytest.raises(UnsafeValue, match=r"the value of \{\{command\}\} starts with '-'"):
+            prepare(spec, {"command": value, "file_path": "a b.rs"})
+        return
     argv = prepare(spec, {"command": value, "file_path": "a b.rs"})
     assert argv == ["sh", "-c", 'check \'\'"$1"\'\' "$1" "pre ${1} post" "$2"', "sh", value, "a b.rs"]
 

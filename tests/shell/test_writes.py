@@ -129,7 +129,7 @@ def test_write_kinds_and_flags():
 
 
 def test_targets_keeps_the_older_shape():
-    found = targets("rm a; echo > ${CLAUDE_PROJECT_DIR}/b", "/p", "/h", "/p")
+    found = targets("rm a; echo > ${CLAUDE_PROJECT_DIR}/b", "/p", "/h", "/p", ("CLAUDE_PROJECT_DIR",))
     assert [(t.path, t.kind, t.removes) for t in found] == [("/p/a", "rm", True), ("/p/b", "redirection", False)]
     assert list(found[0].forms())[0] == "/p/a"
     long = targets("x" * 70000, "/p", "/h", "/p")

@@ -95,4 +95,7 @@ def test_the_starter_loads_with_everything_off_and_with_every_example_on(tmp_pat
     assert _load(tmp_path, text)["policies"] == []
     on = "\n".join(line[2:] if line.startswith("# ") else line for line in text.splitlines())
     compiled = _load(tmp_path, on)
-    assert compiled["problems"] == [] and len(compiled["policies"]) == 7, compiled
+    from cupcake.policy import packs
+
+    recommended = len(packs.load("recommended").rules)  # the starter offers cupcake:recommended
+    assert compiled["problems"] == [] and len(compiled["policies"]) == 7 + recommended, compiled

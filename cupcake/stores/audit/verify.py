@@ -2,9 +2,10 @@
 the first broken link: which line, and what is wrong with it.
 
 Each line's own ``hash`` shows that it was changed; ``prev`` and ``seq`` show lines removed,
-inserted or reordered. The chain has no secret key: it catches edits made by hand or by a tool
-that does not know the format, not a forger who recomputes every hash after their edit, and
-lines cut off the end leave no trace in it (ship the lines elsewhere for that)."""
+inserted or reordered. ``audit.anchor`` (see ``anchor``) then shows lines cut off the head or the
+tail and rotated files deleted or cut. Neither has a secret key: they catch edits made by hand or by
+a tool that does not know the format, not a forger who recomputes every hash and the anchor after
+their edit (ship the lines elsewhere for that)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,20 @@ _HEX = frozenset("0123456789abcdef")
 
 
 class Verdict:
-    __slots__ = ("lines", "files", "first_seq", "last_seq", "broken_at", "problem")
+    __slots__ = (
+        "lines",
+        "files",
+        "first_seq",
+        "last_seq",
+        "broken_at",
+        "problem",
+        "first_prev",
+        "last_hash",
+        "last_line",
+    )
 
     def __init__(self):
+        self.first_prev = self.last_hash = self.last_line = None
         self.lines = 0
         self.files = []
         self.first_seq = None
@@ -53,8 +65,8 @@ class Verdict:
         )
         if self.first_seq and self.first_seq > 1:
             text += (
-                f" The {self.first_seq - 1} older lines were rotated away, so the first line's link to them"
-                " cannot be checked."
+                f" The {self.first_seq - 1} older lines were rotated away (as the anchor records), and the"
+                " first line's link to them holds."
             )
         return text
 
@@ -106,6 +118,81 @@ def _link(entry, seq, prev, previous, previous_seq):
 
 
 def verify(path: str) -> Verdict:
+    verdict = _walk(path)
+    if verdict.problem is None and verdict.lines:
+        where, problem = _anchor_problem(path, verdict)
+        if problem:
+            verdict.broken_at, verdict.problem = where, problem
+    return verdict
+
+
+def _anchor_problem(path: str, verdict: Verdict):
+    """(where, what) when the anchor disagrees with the files (a cut head or tail, a deleted file)."""
+    from cupcake.stores.audit import anchor as anchors
+    from cupcake.stores.audit.writer import last_line
+
+    workdir = os.path.dirname(path)
+    shown = anchors.ANCHOR_NAME
+    state = anchors.read(workdir)
+    if state is None:
+        return shown, (
+            f"{shown} is missing: lines cut from the head or the tail of the trail cannot be ruled out "
+            "(it is written with every record; was it deleted?)"
+        )
+    if isinstance(state, str):
+        return shown, state
+    if state["breaks"]:
+        return shown, f"{len(state['breaks'])} break(s) were found while writing; the first: {state['breaks'][0]}"
+    present = {os.path.basename(f) for f in verdict.files}
+    for name, ends in sorted(state["files"].items()):
+        if name not in present:
+            return name, f"{name} is missing: the anchor says it held seq {ends[0]} to {ends[1]} (deleted?)"
+    for file in verdict.files[:-1] if os.path.basename(verdict.files[-1]) == os.path.basename(path) else verdict.files:
+        name = os.path.basename(file)
+        ends = state["files"].get(name)
+        if ends is None:
+            return name, f"{name} is not a rotated file the anchor knows of"
+        fd = os.open(file, os.O_RDONLY)
+        try:
+            last, _ = last_line(fd, os.fstat(fd).st_size)
+        finally:
+            os.close(fd)
+        if last is None or line_hash(last) != ends[2]:
+            return (
+                name,
+                f"{name} does not end with the line the anchor recorded (seq {ends[1]}): lines were cut from it",
+            )
+    if verdict.first_seq != state["dropped"] + 1:
+        if verdict.first_seq > state["dropped"] + 1:
+            cut = verdict.first_seq - state["dropped"] - 1
+            return f"{os.path.basename(verdict.files[0])} line 1", (
+                f"the trail starts at seq {verdict.first_seq}, but only lines up to seq {state['dropped']} were "
+                f"rotated away: {cut} line{'s were' if cut > 1 else ' was'} cut from the head"
+            )
+        return (
+            shown,
+            f"the anchor says lines up to seq {state['dropped']} were rotated away, but the trail starts at seq {verdict.first_seq}",
+        )
+    if state["dropped"] and verdict.first_prev != state["dropped_hash"]:
+        return (
+            f"{os.path.basename(verdict.files[0])} line 1",
+            "the first line does not follow the last line rotated away",
+        )
+    if verdict.last_seq != state["last_seq"] or verdict.last_hash != state["last"]:
+        if verdict.last_seq < state["last_seq"]:
+            cut = state["last_seq"] - verdict.last_seq
+            return f"{os.path.basename(verdict.files[-1])} line {verdict.last_line}", (
+                f"the trail ends at seq {verdict.last_seq}, but the last line written was seq {state['last_seq']}: "
+                f"{cut} line{'s were' if cut > 1 else ' was'} cut from the tail"
+            )
+        return shown, (
+            f"the anchor's last line is seq {state['last_seq']}, but the trail ends at seq {verdict.last_seq} with "
+            "another line (a run interrupted between the two writes, or the log was replaced)"
+        )
+    return None, None
+
+
+def _walk(path: str) -> Verdict:
     verdict = Verdict()
     verdict.files = trail_files(path)
     previous, previous_seq = None, 0
@@ -125,7 +212,9 @@ def verify(path: str) -> Verdict:
                 verdict.broken_at, verdict.problem = entry.where, problem
                 return verdict
             verdict.lines += 1
-            verdict.first_seq = verdict.first_seq or seq
+            if verdict.first_seq is None:
+                verdict.first_seq, verdict.first_prev = seq, prev
             verdict.last_seq = seq
+            verdict.last_hash, verdict.last_line = line_hash(entry.raw), entry.lineno
             previous, previous_seq = entry, seq
     return verdict

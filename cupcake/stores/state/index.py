@@ -138,8 +138,9 @@ def _read_index(dir_fd: int, name: str):
 
 def _write_index(dir_fd: int, name: str, index) -> None:
     """Atomically: a temporary file beside it, then rename."""
-    tmp = f"{name}{INDEX_SUFFIX}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
+    from cupcake.stores.safe_files import create_temp  # a random name, created exclusively, never a link
+
+    fd, tmp = create_temp(dir_fd, name + INDEX_SUFFIX)
     try:
         os.write(fd, marshal.dumps(index))
     finally:

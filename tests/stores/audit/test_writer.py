@@ -36,12 +36,13 @@ def test_a_held_lock_is_waited_for_then_given_up_with_a_clear_error(tmp_path):
     holder = os.open(tmp_path / "audit.lock", os.O_RDWR)
     fcntl.flock(holder, fcntl.LOCK_EX)
     try:
-        with pytest.raises(AuditWriteError, match="held by another process for more than 0.2 s"):
+        with pytest.raises(AuditWriteError, match="held by another process for more than 0.2 s; the record was kept"):
             append(str(tmp_path), body(1), wait=0.2)
     finally:
         os.close(holder)
-    append(str(tmp_path), body(1), wait=0.2)
-    assert len(lines(tmp_path / "audit.log")) == 2
+    append(str(tmp_path), body(2), wait=0.2)  # the kept record joins the chain first, in order
+    assert [json.loads(line)["n"] for line in lines(tmp_path / "audit.log")] == [0, 1, 2]
+    assert not list(tmp_path.glob("audit.pending.*"))
 
 
 def test_rotation_keeps_the_chain_and_the_newest_files(tmp_path):

@@ -1,0 +1,79 @@
+"""Claude Code's wire shapes for the commands that replay or invent events (``cupcake test``,
+``explain``, ``replay``) and for reading a command line: a tool call's payload, the project-directory
+variable, the tool calls of a transcript, an audit record turned back into a payload."""
+
+from __future__ import annotations
+
+import json
+
+from cupcake.agents.claude.capabilities import PROJECT_DIR_ENV
+from cupcake.agents.event import Event
+
+
+def tool_call(event: str, tool, tool_input, cwd: str, session: str = "cupcake-test", transcript: str = "") -> dict:
+    """The payload Claude Code sends for one tool call (or, with ``tool`` None, one event)."""
+    payload = {"hook_event_name": event, "session_id": session, "transcript_path": transcript, "cwd": cwd}
+    if tool is not None:
+        payload["tool_name"] = tool
+        payload["tool_input"] = tool_input if isinstance(tool_input, dict) else {}
+    return payload
+
+
+def completed(payload: dict, cwd: str, session: str = "cupcake-test") -> dict:
+    """A payload given by a person, with the event, directory and session filled in when missing."""
+    payload = dict(payload)
+    payload.setdefault("hook_event_name", "PreToolUse")
+    if not isinstance(payload.get("cwd"), str):
+        payload["cwd"] = cwd
+    payload.setdefault("session_id", session)
+    return payload
+
+
+def event_of(payload: dict) -> Event:
+    """The canonical event of a Claude Code payload (no ``--event``: the payload names it)."""
+    return Event(payload.get("hook_event_name") or "PreToolUse", payload)
+
+
+def with_project(env, root: str) -> dict:
+    """``env`` as the hook sees it in the project at ``root``."""
+    env = dict(env)
+    for name in PROJECT_DIR_ENV:
+        env[name] = root
+    return env
+
+
+def shell_variables(root: str) -> dict:
+    """The variables a command line in the hook's session may use, with known values."""
+    return dict.fromkeys(PROJECT_DIR_ENV, root) if root else {}
+
+
+def from_audit(record: dict) -> dict:
+    """An audit record's tool call as a payload (the record keeps a masked summary of the input)."""
+    summary = record.get("input") or {}
+    tool_input = {k: v for k, v in summary.items() if k in ("command", "file_path", "path", "pattern", "url")}
+    payload = tool_call(record.get("event") or "PreToolUse", record.get("tool"), tool_input, "", record.get("session"))
+    del payload["cwd"]
+    return payload
+
+
+def transcript_calls(path: str, since=None):
+    """(payload, time) for each ``tool_use`` of a Claude Code transcript (``.jsonl``)."""
+    with open(path, "rb") as f:
+        for raw in f:
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                continue
+            if not isinstance(line, dict):
+                continue
+            stamp = line.get("timestamp")
+            if since and isinstance(stamp, str) and stamp < since:
+                continue
+            message = line.get("message")
+            content = message.get("content") if isinstance(message, dict) else None
+            for part in content if isinstance(content, list) else ():
+                if isinstance(part, dict) and part.get("type") == "tool_use" and isinstance(part.get("name"), str):
+                    tool_input = part.get("input") if isinstance(part.get("input"), dict) else {}
+                    cwd = line.get("cwd") if isinstance(line.get("cwd"), str) else ""
+                    payload = tool_call("PreToolUse", part["name"], tool_input, cwd, line.get("sessionId"))
+                    yield payload, stamp

@@ -1,0 +1,276 @@
+"""Evaluating a compiled ``command`` condition on a warm run.
+
+The compiled tuple: ``("command", programs, subcommands, flags, not_flags, args, args_regex,
+path_outside, via, globs)`` (see ``command_condition``). The condition holds when some simple command
+the line would run (``cupcake.shell``, imported only when the prefilter passes) matches every field.
+
+The prefilter is sound: a line can only run a program whose name it spells out. Quotes and
+backslashes (``r''m``, ``\\rm``) split a name but keep its letters in order; expansions and globs
+(``$``, backticks, ``*``, ``?``, ``[``, ``{a..z}``) can produce any name, so a line holding one is
+always read. Names are compared case-insensitively (a case-insensitive file system runs ``RM``).
+"""
+
+from __future__ import annotations
+
+_EXPANDS = "$`?*["  # may produce any name: always read the line
+_SPLITS = "'\"\\{"  # may split a name, keeping its letters in order
+
+
+def needles(cond) -> tuple:
+    """The names one of which a line must spell out for the condition to hold (() = no prefilter)."""
+    names = list(cond[1] or ())
+    if not names and cond[8]:
+        names = [v.split()[0].lower() for v in cond[8]]
+    return tuple(names)
+
+
+def _in_order(name: str, text: str) -> bool:
+    at = 0
+    for ch in name:
+        at = text.find(ch, at)
+        if at < 0:
+            return False
+        at += 1
+    return True
+
+
+def may_hold(cond, lowered: str) -> bool:
+    """The prefilter over the lower-cased command text: False only when no reading could match."""
+    names = needles(cond)
+    if not names:
+        return True
+    for ch in _EXPANDS:
+        if ch in lowered:
+            return True
+    if "{" in lowered and ".." in lowered:
+        return True
+    for ch in _SPLITS:
+        if ch in lowered:
+            return any(_in_order(name, lowered) for name in names)
+    return any(name in lowered for name in names)
+
+
+def holds(cond, view) -> bool:
+    text = view.command
+    if text is None:
+        return False
+    lowered = text.lower()
+    if not may_hold(cond, lowered):
+        return False
+    script = view.script()
+    for cmd in script.commands:
+        if command_matches(cond, cmd, view) is None:
+            return True
+    if script.incomplete:  # an unfinished reading: the condition may hold when the name is there
+        names = needles(cond)
+        return not names or any(_in_order(name, lowered) for name in names)
+    return False
+
+
+def command_matches(cond, cmd, view):
+    """None when ``cmd`` matches every field of ``cond``; else the first field that does not, as a
+    short reason (``explain`` shows it)."""
+    _kind, programs, subcommands, flags, not_flags, args, args_regex, outside, via, _globs, piped = cond
+    if programs is not None and not _program_is(cmd, programs):
+        return f"program {cmd.program!r} is not {'/'.join(programs)}"
+    if via is not None:
+        through = {v.split()[0].lower() for v in cmd.via}
+        if not any(v.split()[0].lower() in through for v in via):
+            return f"does not run through {'/'.join(via)}"
+    if piped is not None:
+        source = cmd.stdin_from
+        if source is None or source.program.lower() not in piped:
+            return f"does not read the output of {'/'.join(piped)}"
+    skip = 0
+    if subcommands is not None:
+        skip = _subcommand_length(cmd, subcommands)
+        if not skip:
+            return f"subcommand {cmd.subcommand()!r} is not {'/'.join(subcommands)}"
+    if flags is not None or not_flags is not None:
+        present = cmd.flags()
+        for alternatives in flags or ():
+            if not any(a in present for a in alternatives):
+                return f"no {'|'.join(alternatives)} flag"
+        for alternatives in not_flags or ():
+            for a in alternatives:
+                if a in present:
+                    return f"has {a}"
+    if args is None and args_regex is None and outside is None:
+        return None
+    if cmd.extra_args:
+        return None  # xargs hands it arguments no one can see: they could be anything
+    words = _positional_words(cmd, skip)
+    if args is not None:
+        from cupcake.policy.conditions import regex
+
+        patterns = [regex(p) for p in args]
+        if not any(rx.match(w.value) for w in words for rx in patterns):
+            return "no argument matches " + " / ".join(cond[9] or ())
+    if args_regex is not None:
+        from cupcake.policy.conditions import regex
+
+        rx = regex(args_regex)
+        if not any(rx.search(w.value) for w in words):
+            return f"no argument matches /{args_regex}/"
+    if outside is not None:
+        roots = _roots(outside, view.root)
+        if not any(path_outside(w, cmd.cwd, roots) for w in words):
+            return "no path argument outside " + ", ".join(outside)
+    return None
+
+
+def _program_is(cmd, programs) -> bool:
+    if not cmd.words:
+        return False
+    name = cmd.program.lower()
+    if name in programs:
+        return True
+    word = cmd.words[0]
+    if word.known and not word.glob:
+        return False
+    tokens = word.pattern()
+    if all(t.__class__ is not str for t in tokens):
+        return False  # a wholly unknown program (``$X``): not taken to be any program in particular
+    return any(word.could_name(p) for p in programs)
+
+
+def _subcommand_length(cmd, subcommands) -> int:
+    """How many words the matching subcommand takes (``system prune`` is 2), or 0 when none matches."""
+    sub = cmd.subcommand()
+    if sub is None:
+        return 0
+    rest = None
+    for entry in subcommands:
+        parts = entry.split()
+        if parts[0] != sub:
+            continue
+        if len(parts) == 1:
+            return 1
+        if rest is None:
+            rest = [a for a in cmd.after_subcommand() if not a.startswith("-")]
+        if rest[: len(parts) - 1] == parts[1:]:
+            return len(parts)
+    return 0
+
+
+def _positional_words(cmd, skip: int) -> list:
+    """The command's non-option words (the subcommand's ``skip`` words left out)."""
+    from cupcake.shell.model import GLOBAL_OPTIONS
+
+    table = GLOBAL_OPTIONS.get(cmd.program, ())
+    out = []
+    words = cmd.words[1:]
+    i = 0
+    options = True
+    while i < len(words):
+        word = words[i]
+        value = word.value
+        i += 1
+        if options and value == "--":
+            options = False
+        elif options and value.startswith("-") and value != "-":
+            if value in table:
+                i += 1
+        else:
+            out.append(word)
+    return out[skip:] if skip else out
+
+
+def _roots(outside, project: str) -> tuple:
+    import os
+
+    home = os.path.expanduser("~")
+    found = []
+    for root in outside:
+        if root == "{project}":
+            root = project
+        elif root.startswith("~"):
+            root = home + root[1:]
+        if not root:
+            continue
+        if root == "$TMPDIR":
+            found.append(root)
+            continue
+        root = _normpath(root)
+        found.append(root)
+        real = os.path.realpath(root)
+        if real != root:
+            found.append(real)
+    return tuple(found)
+
+
+_TMPDIR_FORMS = ("$TMPDIR/", "${TMPDIR}/", "${TMPDIR:-/tmp}/", "${TMPDIR:-/tmp/}/")
+
+
+def _in_tmpdir(word) -> bool:
+    """``$TMPDIR/x``, ``"${TMPDIR}/x"``, ``${TMPDIR:-/tmp}/x``: a path under the temporary directory."""
+    raw = word.raw.replace('"', "")
+    return raw.startswith(_TMPDIR_FORMS) and ".." not in raw and "$" not in raw[raw.index("/") :]
+
+
+def _inside(path: str, roots) -> bool:
+    for root in roots:
+        if root == "/" or path == root or path.startswith(root + "/"):
+            return True
+    return False
+
+
+def path_outside(word, cwd, roots) -> bool:
+    """Whether the argument ``word`` could name a path outside every root (unknown parts could be anything)."""
+    from cupcake.shell.words import ANY, match
+
+    if "$TMPDIR" in roots and _in_tmpdir(word):
+        return False
+    tokens = word.pattern()
+    literal = []
+    for t in tokens:
+        if t.__class__ is not str:
+            break
+        literal.append(t)
+    text = "".join(literal)
+    if len(literal) < len(tokens):
+        if word.raw == "{}" and text.endswith("/") and tokens[len(literal) :] == [ANY]:
+            pass  # ``find ROOT -exec … {}``: a path find found under ROOT (the reader knows ROOT)
+        elif ANY in tokens:
+            return True  # an unknown part may hold "../" or a whole path
+        else:
+            component: list = []
+            for t in tokens + ["/"]:
+                if t == "/" and t.__class__ is str:
+                    if component and component[0] == "." and match(component, ".."):
+                        return True  # ``.*`` can name ``..`` (``*`` alone never names a dot file)
+                    component = []
+                else:
+                    component.append(t)
+        text = text[: text.rfind("/") + 1] if "/" in text else ""
+    if text.startswith("~"):
+        if text == "~" or text.startswith("~/"):
+            import os
+
+            text = os.path.expanduser("~") + text[1:]
+        else:
+            return True  # another user's home
+    if not text.startswith("/"):
+        if cwd is None:
+            return True
+        text = cwd.rstrip("/") + "/" + text
+    path = _normpath(text)
+    if not _inside(path, roots):
+        return True
+    import os
+
+    real = os.path.realpath(path)
+    return real != path and not _inside(real, roots)
+
+
+def _normpath(path: str) -> str:
+    out: list = []
+    for part in path.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if out:
+                out.pop()
+            continue
+        out.append(part)
+    return "/" + "/".join(out)

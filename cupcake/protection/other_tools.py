@@ -1,0 +1,191 @@
+"""Self-protection beyond Bash and the file tools: MCP tools, and hard links to protected files.
+
+- An MCP tool (``mcp__<server>__<tool>``) whose input names a protected path is blocked unless its name
+  says it only reads (``read_file``, ``list_directory``, ``search_files``, ``get_…``). A path is named
+  by a path-like key (``path``, ``file_path``, ``filename``, ``destination``, ``target``, ``source``,
+  …, also in lists and nested tables) or by any short one-line string value that, taken as a path from
+  the agent's working directory, is a protected path.
+- A write to an existing file that has other hard links (``st_nlink > 1``) is checked against the
+  protected files' ``(st_dev, st_ino)``: the policy files, Claude Code's settings files and everything
+  under ``.cupcake/`` (and the eval folder), looked at live. When there are too many files to look at,
+  it is a block: a decision Cupcake cannot make safely.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+PATH_KEYS = frozenset(
+    {
+        "path",
+        "paths",
+        "file_path",
+        "filepath",
+        "file",
+        "files",
+        "filename",
+        "file_name",
+        "notebook_path",
+        "destination",
+        "dest",
+        "target",
+        "target_path",
+        "source",
+        "src",
+        "source_path",
+        "new_path",
+        "old_path",
+        "from",
+        "to",
+        "directory",
+        "dir",
+        "output",
+        "output_path",
+        "uri",
+    }
+)
+# the value names something that goes away (moved or deleted): a folder holding a protected path counts
+_TAKES_AWAY = frozenset({"source", "src", "source_path", "old_path", "from"})
+_REMOVING = ("delete", "remove", "move", "rename", "unlink", "rm", "mv")
+_READ_ONLY = (
+    "read",
+    "get",
+    "list",
+    "search",
+    "find",
+    "view",
+    "show",
+    "stat",
+    "info",
+    "tree",
+    "query",
+    "fetch",
+    "glob",
+    "grep",
+    "describe",
+    "directory_tree",
+)
+MAX_VALUES = 512  # string values looked at in one tool input
+MAX_DEPTH = 8
+MAX_LINK_SCAN = 5000  # files under the protected folders compared for a hard link
+
+
+def is_mcp(tool) -> bool:
+    return isinstance(tool, str) and tool.startswith("mcp__")
+
+
+def reads_only(tool: str) -> bool:
+    name = tool.rsplit("__", 1)[-1].lower()
+    return name.startswith(_READ_ONLY) and not any(verb in name for verb in ("write", "edit", "set", "put"))
+
+
+def _values(node, key, depth, out):
+    if len(out) >= MAX_VALUES or depth > MAX_DEPTH:
+        return
+    if isinstance(node, str):
+        out.append((key, node))
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            _values(v, k.lower() if isinstance(k, str) else key, depth + 1, out)
+    elif isinstance(node, list):
+        for v in node:
+            _values(v, key, depth + 1, out)
+
+
+def _as_path(value: str, cwd: str, home: str):
+    if value.startswith("file://"):
+        value = value[7:]
+    if value.startswith("~/") and home:
+        value = os.path.join(home, value[2:])
+    return os.path.normpath(os.path.join(cwd, value))
+
+
+def mcp_violation(view, protected, ctx, classify, describe, person: str):
+    tool = view.tool_name
+    if reads_only(tool):
+        return None
+    cwd = view.cwd if isinstance(view.cwd, str) and view.cwd.startswith("/") else ctx.root
+    home = ctx.env.get("HOME") or ""
+    removing = any(verb in tool.rsplit("__", 1)[-1].lower() for verb in _REMOVING)
+    found_values = []
+    _values(view.tool_input, None, 0, found_values)
+    for key, value in found_values:
+        pathish = key in PATH_KEYS
+        if not value or "\0" in value or "\n" in value or len(value) > 4096:
+            continue
+        if not pathish and "/" not in value and not value.startswith(".") and "cupcake" not in value.lower():
+            continue
+        literal = _as_path(value, cwd, home)
+        forms = [literal]
+        try:
+            real = os.path.realpath(literal)
+        except (OSError, ValueError):
+            real = literal
+        if real != literal:
+            forms.append(real)
+        for form in forms:
+            found = classify(form, protected, ancestors=pathish and (removing or key in _TAKES_AWAY))
+            if found:
+                return f"Cupcake self-protection: {describe(literal, found, ctx, tool)}. {person}"
+        if pathish:
+            linked = hard_link_violation(real, protected, ctx)
+            if linked:
+                return f"Cupcake self-protection: {linked} {person}"
+    return None
+
+
+def hard_link_violation(path: str, protected, ctx):
+    """A sentence when the existing file ``path`` is a hard link to a protected file, else None."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    key = (st.st_dev, st.st_ino)
+    if key in [tuple(i) for i in protected.get("inodes") or ()]:
+        return f"{path} is the same file as a Cupcake policy file (a hard link)."
+    if st.st_nlink <= 1:
+        return None
+    live, complete = _protected_inodes(protected)
+    if key in live:
+        return f"{path} is the same file as {live[key]}, which Cupcake protects (a hard link)."
+    if not complete:
+        return (
+            f"{path} has other hard links, and there are too many protected files to check that none of them "
+            "is one; Cupcake cannot make this decision safely."
+        )
+    return None
+
+
+def _protected_inodes(protected):
+    """{(dev, ino): path} of the protected files as they are now, and whether the scan was complete."""
+    found = {}
+    seen = 0
+
+    def add(path):
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return
+        found.setdefault((st.st_dev, st.st_ino), path)
+
+    for path in protected.get("files") or ():
+        add(path)
+    for directory in protected.get("settings_dirs") or ():
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("settings") and name.endswith(".json"):
+                add(os.path.join(directory, name))
+    for directory in protected.get("dirs") or ():
+        for folder, _dirs, names in os.walk(directory):
+            for name in names:
+                seen += 1
+                if seen > MAX_LINK_SCAN:
+                    return found, False
+                add(os.path.join(folder, name))
+    return found, True

@@ -1,0 +1,81 @@
+Feature: Rule packs
+    Cupcake ships rule packs: destructive filesystem commands, git, secrets, network, privilege and
+    system, production, publishing, and `recommended` (every pack's rules: what a new project
+    should start with). A policy file enables one with `imports = ["cupcake:<pack>"]`. Every rule
+    has an id, a severity, a message that tells the agent what to do instead, and examples of what
+    it catches and what it lets through. `[packs] disable = [...]` switches rules off by id and
+    `[packs.messages]` replaces what the agent is told.
+
+    Scenario: The recommended pack stops a force push and says what to do instead
+        Given the project policy:
+            """
+            imports = ["cupcake:recommended"]
+            """
+        When the agent asks to run "git push --force origin main"
+        Then the tool call is denied by the policy "git.force-push"
+        And the denial says "Push normally"
+
+    Scenario: A rule switched off by id no longer stops anything
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs]
+            disable = ["git.force-push"]
+            """
+        When the agent asks to run "git push --force origin main"
+        Then the tool call is let through
+
+    Scenario: A rule's message can be replaced
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs.messages]
+            "git.reset-hard" = "Use git stash in this repository."
+            """
+        When the agent asks to run "git reset --hard"
+        Then the denial says "Use git stash in this repository. [git.reset-hard]"
+
+    Scenario: An unknown rule id is reported by validate
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs]
+            disable = ["git.force-pushes"]
+            """
+        When the user runs "cupcake validate"
+        Then the output says "no built-in rule has the id"
+        And the output says "git.force-pushes"
+
+    Scenario: An unknown pack is an error
+        Given the project policy:
+            """
+            imports = ["cupcake:gits"]
+            """
+        When the user runs "cupcake validate"
+        Then the output says "no built-in pack"
+        And the exit code is 1
+
+    Scenario: The packs are listed, as text and as JSON
+        When the user runs "cupcake packs"
+        Then the output says "cupcake:recommended"
+        And the output says "git.force-push"
+        When the user runs "cupcake packs --json"
+        Then the JSON output lists the pack "git" with the rule "git.force-push"
+
+    Scenario: Reading a .env file is stopped, reading its example is not
+        Given the project policy:
+            """
+            imports = ["cupcake:secrets"]
+            """
+        When the agent uses Read on ".env"
+        Then the tool call is denied by the policy "secrets.env-file"
+        When the agent uses Read on ".env.example"
+        Then the tool call is let through
+
+    Scenario: Every pack's own examples hold
+        When the user runs "cupcake test --packs"
+        Then the output says "0 failed"
+        And the exit code is 0
