@@ -102,7 +102,7 @@ def _as_path(value: str, cwd: str, home: str):
 
 
 def mcp_violation(view, protected, ctx, classify, describe, person: str):
-    tool = view.tool_name
+    tool = view.tool
     if reads_only(tool):
         return None
     cwd = view.cwd if isinstance(view.cwd, str) and view.cwd.startswith("/") else ctx.root
