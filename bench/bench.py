@@ -262,6 +262,7 @@ class Setup:
     payload: dict
     check: Check
     event: str = "PreToolUse"
+    extra_args: tuple = ()  # after `run --event <event>`: e.g. ("--agent", "codex")
 
 
 @dataclass
@@ -390,6 +391,64 @@ def make_state_query(events: int) -> Callable[[Path], Setup]:
     return make
 
 
+def make_agent_allow(agent: str) -> Callable[[Path], Setup]:
+    """Scenario 1 (50 policies, none matches) as ``agent`` sends it: its own event, tool and fields."""
+
+    def make(project: Path) -> Setup:
+        (project / "cupcake.toml").write_text(policy_file(fifty_policies()), encoding="utf-8")
+        base = bash_payload(project)
+        tool_input = {"command": base["tool_input"]["command"]}
+        cwd = str(project)
+        event, payload = {
+            "codex": ("PreToolUse", {**base, "model": "gpt-5.5", "turn_id": "t-1"}),
+            "gemini": (
+                "BeforeTool",
+                {
+                    **base,
+                    "hook_event_name": "BeforeTool",
+                    "tool_name": "run_shell_command",
+                    "tool_input": {**tool_input, "description": "list"},
+                },
+            ),
+            "copilot": (
+                "preToolUse",
+                {
+                    "sessionId": base["session_id"],
+                    "timestamp": 1795329833163,
+                    "cwd": cwd,
+                    "toolName": "bash",
+                    "toolArgs": {**tool_input, "description": "list"},
+                },
+            ),
+            "droid": (
+                "PreToolUse",
+                {
+                    **base,
+                    "tool_name": "Execute",
+                    "tool_input": {**tool_input, "summary": "x", "riskLevel": "low", "riskLevelReason": "x"},
+                },
+            ),
+            "cursor": (
+                "preToolUse",
+                {
+                    "conversation_id": base["session_id"],
+                    "generation_id": "g-1",
+                    "hook_event_name": "preToolUse",
+                    "workspace_roots": [cwd],
+                    "cwd": cwd,
+                    "tool_name": "Shell",
+                    "tool_input": tool_input,
+                },
+            ),
+        }[agent]
+        return Setup(payload, expect_nothing, event, ("--agent", agent))
+
+    return make
+
+
+AGENT_SCENARIOS = {12: "codex", 13: "gemini", 14: "copilot", 15: "droid", 16: "cursor"}
+
+
 PACK_NAMES = ("destructive", "git", "secrets", "network", "system", "production", "publishing")
 
 
@@ -514,12 +573,23 @@ SCENARIOS: list[Scenario] = [
         1.5,
         make_self_protection_compound,
     ),
+] + [
+    Scenario(
+        number,
+        f"allow-{agent}",
+        f"scenario 1 (the allow path) as {agent} sends it, through its adapter (--agent {agent})",
+        2.3,
+        1.5,
+        make_agent_allow(agent),
+    )
+    for number, agent in AGENT_SCENARIOS.items()
 ]
 
 # (scenario, reference, max ratio): growth that must not cost more than this. The ratio compares the
 # two scenarios' paired figures (each run over the baseline run just before it), which a busy machine
 # disturbs far less than a ratio of raw medians; both are reported.
-SCALE_BUDGETS = [(4, 7, 1.20)]
+# Each agent's allow path costs at most Claude Code's (scenario 1) + 5%.
+SCALE_BUDGETS = [(4, 7, 1.20)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
 
 
 def scale_checks(results: list[dict]) -> list[dict]:
@@ -876,7 +946,7 @@ def prepare(sc: Scenario, root: Path, command: list[str], check_output: bool) ->
     env = clean_env()
     env["HOME"] = str(home.resolve())  # no user policy file (~/.claude/cupcake.toml) can interfere
     env["CLAUDE_PROJECT_DIR"] = str(project)
-    argv = [a.replace("{event}", setup.event) for a in command]
+    argv = [a.replace("{event}", setup.event) for a in command] + list(setup.extra_args)
     return Prepared(
         sc,
         argv,

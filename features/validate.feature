@@ -345,3 +345,28 @@ Feature: Checking policy files with cupcake validate
             cupcake validate: no such file: missing.toml
             """
         And the exit code is 2
+
+    Scenario: A policy that asks an agent for what it cannot do is a warning, for the agents it applies to (its agents, else the agents hooked in here, else Claude Code)
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Remind about the style guide"
+            agents = ["gemini", "claude"]
+            matcher = "Write|Edit"
+            action = { type = "inject_context", text = "Follow docs/style.md" }
+
+            [[policy]]
+            name = "Trust the linter"
+            agents = ["codex"]
+            matcher = "Bash"
+            conditions = [{ type = "command_regex", value = "^ruff check" }]
+            action = { type = "approve" }
+            """
+        When the user runs "cupcake validate"
+        Then the output is:
+            """
+            cupcake.toml:1: warning: policy "Remind about the style guide": Gemini CLI cannot add context on PreToolUse (see the capability tables: `python -m cupcake.agents.table`); there this policy's context is not honoured
+            cupcake.toml:7: warning: policy "Trust the linter": Codex cannot approve on PreToolUse (see the capability tables: `python -m cupcake.agents.table`); there this policy's approve is not honoured
+            0 errors, 2 warnings
+            """
+        And the exit code is 0

@@ -52,9 +52,13 @@ class Blocked:
         self.text = text
 
 
+_NEVER_CLOSED = frozenset({"Stop", "SubagentStop"})  # the work is done: a block there only loops the agent
+
+
 def settle(response, event: str, blocking) -> object:
-    """The response to render: a closed-mode error becomes a block on an event that can block."""
-    if response.decision == ERROR and response.fail_closed and event in blocking:
+    """The response to render: a closed-mode error becomes a block on an event that can block (not
+    at a stop: blocking there protects nothing and makes the agent continue, again and again)."""
+    if response.decision == ERROR and response.fail_closed and event in blocking and event not in _NEVER_CLOSED:
         return Blocked(response.text)
     return response
 

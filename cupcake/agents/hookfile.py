@@ -11,7 +11,14 @@ import shlex
 
 from cupcake.agents.jsonedit import Document, New
 
-CLOSED_SUFFIX = " || exit 2"  # fail_mode = "closed": a missing or crashing executable blocks too
+# fail_mode = "closed": a missing or crashing executable blocks too. Exit 2 blocks in every agent here,
+# but Gemini CLI lets a bare exit 2 through (it blocks only with a reason on stderr), and the others
+# show the model stderr as the reason: so the reason is always said.
+CLOSED_REASON = "Cupcake could not run, and its fail_mode is closed: blocked until a person fixes it."
+# Where a failure blocks in closed mode: before a tool runs, and a prompt. At a stop a block only makes
+# the agent continue (droid loops until its time-out); elsewhere nothing can be stopped.
+CLOSED_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
+CLOSED_SUFFIX = f" || {{ echo '{CLOSED_REASON}' >&2; exit 2; }}"
 
 
 def command_line(word: str, agent: str, agent_event: str, closed: bool = False) -> str:
@@ -24,8 +31,8 @@ def is_cupcake(command, agent: str) -> bool:
     if not isinstance(command, str):
         return False
     body = command.rstrip()
-    if body.endswith("exit 2"):
-        body = body[: body.rfind("||")] if "||" in body else body
+    if "||" in body:  # the closed-mode tail, whichever form
+        body = body[: body.index("||")]
     try:
         argv = shlex.split(body)
     except ValueError:
@@ -127,7 +134,7 @@ def entries(
     for event in events:
         line = capabilities.get(event)
         agent_event = line["agent_events"][0] if line else event
-        entry = handler(command_line(word, agent, agent_event, closed))
+        entry = handler(command_line(word, agent, agent_event, closed and event in CLOSED_EVENTS))
         if grouped:
             m = matcher(event) if matcher else None
             entry = {"matcher": m, "hooks": [entry]} if m is not None else {"hooks": [entry]}

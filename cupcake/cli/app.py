@@ -115,9 +115,20 @@ def sync(
             "--scope",
             metavar="project|local|user",
             help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
-            "user: ~/.claude/settings.json (both with this installation's absolute path).",
+            "user: ~/.claude/settings.json (both with this installation's absolute path). Other agents: project "
+            "or user (their own files, see --agent).",
         ),
     ] = "project",
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            metavar="NAME",
+            help="The agent whose hooks to write: claude (default), codex (.codex/hooks.json), gemini "
+            "(.gemini/settings.json), copilot (.github/hooks/cupcake.json), droid (.factory/settings.json), "
+            "cursor (.cursor/hooks.json).",
+        ),
+    ] = "claude",
     command: Annotated[
         str | None,
         typer.Option("--command", metavar="PATH", help="The executable the hooks call (overrides the scope's choice)."),
@@ -135,16 +146,51 @@ def sync(
             "Cupcake's files whatever the command.",
         ),
     ] = False,
+    trust: Annotated[
+        bool,
+        typer.Option(
+            "--trust",
+            help="Codex only: ask Codex (codex app-server) to trust Cupcake's hooks and this project, as its "
+            "/hooks review would; Codex skips untrusted hooks without a word.",
+        ),
+    ] = False,
 ) -> None:
-    """Write Cupcake's hooks into Claude Code's settings, one entry per event.
+    """Write Cupcake's hooks into an agent's hook settings (Claude Code's by default), one entry per event.
 
-    Also writes Claude Code's own protections for Cupcake's files: `permissions.deny` Edit rules and
+    For Claude Code, also writes its own protections for Cupcake's files: `permissions.deny` Edit rules and
     `sandbox.filesystem.denyWrite` paths (the sandbox enforces them once it is on: --sandbox).
 
     Every other key, hook and matcher group stays exactly as it was; running it twice changes
     nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
     never overwritten. The previous file is kept as <name>.bak. Also adds .cupcake/ to .gitignore.
+    With --agent NAME the hook commands are `cupcake run --agent NAME --event <its event>`.
     """
+    if agent != "claude":
+        from cupcake import agents
+        from cupcake.cli.sync_agent import sync_agent
+
+        if agent not in agents.NAMES:
+            _echo_err(f"cupcake sync: unknown agent {agent!r} (known: {', '.join(agents.NAMES)})")
+            raise typer.Exit(2)
+        if sandbox:
+            _echo_err("cupcake sync: --sandbox turns on Claude Code's sandbox; it is for --agent claude")
+            raise typer.Exit(2)
+        code = sync_agent(
+            agent,
+            scope,
+            os.environ,
+            os.getcwd(),
+            command=command,
+            dry_run=dry_run,
+            uninstall=uninstall,
+            trust=trust,
+            out=typer.echo,
+            err=_echo_err,
+        )
+        raise typer.Exit(code)
+    if trust:
+        _echo_err("cupcake sync: --trust is for Codex (--agent codex); Claude Code needs no trust step")
+        raise typer.Exit(2)
     from cupcake.cli.sync import sync as run_sync
 
     code = run_sync(

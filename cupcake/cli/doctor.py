@@ -79,7 +79,10 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
         on_root(root)
     report = Report(root, on_add, progress)
     installed = _check_settings(report, root, env)
-    _check_hooks_present(report, installed)
+    from cupcake.cli.doctor_agents import check_agents, configured_agents
+
+    others = configured_agents(root, env)  # every other agent with Cupcake's hooks
+    _check_hooks_present(report, installed, bool(others))
     _check_executables(report, installed, root, env)
     compiled = _check_policies(report, root, env)
     _check_unhooked(report, installed, compiled)
@@ -87,6 +90,7 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_workdir(report, root)
     _check_protection(report, root, env)
     _round_trip(report, installed, root, env)
+    check_agents(report, root, env, others)
     return report
 
 
@@ -200,11 +204,11 @@ def _disables_hooks(doc: Document) -> bool:
     return bool(members) and doc.value(members[-1].value) is True
 
 
-def _check_hooks_present(report: Report, installed: list[Installed]) -> None:
+def _check_hooks_present(report: Report, installed: list[Installed], others: bool = False) -> None:
     if not installed:
         report.add(
             "hooks",
-            PROBLEM,
+            WARNING if others else PROBLEM,  # another agent is configured: Claude Code may not be used here
             "Claude Code never calls Cupcake: no settings file has Cupcake's hooks",
             "run `cupcake sync` (the project's .claude/settings.json, shared with the team) "
             "or `cupcake sync --scope local` (only you)",

@@ -41,9 +41,15 @@ class Report:
         self.problems: list[dict] = []
         self.policies = 0
 
-    def add(self, compiled: dict, root: str | None = None) -> None:
+    def add(self, compiled: dict, root: str | None = None, env=None) -> None:
+        from cupcake.policy.agent_warnings import capability_warnings
+
         files = list(compiled.get("files", ()))
-        found = list(compiled["problems"]) + system_problems(compiled, root)
+        found = (
+            list(compiled["problems"])
+            + system_problems(compiled, root)
+            + capability_warnings(compiled, root or "", env or {})
+        )
         problems = sorted(found, key=lambda p: _rank(p, files))
         self.files.extend(files)
         self.problems.extend(problems)
@@ -123,13 +129,13 @@ def collect(files, env, cwd=None):
         base = os.path.realpath(cwd)
         for name in files:
             path = os.path.normpath(os.path.join(base, name))
-            report.add(compile_files([path], base, env), base)
+            report.add(compile_files([path], base, env), base, env)
         return report, None
     root = find_root(project_dir_in(env), cwd)
     loaded = load(root, env, use_cache=False)  # the very loader `run` uses, without its cache
     if loaded is None:
         return None, "no policy file found (cupcake.toml at the project root, or ~/.claude/cupcake.toml)"
-    report.add(loaded.compiled, root)
+    report.add(loaded.compiled, root, env)
     report.problems.extend(_unhooked_warnings(loaded.compiled, root, env))
     report.problems.sort(key=lambda p: _rank(p, report.files))
     report.cache_problem = _cache_check(root, env, loaded.compiled)

@@ -16,6 +16,7 @@ from cupcake.agents import catalog
 from cupcake.evaluator_findings.settings import eval_feedback_settings
 from cupcake.policy import schema
 from cupcake.policy.compile_actions import compile_action, context_events, pydantic_message
+from cupcake.policy.compile_agents import compile_agents
 from cupcake.policy.compile_conditions import compile_condition, compile_matcher, condition_reporter
 from cupcake.policy.compile_index import build_index, shadowed_warnings, sre_forms_of
 from cupcake.policy.imports import expand as expand_imports
@@ -67,14 +68,18 @@ def compile_files(paths, root: str, env) -> dict:
         units.extend(_imported_sources(source, root, env, problems, imported))
 
     policies = []
+    agents: dict[int, tuple] = {}  # policy index -> the agents it applies to (absent: every agent)
     seen: dict[str, str] = {}
     positions: dict = {}  # (file, line) -> the policy's 1-based position in its file
     for source in units:
         for index, table in enumerate(_policy_tables(source)):
             positions[(source.name, source.lines.policy(index))] = index + 1
             unique = _unique_name(source, index, table, seen, problems)
-            compiled = _compile_policy(source, index, table, problems)  # its other problems count too
+            extras: dict = {}
+            compiled = _compile_policy(source, index, table, problems, extras)  # its other problems count too
             if compiled is not None and unique:
+                if extras.get("agents"):
+                    agents[len(policies)] = extras["agents"]
                 policies.append(compiled)
     systems = pipeline_systems.check_together(systems, problems)
     for warning in shadowed_warnings(policies):
@@ -95,6 +100,7 @@ def compile_files(paths, root: str, env) -> dict:
     result.update(
         out_of_service=out_of_service_text(errors) if errors else None,
         policies=policies,
+        agents=agents,
         index=build_index(policies),
         sre=sre_forms_of(policies),
         state_filters=state_filters,
@@ -286,7 +292,9 @@ def _check_eval_feedback(source, table, problems) -> None:
         report("`eval_feedback.dir` must name a directory (relative to the project root)", "dir")
 
 
-def _compile_policy(source, index: int, table, problems):
+def _compile_policy(source, index: int, table, problems, extras=None):
+    """The compiled policy, or None when it has an error; ``extras`` gets what the tuple does not
+    hold (``agents``: the agents it applies to)."""
     lines = source.lines
     line = lines.policy(index)
     if not isinstance(table, dict):
@@ -327,6 +335,9 @@ def _compile_policy(source, index: int, table, problems):
                 compile_condition(condition, condition_reporter(report, ("conditions", n)), source.root)
             )
     action = compile_action(table.get("action"), event, report)
+    only = compile_agents(table.get("agents"), report)
+    if extras is not None:
+        extras["agents"] = only
     if len(problems) > start and any(p.severity == ERROR for p in problems[start:]):
         return None
     return (name, event, tools, tuple(compiled_conditions), action, source.name, line)

@@ -75,17 +75,38 @@ def all_hold(conditions, view) -> bool:
     return True
 
 
-def candidates(index: dict, event: str, tool_name) -> list:
-    """Indexes of the policies for ``event`` whose matcher accepts ``tool_name``, in list order."""
+def candidates(index: dict, event: str, tool_name, agent_tool=None, agent=None, only=None) -> list:
+    """Indexes of the policies for ``event`` whose matcher accepts ``tool_name`` (the canonical name)
+    or ``agent_tool`` (the agent's own name for it), in list order; with ``only`` (policy index ->
+    the agents it is restricted to), those that apply to ``agent``."""
     entry = index.get(event)
     if entry is None:
         return []
     names, regexes, every = entry
     found = list(every)
     if tool_name is not None:
-        found.extend(names.get(tool_name, ()))
-        for pattern, literals, i in regexes:
-            if all(lit in tool_name for lit in literals) and _rx(pattern).fullmatch(tool_name):
-                found.append(i)
+        _tool_matches(names, regexes, tool_name, found)
+    if agent_tool is not None and agent_tool != tool_name and isinstance(agent_tool, str):
+        more = []
+        _tool_matches(names, regexes, agent_tool, more)
+        found.extend(i for i in more if i not in found)
+    if only:
+        found = [i for i in found if i not in only or agent in only[i]]
     found.sort()
     return found
+
+
+def _tool_matches(names: dict, regexes, tool: str, found: list) -> None:
+    found.extend(names.get(tool, ()))
+    for pattern, literals, i in regexes:
+        if all(lit in tool for lit in literals) and _rx(pattern).fullmatch(tool):
+            found.append(i)
+
+
+def event_candidates(compiled: dict, incoming) -> list:
+    """``candidates`` for the canonical event ``incoming`` (``cupcake.agents.event.Event``): its tool by
+    canonical and agent name, and only the policies that apply to its agent."""
+    agent_tool = incoming.payload.get("agent_tool")
+    return candidates(
+        compiled["index"], incoming.name, incoming.tool, agent_tool, incoming.agent, compiled.get("agents")
+    )

@@ -68,6 +68,7 @@ POLICY_TABLE = TableSchema(
         "description": _str(),
         "hook_event": _str(),
         "matcher": _str(),
+        "agents": cs.list_schema(_str()),
         "conditions": cs.list_schema(_table()),
         "action": _table(),
     },

@@ -27,11 +27,13 @@ POLICY = "policy"
 WORKDIR = "workdir"
 SETTINGS = "settings"
 IMPORT_GLOB = "glob"
+AGENT_CONFIG = "agent"
 
 _WHAT = {
     POLICY: "a Cupcake policy file",
     WORKDIR: "Cupcake's own data (.cupcake/)",
     SETTINGS: "Claude Code's settings, where Cupcake's hooks are installed",
+    AGENT_CONFIG: "an agent's hook configuration, where Cupcake's hooks are installed",
 }
 _PERSON = "Agents may not change it: a person must make this change, so ask the user to do it."
 
@@ -43,19 +45,58 @@ def applies(ctx) -> bool:
     if ctx.settings.get("self_protection") is False:  # only an explicit false turns it off
         return False
     tool = ctx.incoming.tool
-    return tool == "Bash" or tool in WRITE_TOOLS or (isinstance(tool, str) and tool.startswith("mcp__"))
+    if tool == "Bash" or tool in WRITE_TOOLS or (isinstance(tool, str) and tool.startswith("mcp__")):
+        return True
+    return _agent_tool_kind(ctx) is not None
+
+
+def _agent_tool_kind(ctx):
+    """ "shell" or "write" when the agent's own name for the tool is one of its shell or file-writing
+    tools (a tool the adapter has no canonical name for, such as Cursor's Delete), else None."""
+    payload = getattr(ctx.incoming, "payload", None)
+    agent = getattr(ctx, "agent", None)
+    tool = payload.get("agent_tool") if isinstance(payload, dict) else None
+    if agent is None or not isinstance(tool, str):
+        return None
+    if tool in getattr(agent, "SHELL_TOOLS", ()):
+        return "shell"
+    if tool in getattr(agent, "FILE_WRITE_TOOLS", ()):
+        return "write"
+    return None
 
 
 def violation(ctx, view):
     """The block text when this tool call would change a protected path, else None."""
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
-    if view.tool == "Bash":
+    if view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell"):
         return _bash(view, protected, ctx)
-    if view.tool not in WRITE_TOOLS:  # an MCP tool (see ``other_tools``)
+    if view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) != "write":  # an MCP tool (see ``other_tools``)
         from cupcake.protection.other_tools import mcp_violation
 
         return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)
-    return _write(view, protected, ctx)
+    found = _write(view, protected, ctx)
+    if found is None:
+        paths = view.tool_input.get("file_paths")  # a patch (Codex apply_patch) names every file it touches
+        if isinstance(paths, list):
+            for path in paths[:256]:
+                if isinstance(path, str) and path:
+                    found = _write(_OnePath(view, path), protected, ctx)
+                    if found:
+                        break
+    return found
+
+
+class _OnePath:
+    """The view of one more file a tool call writes (the same event, another path)."""
+
+    __slots__ = ("tool_input", "cwd", "file_path")
+
+    def __init__(self, view, path: str):
+        from cupcake.project import shown_path
+
+        self.tool_input = {"file_path": path}
+        self.cwd = view.cwd
+        self.file_path = shown_path(path, view.root, view.cwd) if "\0" not in path else path
 
 
 # ## Warm: is this path protected? #################################################################
@@ -99,6 +140,9 @@ def classify(path: str, protected, ancestors: bool = False):
     parent, _, name = path.rpartition("/")
     if parent in protected["settings_dirs"] and name.startswith("settings") and name.endswith(".json"):
         return (SETTINGS, None)
+    for held in protected.get("agent_config", ()):
+        if path == held or path.startswith(held + "/"):
+            return (AGENT_CONFIG, None)
     for prefix, parts, entry in protected["globs"]:
         if path.startswith(prefix + "/"):
             from cupcake.policy.globmatch import match_path
@@ -111,6 +155,7 @@ def classify(path: str, protected, ancestors: bool = False):
             (POLICY, protected["files"]),
             (WORKDIR, protected["dirs"]),
             (SETTINGS, protected["settings_dirs"]),
+            (AGENT_CONFIG, protected.get("agent_config", ())),
         ):
             for held in paths:
                 if held.startswith(inside):
@@ -195,6 +240,8 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
             globs.append((prefix, rest, pattern))
     for path in imported_files:
         needles.add(os.path.basename(path))
+    agent_config = _forms(agent_config_paths(root, env))
+    needles.update(os.path.basename(p) for p in agent_config)
     inodes = []
     for path in policy_files:
         try:
@@ -207,10 +254,29 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         "files": files,
         "dirs": dirs,
         "settings_dirs": settings_dirs,
+        "agent_config": agent_config,
         "globs": globs,
         "inodes": inodes,
         "needles": sorted(needles),
     }
+
+
+def agent_config_paths(root: str, env) -> list:
+    """Every agent's own hook configuration (files, or a directory of hook files), project and user:
+    whichever agent runs, it may not rewrite which hooks the agents run."""
+    from cupcake.agents import NAMES, adapter
+
+    found: list = []
+    for name in NAMES:
+        if name == "claude":
+            continue  # Claude Code's settings are guarded by name in its settings directories
+        try:
+            install = __import__(adapter(name).__name__ + ".install", fromlist=("protected_paths",))
+            paths = install.protected_paths(root, env)
+        except Exception:  # an adapter that cannot say: the others still count
+            continue
+        found.extend(p for p in paths if p not in found)
+    return found
 
 
 def protected_defaults(root: str, env) -> dict:

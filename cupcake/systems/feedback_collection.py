@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.policy.conditions import all_hold, candidates, use_forms
+from cupcake.policy.conditions import all_hold, event_candidates, use_forms
 from cupcake.policy.event_view import EventView
 from cupcake.run_command.check import run_check
 from cupcake.systems._guards import can_evaluate
@@ -25,7 +25,7 @@ class FeedbackCollection(BaseSystem):
         policies = ctx.policies["policies"]
         use_forms(ctx.policies.get("sre"))
         view = EventView(ctx.incoming, ctx.root, ctx.state)
-        for i in candidates(ctx.policies["index"], ctx.event, view.tool):
+        for i in event_candidates(ctx.policies, ctx.incoming):
             name, _event, _tools, conditions, action, _file, _line = policies[i]
             if not all_hold(conditions, view):
                 continue

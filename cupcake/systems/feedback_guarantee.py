@@ -22,12 +22,12 @@ class FeedbackGuarantee(BaseSystem):
 
 def failure_text(ctx, failures) -> str:
     what = "\n".join(f.message for f in failures)
+    if all(f.system == "policies" for f in failures):  # errors in the policy files, fail_mode "closed"
+        return f'Cupcake: out of service until fixed, so this is blocked (fail_mode "closed"):\n{what}'
     if all(f.custom for f in failures):
         if ctx.fail_mode == "closed":
             return f'Cupcake: a custom system failed, so this is blocked (fail_mode "closed"): {what}'
         return f'Cupcake: a custom system failed, so its checks were not enforced for this event (fail_mode "open"): {what}'
-    if all(f.system == "policies" for f in failures):  # errors in the policy files, fail_mode "closed"
-        return f'Cupcake: out of service until fixed, so this is blocked (fail_mode "closed"):\n{what}'
     if ctx.fail_mode == "closed":
         return f'Cupcake: could not evaluate policies, so this is blocked (fail_mode "closed"): {what}'
     return f'Cupcake: could not evaluate policies, so none was enforced for this event (fail_mode "open"): {what}'

@@ -13,11 +13,11 @@ from cupcake.systems._guards import can_evaluate
 
 def candidates_need_state(ctx) -> bool:
     """A candidate policy of this event and tool (its matcher accepts the tool) has a state condition."""
-    from cupcake.policy.conditions import candidates, use_forms
+    from cupcake.policy.conditions import event_candidates, use_forms
 
     ids = ctx.policies["state_needs"][ctx.event]
     use_forms(ctx.policies.get("sre"))
-    return any(i in ids for i in candidates(ctx.policies["index"], ctx.event, ctx.incoming.tool))
+    return any(i in ids for i in event_candidates(ctx.policies, ctx.incoming))
 
 
 class StateLoad(BaseSystem):

@@ -99,7 +99,8 @@ TABLE = {
     "agentStop": {
         "block": out({"decision": "block", "reason": "Operation blocked: no"}),
         "soft": out({"decision": "block", "reason": "Policy feedback found"}),
-        "error_closed": out({"decision": "block", "reason": "Cupcake: broken"}, "Cupcake: broken"),
+        # closed mode never blocks a stop: the work is done, and a block only makes the agent continue
+        "error_closed": out(None, "Cupcake: broken"),
     },
     "userPromptSubmitted": {"block": out(None, "Operation blocked: no"), "context": out()},
     "sessionStart": {"context": out(), "block": out(None, "Operation blocked: no")},

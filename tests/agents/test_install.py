@@ -8,6 +8,9 @@ import json
 import pytest
 
 AGENTS = ("codex", "gemini", "copilot", "droid", "cursor")
+CLOSED = (
+    " || { echo 'Cupcake could not run, and its fail_mode is closed: blocked until a person fixes it.' >&2; exit 2; }"
+)
 OTHER = '{\n  "theme": "dark",\n  "hooks": {\n    "%s": [\n      %s\n    ]\n  }\n}\n'
 
 
@@ -32,7 +35,7 @@ def test_sync_twice_changes_nothing_and_uninstall_restores_every_byte(name):
     assert f"cupcake run --agent {name} --event {pre}" in once
     assert mod.update_text(once, mod.EVENTS, "cupcake", 30) == once
     changed = mod.update_text(once, mod.EVENTS, "/opt/bin/cupcake", 30, closed=True)
-    assert changed.count("/opt/bin/cupcake run") == once.count("cupcake run") and "|| exit 2" in changed
+    assert changed.count("/opt/bin/cupcake run") == once.count("cupcake run") and "exit 2; }" in changed
     assert mod.update_text(changed, mod.EVENTS, "cupcake", 30, uninstall=True) == original
     json.loads(changed)
 
@@ -79,7 +82,7 @@ def test_entries_in_each_agents_own_form():
     assert install("cursor").hook_entries(["PreToolUse"], "cupcake", 30, closed=True) == {
         "preToolUse": [
             {
-                "command": "cupcake run --agent cursor --event preToolUse || exit 2",
+                "command": "cupcake run --agent cursor --event preToolUse" + CLOSED,
                 "type": "command",
                 "timeout": 30,
                 "failClosed": True,

@@ -39,8 +39,11 @@ def config_path(scope: str, project_dir: str, env) -> str:
     return os.path.join(project_dir, SCOPES["project"])
 
 
+SHORT_EVENTS = {"SessionEnd": 3, "Interrupt": 3}  # Codex caps these hooks' timeout (and says so on every run)
+
+
 def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
-    return hookfile.entries(
+    out = hookfile.entries(
         NAME,
         events,
         CAPABILITIES,
@@ -50,6 +53,11 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
         handler=lambda command: {"type": "command", "command": command, "timeout": timeout},
         matcher=lambda event: ".*" if event in TOOL_EVENTS else None,
     )
+    for event, cap in SHORT_EVENTS.items():
+        for group in out.get(event, ()):
+            for handler in group["hooks"]:
+                handler["timeout"] = min(handler["timeout"], cap)
+    return out
 
 
 def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
