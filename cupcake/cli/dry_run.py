@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 from cupcake.agents.claude.recorded import event_of
+from cupcake.policy.compiled import Policy
 from cupcake.policy.conditions import candidates, holds, use_forms
 from cupcake.policy.event_view import EventView
 
@@ -46,7 +47,8 @@ def evaluate(compiled: dict, payload: dict, root: str, trace: bool = False) -> V
     policies = compiled.get("policies") or []
     soft = context = False
     for i in candidates(compiled.get("index") or {}, event, view.tool):
-        name, _event, _tools, conditions, action, file, line = policies[i]
+        policy = Policy(policies[i])
+        name, conditions, action, file, line = policy.name, policy.conditions, policy.action, policy.file, policy.line
         results = []
         ok = True
         for cond in conditions:
@@ -65,9 +67,9 @@ def evaluate(compiled: dict, payload: dict, root: str, trace: bool = False) -> V
         if not ok:
             continue
         verdict.matched.append(name)
-        kind = action[0] if action else None
+        kind = action.kind if action else None
         if kind in HARD and verdict.policy is None:
-            verdict.decision, verdict.policy, verdict.text = kind, name, action[1] or ""
+            verdict.decision, verdict.policy, verdict.text = kind, name, action.text or ""
         elif kind == "check":
             verdict.skipped.append(name)
         elif kind == "soft":

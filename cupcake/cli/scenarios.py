@@ -20,6 +20,8 @@ import json
 import os
 import tempfile
 
+from cupcake.policy.compiled import Policy
+
 DECISIONS = ("allow", "block", "ask", "approve", "feedback", "context")
 ALIASES = {"deny": "block", "none": "allow"}
 DEFAULT_DIR = os.path.join("tests", "cupcake")
@@ -36,9 +38,9 @@ class Outcome:
         self.ctx = ctx
         self.decision = decision_of(ctx.response)
         self.text = message_of(ctx.response) or (ctx.response.context if ctx.response is not None else "")
-        self.policy = ctx.hard[2] if ctx.hard else None
+        self.policy = ctx.hard.by if ctx.hard else None
         policies = ctx.policies["policies"] if ctx.policies and ctx.policies.get("policies") else ()
-        self.matched = [policies[i][0] for i in ctx.matched if i < len(policies)]
+        self.matched = [Policy(policies[i]).name for i in ctx.matched if i < len(policies)]
         self.failures = [f.message for f in ctx.failures]
 
 

@@ -17,7 +17,7 @@ def file_cut_note(limit: int) -> str:
 
 def context_text(ctx, policy_name: str, action) -> str:
     """The context of one matching policy ("" when there is none); problems become warnings."""
-    _kind, source, value = action
+    source, value = action.source, action.value
     if source == "text":
         return value
     if source == "file":

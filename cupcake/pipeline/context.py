@@ -15,6 +15,28 @@ if TYPE_CHECKING:  # annotations only: nothing here is imported at run time
     from cupcake.pipeline.runner import Failure
 
 
+class HardDecision(tuple):
+    """The final hard decision: ``(kind, text, by)`` read by name. ``kind`` is "block", "ask" or
+    "approve"; ``text`` the reason shown to the agent; ``by`` the policy or system that took it."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, text: str, by: str) -> HardDecision:
+        return tuple.__new__(cls, (kind, text, by))
+
+    @property
+    def kind(self) -> str:
+        return self[0]
+
+    @property
+    def text(self) -> str:
+        return self[1]
+
+    @property
+    def by(self) -> str:
+        return self[2]
+
+
 class Context:
     """What one hook event carries through the pipeline.
 
@@ -90,7 +112,7 @@ class Context:
         self.matched: list[int] = []
         self.soft: list[str] = []
         self.contexts: list[str] = []
-        self.hard: tuple[str, str, str] | None = None
+        self.hard: HardDecision | None = None
         self.checks: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.response: Response | None = None
@@ -128,8 +150,8 @@ class Context:
             raise ValueError(f'a hard decision is "block", "ask" or "approve", got {kind!r}')
         if not isinstance(text, str) or not isinstance(by, str):
             raise TypeError("the decision's text and who took it (by) must be str")
-        if self.hard is None or HARD_RANK[kind] > HARD_RANK.get(self.hard[0], 0):
-            self.hard = (kind, text, by)
+        if self.hard is None or HARD_RANK[kind] > HARD_RANK.get(self.hard.kind, 0):
+            self.hard = HardDecision(kind, text, by)
 
     def warn(self, text: str) -> None:
         """A warning for the user (a ``systemMessage``); it never changes the decision, and it is

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake.policy.compiled import Action, Policy
 from cupcake.policy.problems import WARNING, Problem
 
 _KINDS = {"block": "block", "approve": "approve", "ask": "ask", "context": "add context"}
@@ -16,9 +17,10 @@ def _kind(action):
     """What the action asks of the agent (block, approve, ask, context), or None (soft text, side effects)."""
     if not action:
         return None
-    if action[0] == "check":
-        return "block" if action[2] == "block" else None
-    return action[0] if action[0] in _KINDS else None
+    action = Action(action)
+    if action.kind == "check":
+        return "block" if action.on_failure == "block" else None
+    return action.kind if action.kind in _KINDS else None
 
 
 def installed_agents(root: str, env) -> list[str]:
@@ -48,7 +50,8 @@ def capability_warnings(compiled: dict, root: str, env) -> list[dict]:
     default = installed or [DEFAULT]
     restricted = compiled.get("agents") or {}
     found = []
-    for i, (name, event, _tools, _conds, action, file, line) in enumerate(compiled.get("policies", ())):
+    for i, policy in enumerate(map(Policy, compiled.get("policies", ()))):
+        name, event, action, file, line = policy.name, policy.event, policy[4], policy.file, policy.line
         kind = _kind(action)
         targets = restricted.get(i) or default
         named = i in restricted

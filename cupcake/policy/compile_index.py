@@ -4,6 +4,7 @@ programs, and the warnings about blocks an earlier approve or ask can pre-empt (
 from __future__ import annotations
 
 from cupcake.policy.compile_conditions import patterns_in
+from cupcake.policy.compiled import Policy
 from cupcake.policy.literals import required_literals
 from cupcake.policy.problems import WARNING, Problem
 
@@ -13,8 +14,9 @@ def sre_forms_of(policies) -> dict:
     from cupcake.speedups import sre_form
 
     forms = {}
-    for _name, _event, tools, conditions, compile_action, _file, _line in policies:
-        patterns = list(patterns_in(conditions))
+    for policy in map(Policy, policies):
+        tools = policy.tools
+        patterns = list(patterns_in(policy.conditions))
         if tools is not None and tools[0] == "regex":
             patterns.append(tools[1])
         for pattern in patterns:
@@ -28,8 +30,9 @@ def sre_forms_of(policies) -> dict:
 def build_index(policies) -> dict:
     """Per event: policies by exact tool name, by tool regex, and for every tool."""
     index: dict = {}
-    for i, (_name, event, tools, _conds, compile_action, _file, _line) in enumerate(policies):
-        names, regexes, every = index.setdefault(event, ({}, [], []))
+    for i, policy in enumerate(map(Policy, policies)):
+        tools = policy.tools
+        names, regexes, every = index.setdefault(policy.event, ({}, [], []))
         if tools is None:
             every.append(i)
         elif tools[0] == "names":
@@ -54,10 +57,19 @@ def shadowed_warnings(policies):
     found = []
     approvers: dict = {}  # event -> [(name, tools, "file:line")], unconditional approves, in list order
     deciders: dict = {}  # event -> [(name, tools, "file:line", kind, position)], every approve and ask
-    for position, (name, event, tools, conds, action, file, line) in enumerate(policies, 1):
-        if action is None:
+    for position, policy in enumerate(map(Policy, policies), 1):
+        name, event, tools, conds, file, line = (
+            policy.name,
+            policy.event,
+            policy.tools,
+            policy.conditions,
+            policy.file,
+            policy.line,
+        )
+        if policy[4] is None:
             continue
-        hard = action[0] in ("block", "ask") or (action[0] == "check" and action[2] == "block")
+        action = policy.action
+        hard = action.kind == "ask" or action.blocks
         earlier = next((a for a in approvers.get(event, ()) if _covers(a[1], tools)), None) if hard else None
         if earlier:
             found.append(
@@ -69,14 +81,14 @@ def shadowed_warnings(policies):
                     f'never reached: "{earlier[0]}" ({earlier[2]}) approves these calls first',
                 )
             )
-        elif hard and action[0] != "ask":
+        elif hard and action.kind != "ask":
             first = next((d for d in deciders.get(event, ()) if _overlap(d[1], tools)), None)
             if first:
                 found.append(Problem(WARNING, file, line, name, _preempted(first, position, event, tools)))
-        if action[0] == "approve" and not conds:
+        if action.kind == "approve" and not conds:
             approvers.setdefault(event, []).append((name, tools, f"{file}:{line}"))
-        if action[0] in ("approve", "ask"):
-            deciders.setdefault(event, []).append((name, tools, f"{file}:{line}", action[0], position))
+        if action.kind in ("approve", "ask"):
+            deciders.setdefault(event, []).append((name, tools, f"{file}:{line}", action.kind, position))
     return found
 
 

@@ -4,6 +4,7 @@ operation goes ahead (always on PostToolUse/PostToolUseFailure, where it already
 from __future__ import annotations
 
 from cupcake.pipeline.response import APPROVE, NONE
+from cupcake.policy.compiled import Policy
 from cupcake.run_command.check import run_check
 
 AFTER_THE_FACT = ("PostToolUse", "PostToolUseFailure")
@@ -25,14 +26,15 @@ def side_effect_policies(ctx):
     policies = ctx.policies["policies"]
     found = []
     for i in ctx.matched:
-        action = policies[i][4]
-        if (action[0] == "check" and action[2] == "ignore") or action[0] == "state":
-            found.append((policies[i][0], action))
+        policy = Policy(policies[i])
+        action = policy.action
+        if (action.kind == "check" and action.on_failure == "ignore") or action.kind == "state":
+            found.append((policy.name, action))
     return found
 
 
 def run_ignored_commands(ctx) -> None:
     """``run_command`` with ``on_failure = "ignore"``: run it, record it, never let it decide."""
     for name, action in side_effect_policies(ctx):
-        if action[0] == "check":
+        if action.kind == "check":
             run_check(ctx, name, action)

@@ -161,8 +161,11 @@ def state_plan(policies) -> tuple[dict, dict]:
     ``events`` is the flag a warm run checks before reading any state."""
     filters: dict = {}
     events: dict = {}
-    for i, (_name, event, _tools, conditions, _action, _file, _line) in enumerate(policies):
-        found = list(state_conditions(conditions))
+    from cupcake.policy.compiled import Policy
+
+    for i, policy in enumerate(map(Policy, policies)):
+        event = policy.event
+        found = list(state_conditions(policy.conditions))
         if not found:
             continue
         events.setdefault(event, []).append(i)

@@ -23,7 +23,7 @@ def run_check(ctx, policy_name: str, action) -> tuple[bool, str]:
     """Run the policy's command within the run's deadline: (succeeded, feedback text when it failed)."""
     from cupcake.run_command import CommandSpecError, render_feedback, run_command
 
-    _kind, spec, on_failure, template = action
+    spec, on_failure, template = action.spec, action.on_failure, action.template
     values = template_values(ctx)
     try:
         result = run_command(spec, values, root=ctx.root, deadline=ctx.deadline, env=ctx.env)

@@ -22,6 +22,7 @@ import time
 from cupcake import speedups
 from cupcake.errors import CupcakeError, DeadlineExceeded, DeadlinePassed
 from cupcake.pipeline import clock
+from cupcake.pipeline.context import HardDecision
 from cupcake.pipeline.order import SEALED_AFTER, Stage
 from cupcake.pipeline.response import BLOCK, HARD_RANK, Response
 
@@ -130,6 +131,10 @@ class Guarded:
                 found = before.violation(ctx, self.order)
                 if found:
                     before.restore(ctx)
+                elif ctx.hard is not None and type(ctx.hard) is not HardDecision:
+                    ctx.hard = HardDecision(
+                        *ctx.hard
+                    )  # a stricter decision set as a plain tuple: read by name from now on
                 problem = GuardViolation(f"{self.name}: {found}; its changes were undone") if found else None
         if problem is not None:
             raise problem
@@ -203,7 +208,7 @@ class _Snapshot:
         if sealed:
             return f"changed ctx.hard after the answer was sealed ({SEALED_AFTER})"
         if not (
-            type(hard) is tuple
+            isinstance(hard, tuple)
             and len(hard) == 3
             and hard[0] in HARD_RANK
             and isinstance(hard[1], str)
@@ -212,7 +217,7 @@ class _Snapshot:
             if hard is None:
                 return f"tried to loosen the decision: it removed the {_described(was)}"
             return f'set ctx.hard to {_shown(hard)}; use ctx.decide("block" | "ask" | "approve", text, by=name)'
-        if was is not None and HARD_RANK[hard[0]] <= HARD_RANK[was[0]]:
+        if was is not None and HARD_RANK[hard[0]] <= HARD_RANK[was.kind]:
             return f"tried to loosen the decision: it replaced the {_described(was)} with {_described(hard)}"
         return None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.policy.compiled import Policy
 from cupcake.policy.conditions import all_hold, event_candidates, use_forms
 from cupcake.policy.event_view import EventView
 from cupcake.run_command.check import run_check
@@ -26,23 +27,24 @@ class FeedbackCollection(BaseSystem):
         use_forms(ctx.policies.get("sre"))
         view = EventView(ctx.incoming, ctx.root, ctx.state)
         for i in event_candidates(ctx.policies, ctx.incoming):
-            name, _event, _tools, conditions, action, _file, _line = policies[i]
-            if not all_hold(conditions, view):
+            policy = Policy(policies[i])
+            if not all_hold(policy.conditions, view):
                 continue
             ctx.matched.append(i)
-            if action[0] == "soft":
-                ctx.soft.append(action[1])
-            elif action[0] == "context":
-                if action[1] == "text":
-                    ctx.contexts.append(action[2])
+            action = policy.action
+            if action.kind == "soft":
+                ctx.soft.append(action.text)
+            elif action.kind == "context":
+                if action.source == "text":
+                    ctx.contexts.append(action.value)
                 else:
                     from cupcake.inject_context.sources import context_text
 
-                    text = context_text(ctx, name, action)
+                    text = context_text(ctx, policy.name, action)
                     if text:
                         ctx.contexts.append(text)
-            elif action[0] == "check" and action[2] == "feedback":
-                ok, text = run_check(ctx, name, action)
+            elif action.kind == "check" and action.on_failure == "feedback":
+                ok, text = run_check(ctx, policy.name, action)
                 if not ok:
                     ctx.soft.append(text)
         evals = ctx.settings.get("eval_feedback")

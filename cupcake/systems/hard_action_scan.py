@@ -19,8 +19,10 @@ only when stricter (``ctx.decide``), and once it is a block the policies are not
 
 from __future__ import annotations
 
+from cupcake.pipeline.context import HardDecision
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.policy.compiled import Policy
 from cupcake.protection import hook as self_protection
 from cupcake.run_command.check import run_check
 from cupcake.systems._guards import can_evaluate
@@ -60,7 +62,7 @@ class HardActionScan(BaseSystem):
                     f"({type(exc).__name__}), so it is blocked. A person can make this change."
                 )
             if text:
-                ctx.hard = ("block", text, self_protection.POLICY_NAME)
+                ctx.hard = HardDecision("block", text, self_protection.POLICY_NAME)
                 return
         if not can_evaluate(ctx):
             return  # the policies could not be loaded or evaluated: only self-protection stands
@@ -75,22 +77,23 @@ class HardActionScan(BaseSystem):
 
             reason = gate_reason(ctx, evals, by)
             if reason is not None:
-                ctx.hard = ("block", reason, GATE_NAME)
+                ctx.hard = HardDecision("block", reason, GATE_NAME)
                 return
         if _blocked(ctx):
             return
         policies = ctx.policies["policies"]
         for i in ctx.matched:
-            name, _event, _tools, _conditions, action, _file, _line = policies[i]
-            if action[0] in HARD:
-                ctx.decide(action[0], action[1], name)  # stricter than an earlier custom decision, or not
+            policy = Policy(policies[i])
+            action = policy.action
+            if action.kind in HARD:
+                ctx.decide(action.kind, action.text, policy.name)  # stricter than an earlier custom decision, or not
                 return
-            if action[0] == "check" and action[2] == "block":
-                ok, text = run_check(ctx, name, action)
+            if action.kind == "check" and action.on_failure == "block":
+                ok, text = run_check(ctx, policy.name, action)
                 if not ok:
-                    ctx.decide("block", text, name)
+                    ctx.decide("block", text, policy.name)
                     return
 
 
 def _blocked(ctx) -> bool:
-    return ctx.hard is not None and ctx.hard[0] == "block"
+    return ctx.hard is not None and ctx.hard.kind == "block"

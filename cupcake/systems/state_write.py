@@ -40,7 +40,7 @@ class StateWrite(BaseSystem):
         try:
             record(ctx, effects)
         finally:
-            if any(action[0] == "check" for _name, action in effects):
+            if any(action.kind == "check" for _name, action in effects):
                 run_ignored_commands(ctx)
 
 
@@ -59,8 +59,8 @@ def record(ctx, effects) -> None:
 
         pending.append(entries.tool_entry(ctx.incoming, ctx.root, tool_succeeded(ctx.event, ctx.incoming), now))
     for policy, action in effects:
-        if action[0] == "state":
-            pending.append(entries.event_entry(action[1], action[2], policy, now))
+        if action.kind == "state":
+            pending.append(entries.event_entry(action.event, action.data, policy, now))
     ending = _ends_session(ctx)
     if not pending and not ending:
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cupcake.errors import DeadlineExceeded
-from cupcake.pipeline.context import Context
+from cupcake.pipeline.context import Context, HardDecision
 from cupcake.pipeline.response import APPROVE, BLOCK, NONE, SOFT, Response
 from cupcake.stages.guard import Guarded, GuardViolation
 
@@ -43,7 +43,7 @@ def assign(name, value):
     return lambda ctx: setattr(ctx, name, value)
 
 
-BLOCKED = ("block", "No sudo", "No sudo")
+BLOCKED = HardDecision("block", "No sudo", "No sudo")
 
 # (what, order, effect, fields before, what stands after the fenced system ran)
 ALLOWED = [
@@ -54,7 +54,7 @@ ALLOWED = [
         "tightens an approve to an ask",
         550,
         lambda c: c.decide("ask", "?", by="fake"),
-        {"hard": ("approve", "ok", "p")},
+        {"hard": HardDecision("approve", "ok", "p")},
         lambda c: c.hard == ("ask", "?", "fake"),
     ),
     (
@@ -266,3 +266,9 @@ def test_a_message_meant_for_the_user_says_which_system_raised_it():
 
     with pytest.raises(CupcakeError, match="^fake: Splunk is unreachable$"):
         run(down)
+
+
+def test_a_stricter_decision_set_as_a_plain_tuple_is_read_by_name_afterwards():
+    ctx = run(assign("hard", ("block", "key", "fake")), 550, hard=HardDecision("approve", "ok", "p"))
+    assert ctx.failures == []
+    assert type(ctx.hard) is HardDecision and (ctx.hard.kind, ctx.hard.text, ctx.hard.by) == ("block", "key", "fake")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from cupcake import __version__
+from cupcake.policy.compiled import Policy
 from cupcake.stores.audit.mask import mask_cut
 
 # Response.decision → the decision a reader of the log sees.
@@ -126,8 +127,8 @@ def build(ctx, now: float | None = None) -> dict:
         "tool": tool[:SESSION_CHARS] if isinstance(tool, str) else None,
         "input": summarize_input(event),
         "agent": ctx.agent.NAME if ctx.agent is not None else None,
-        "matched": [policies[i][0] for i in ctx.matched if i < len(policies)],
-        "policy": ctx.hard[2] if ctx.hard else None,
+        "matched": [Policy(policies[i]).name for i in ctx.matched if i < len(policies)],
+        "policy": ctx.hard.by if ctx.hard else None,
         "decision": decision_of(response),
         "message": mask_cut(message_of(response), TEXT_CHARS),
         "context": mask_cut(response.context, TEXT_CHARS) if response is not None and response.context else "",
