@@ -24,6 +24,7 @@ class Event:
         "payload",  # the canonical payload (dict, unknown fields kept)
         "project_dir",  # the project directory the agent names (its environment), or None
         "tool",  # the tool's canonical name, or None
+        "agent_tool",  # the agent's own name for the tool (when it differs from the canonical one), or None
         "tool_input",  # the tool's input (dict; {} when absent)
         "tool_response",  # what the tool returned (after-the-fact events), or None
         "session_id",  # str or None
@@ -41,6 +42,7 @@ class Event:
         self.payload = payload
         self.project_dir = project_dir
         self.tool = _text(payload.get("tool_name"))
+        self.agent_tool = _text(payload.get("agent_tool"))
         tool_input = payload.get("tool_input")
         self.tool_input = tool_input if isinstance(tool_input, dict) else {}
         self.tool_response = payload.get("tool_response")

@@ -8,8 +8,9 @@ import time
 
 from cupcake.agents.claude.recorded import event_of
 from cupcake.policy.compiled import Policy
-from cupcake.policy.conditions import candidates, holds, use_forms
+from cupcake.policy.conditions import candidates, holds
 from cupcake.policy.event_view import EventView
+from cupcake.policy.patterns import Patterns
 
 HARD = ("block", "approve", "ask")
 
@@ -42,11 +43,11 @@ def evaluate(compiled: dict, payload: dict, root: str, trace: bool = False) -> V
     started = time.perf_counter()
     incoming = event_of(payload)
     event = verdict.event = incoming.name
-    use_forms(compiled.get("sre"))
-    view = verdict.view = EventView(incoming, root, None)
+    patterns = Patterns(compiled.get("sre"))
+    view = verdict.view = EventView(incoming, root, None, patterns)
     policies = compiled.get("policies") or []
     soft = context = False
-    for i in candidates(compiled.get("index") or {}, event, view.tool):
+    for i in candidates(compiled.get("index") or {}, event, view.tool, patterns):
         policy = Policy(policies[i])
         name, conditions, action, file, line = policy.name, policy.conditions, policy.action, policy.file, policy.line
         results = []

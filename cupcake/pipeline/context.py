@@ -75,6 +75,7 @@ class Context:
         "hard",  # the final hard action: (kind, text, policy name) or None
         "checks",  # commands that ran (for the audit trail)
         "state",  # session state, when a policy needs it
+        "patterns",  # the run's regexes (cupcake.policy.patterns), made on first use
         # answer
         "response",  # the transport-neutral Response
         "envelope",  # (stdout bytes, stderr bytes, exit code) rendered for the agent
@@ -115,6 +116,7 @@ class Context:
         self.hard: HardDecision | None = None
         self.checks: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.patterns: Any = None
         self.response: Response | None = None
         self.envelope: tuple[bytes, bytes, int] | None = None
         self.rendered_warnings: int = 0

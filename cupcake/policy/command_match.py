@@ -101,15 +101,11 @@ def command_matches(cond, cmd, view):
         return None  # xargs hands it arguments no one can see: they could be anything
     words = _positional_words(cmd, skip)
     if args is not None:
-        from cupcake.policy.conditions import regex
-
-        patterns = [regex(p) for p in args]
+        patterns = [view.patterns.regex(p) for p in args]
         if not any(rx.match(w.value) for w in words for rx in patterns):
             return "no argument matches " + " / ".join(cond[9] or ())
     if args_regex is not None:
-        from cupcake.policy.conditions import regex
-
-        rx = regex(args_regex)
+        rx = view.patterns.regex(args_regex)
         if not any(rx.search(w.value) for w in words):
             return f"no argument matches /{args_regex}/"
     if outside is not None:

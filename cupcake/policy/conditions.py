@@ -1,62 +1,31 @@
-"""Evaluate compiled conditions (``re.search``). The literals every match needs are checked
-first, so a pattern that cannot match is never compiled, and a run where nothing can match
-never even imports ``re``."""
+"""Evaluate compiled conditions (``re.search``) over an event view. The literals every match needs are
+checked first (``view.patterns``, the run's regexes), so a pattern that cannot match is never
+compiled, and a run where nothing can match never even imports ``re``."""
 
 from __future__ import annotations
 
 from cupcake import speedups
-from cupcake.speedups import compile_pattern
-
-_compiled: dict = {}
-_forms: dict = {}  # pattern -> its cached SRE program (see sre_forms)
-
-
-def use_forms(forms: dict) -> None:
-    """The compiled policy set's SRE programs, so that patterns need no ``re`` import."""
-    global _forms
-    _forms = forms or {}
-
-
-def _rx(pattern: str):
-    rx = _compiled.get(pattern)
-    if rx is None:
-        rx = _compiled[pattern] = compile_pattern(pattern, _forms)
-    return rx
-
-
-def regex(pattern: str):
-    """The compiled pattern, from its cached SRE program when the policy set has one."""
-    return _rx(pattern)
-
-
-def _search(pattern: str, literals: tuple, text) -> bool:
-    if not isinstance(text, str):
-        return False
-    for literal in literals:
-        if literal not in text:
-            return False
-    return _rx(pattern).search(text) is not None
 
 
 def holds(cond, view) -> bool:
     kind = cond[0]
     if kind == "command_regex":
-        return _search(cond[1], cond[2], view.command)
+        return view.patterns.search(cond[1], cond[2], view.command)
     if kind == "command":
         from cupcake.policy.command_match import holds as command_holds
 
         return command_holds(cond, view)
     if kind == "filepath_regex":
-        return _search(cond[1], cond[2], view.file_path)
+        return view.patterns.search(cond[1], cond[2], view.file_path)
     if kind == "file_content_regex":
-        return any(_search(cond[1], cond[2], text) for text in view.contents)
+        return any(view.patterns.search(cond[1], cond[2], text) for text in view.contents)
     if kind == "field":
         value = view.field(cond[1])
         if cond[2] == "equals":
             return value == cond[3] and type(value) is type(cond[3])
         if isinstance(value, (bool, int, float)):
             value = speedups.json_dumps(value)
-        return _search(cond[3], cond[4], value)
+        return view.patterns.search(cond[3], cond[4], value)
     if kind == "state_exists" or kind == "state_missing":
         from cupcake.stores.state.query import holds as state_holds
 
@@ -75,7 +44,7 @@ def all_hold(conditions, view) -> bool:
     return True
 
 
-def candidates(index: dict, event: str, tool_name, agent_tool=None, agent=None, only=None) -> list:
+def candidates(index: dict, event: str, tool_name, patterns, agent_tool=None, agent=None, only=None) -> list:
     """Indexes of the policies for ``event`` whose matcher accepts ``tool_name`` (the canonical name)
     or ``agent_tool`` (the agent's own name for it), in list order; with ``only`` (policy index ->
     the agents it is restricted to), those that apply to ``agent``."""
@@ -85,10 +54,10 @@ def candidates(index: dict, event: str, tool_name, agent_tool=None, agent=None, 
     names, regexes, every = entry
     found = list(every)
     if tool_name is not None:
-        _tool_matches(names, regexes, tool_name, found)
+        _tool_matches(names, regexes, tool_name, found, patterns)
     if agent_tool is not None and agent_tool != tool_name and isinstance(agent_tool, str):
         more = []
-        _tool_matches(names, regexes, agent_tool, more)
+        _tool_matches(names, regexes, agent_tool, more, patterns)
         found.extend(i for i in more if i not in found)
     if only:
         found = [i for i in found if i not in only or agent in only[i]]
@@ -96,17 +65,22 @@ def candidates(index: dict, event: str, tool_name, agent_tool=None, agent=None, 
     return found
 
 
-def _tool_matches(names: dict, regexes, tool: str, found: list) -> None:
+def _tool_matches(names: dict, regexes, tool: str, found: list, patterns) -> None:
     found.extend(names.get(tool, ()))
     for pattern, literals, i in regexes:
-        if all(lit in tool for lit in literals) and _rx(pattern).fullmatch(tool):
+        if all(lit in tool for lit in literals) and patterns.regex(pattern).fullmatch(tool):
             found.append(i)
 
 
-def event_candidates(compiled: dict, incoming) -> list:
+def event_candidates(compiled: dict, incoming, patterns) -> list:
     """``candidates`` for the canonical event ``incoming`` (``cupcake.agents.event.Event``): its tool by
     canonical and agent name, and only the policies that apply to its agent."""
-    agent_tool = incoming.payload.get("agent_tool")
     return candidates(
-        compiled["index"], incoming.name, incoming.tool, agent_tool, incoming.agent, compiled.get("agents")
+        compiled["index"],
+        incoming.name,
+        incoming.tool,
+        patterns,
+        incoming.agent_tool,
+        incoming.agent,
+        compiled.get("agents"),
     )

@@ -9,10 +9,16 @@ _PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
 class EventView:
-    __slots__ = ("payload", "root", "state", "tool", "tool_input", "cwd", "_path", "_contents", "_script")
+    __slots__ = ("payload", "root", "state", "patterns", "tool", "tool_input", "cwd", "_path", "_contents", "_script")
 
-    def __init__(self, event, root: str, state=None):
-        """``event``: the canonical event (``cupcake.agents.event.Event``)."""
+    def __init__(self, event, root: str, state=None, patterns=None):
+        """``event``: the canonical event (``cupcake.agents.event.Event``); ``patterns``: the run's regexes
+        (``cupcake.policy.patterns``)."""
+        if patterns is None:
+            from cupcake.policy.patterns import Patterns
+
+            patterns = Patterns()
+        self.patterns = patterns
         self.payload = event.payload
         self.root = root
         self.state = state  # the session's state summary, when a policy needs it (see state_load)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.compiled import Policy
-from cupcake.policy.conditions import all_hold, event_candidates, use_forms
+from cupcake.policy.conditions import all_hold, event_candidates
 from cupcake.policy.event_view import EventView
+from cupcake.policy.patterns import of as run_patterns
 from cupcake.run_command.check import run_check
 from cupcake.systems._guards import can_evaluate
 
@@ -24,9 +25,9 @@ class FeedbackCollection(BaseSystem):
 
     def process(self, ctx) -> None:
         policies = ctx.policies["policies"]
-        use_forms(ctx.policies.get("sre"))
-        view = EventView(ctx.incoming, ctx.root, ctx.state)
-        for i in event_candidates(ctx.policies, ctx.incoming):
+        patterns = run_patterns(ctx)
+        view = EventView(ctx.incoming, ctx.root, ctx.state, patterns)
+        for i in event_candidates(ctx.policies, ctx.incoming, patterns):
             policy = Policy(policies[i])
             if not all_hold(policy.conditions, view):
                 continue

@@ -53,9 +53,10 @@ class HardActionScan(BaseSystem):
     def process(self, ctx) -> None:
         if self_protection.applies(ctx):
             from cupcake.policy.event_view import EventView
+            from cupcake.policy.patterns import of as run_patterns
 
             try:
-                text = self_protection.violation(ctx, EventView(ctx.incoming, ctx.root))
+                text = self_protection.violation(ctx, EventView(ctx.incoming, ctx.root, None, run_patterns(ctx)))
             except Exception as exc:  # a check that cannot be made safely is a block, and only its own failure
                 text = (
                     "Cupcake self-protection could not check this call safely "

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.policy.patterns import of as run_patterns
 from cupcake.systems._guards import can_evaluate
 
 
 def candidates_need_state(ctx) -> bool:
     """A candidate policy of this event and tool (its matcher accepts the tool) has a state condition."""
-    from cupcake.policy.conditions import event_candidates, use_forms
+    from cupcake.policy.conditions import event_candidates
 
     ids = ctx.policies["state_needs"][ctx.event]
-    use_forms(ctx.policies.get("sre"))
-    return any(i in ids for i in event_candidates(ctx.policies, ctx.incoming))
+    return any(i in ids for i in event_candidates(ctx.policies, ctx.incoming, run_patterns(ctx)))
 
 
 class StateLoad(BaseSystem):
@@ -43,7 +43,8 @@ class StateLoad(BaseSystem):
             ctx.state = {}
             return
         try:
-            ctx.state, warnings = index.load(dir_fd, name, ctx.policies.get("state_filters", {}))
+            filters = ctx.policies.get("state_filters", {})
+            ctx.state, warnings = index.load(dir_fd, name, filters, run_patterns(ctx))
         finally:
             os.close(dir_fd)
         ctx.warnings.extend(f"Cupcake: {w}" for w in warnings)

@@ -24,7 +24,7 @@ HEAD = 64  # first bytes of the log, kept to recognise it
 _CHUNK = 1 << 20
 
 
-def matches(entry: dict, key) -> bool:
+def matches(entry: dict, key, patterns) -> bool:
     """Whether a log entry is one the filter ``key`` counts."""
     what, names, path, path_regex, command, success = key
     if what == "event":
@@ -35,25 +35,23 @@ def matches(entry: dict, key) -> bool:
         return False
     if path is not None and entry.get("path") != path:
         return False
-    if path_regex is not None and not _search(path_regex, entry.get("path")):
+    if path_regex is not None and not _search(path_regex, entry.get("path"), patterns):
         return False
     if command is not None:
         given = entry.get("input")
-        if not ran(command, given.get("command") if isinstance(given, dict) else None):
+        if not ran(command, given.get("command") if isinstance(given, dict) else None, patterns):
             return False
     return True
 
 
-def ran(pattern: str, text) -> bool:
+def ran(pattern: str, text, patterns) -> bool:
     """Whether the command line ``text`` ran a command that ``pattern`` describes: the pattern must
     match a simple command the line would run, from its program on, as Cupcake's Bash reader reads
     it (wrappers such as ``sudo``, ``uv run``, ``npx`` peeled; ``python -m pytest`` is ``pytest``).
     ``pytest`` matches ``pytest -q``, ``cd x && python3 -m pytest``, not ``echo pytest``."""
-    if not isinstance(text, str) or not _search(pattern, text):
+    if not isinstance(text, str) or not _search(pattern, text, patterns):
         return False  # the name is not even in the text (a quoted-apart name is not counted: safe side)
-    from cupcake.policy.conditions import regex
-
-    rx = regex(pattern)
+    rx = patterns.regex(pattern)
     from cupcake.shell import parse
 
     script = parse(text)
@@ -72,16 +70,15 @@ def _python(program: str) -> bool:
     return program.startswith("python") and all(c.isdigit() or c == "." for c in program[6:])
 
 
-def _search(pattern: str, text) -> bool:
-    from cupcake.policy.conditions import regex
-
-    return isinstance(text, str) and regex(pattern).search(text) is not None
+def _search(pattern: str, text, patterns) -> bool:
+    return isinstance(text, str) and patterns.regex(pattern).search(text) is not None
 
 
-def load(dir_fd: int, name: str, keys: dict) -> tuple[dict, list]:
+def load(dir_fd: int, name: str, keys: dict, patterns) -> tuple[dict, list]:
     """(summary for ``keys``, warnings). ``keys`` maps each filter to how many latest times it keeps.
 
-    The summary maps a filter to ``[kept, total, times]``; a session without a log has none."""
+    The summary maps a filter to ``[kept, total, times]``; a session without a log has none. ``patterns``:
+    the run's regexes (``cupcake.policy.patterns``)."""
     fd = open_log(dir_fd, name)
     if fd is None:
         return {}, []
@@ -98,7 +95,7 @@ def load(dir_fd: int, name: str, keys: dict) -> tuple[dict, list]:
             st = os.fstat(fd)
             if _current(index, st, keys, fd):
                 return index[4], []
-            stats, index, warnings = _catch_up(fd, index, st, keys, name)
+            stats, index, warnings = _catch_up(fd, index, st, keys, name, patterns)
             try:
                 _write_index(dir_fd, name, index)
             except OSError as exc:
@@ -180,7 +177,7 @@ def _write_index(dir_fd: int, name: str, index) -> None:
         raise
 
 
-def _catch_up(fd: int, index, st, keys: dict, name: str):
+def _catch_up(fd: int, index, st, keys: dict, name: str, patterns):
     if index is None or not _same_log(index, st, fd):
         offset, lines, old = 0, 0, {}
     else:
@@ -195,8 +192,8 @@ def _catch_up(fd: int, index, st, keys: dict, name: str):
             stats[key] = [kept, 0, []]
             missing[key] = stats[key]
     if missing and offset:
-        _scan(fd, 0, offset, missing, 0)  # its corrupt lines were reported when first read
-    offset, lines, corrupt = _scan(fd, offset, st.st_size, stats, lines)
+        _scan(fd, 0, offset, missing, 0, patterns)  # its corrupt lines were reported when first read
+    offset, lines, corrupt = _scan(fd, offset, st.st_size, stats, lines, patterns)
     warnings = []
     if corrupt:
         where = ", ".join(str(n) for n in corrupt[:10]) + (", …" if len(corrupt) > 10 else "")
@@ -208,7 +205,7 @@ def _catch_up(fd: int, index, st, keys: dict, name: str):
     return stats, (FORMAT, st.st_ino, offset, lines, stats, os.pread(fd, HEAD, 0)), warnings
 
 
-def _scan(fd: int, start: int, end: int, stats: dict, lines: int):
+def _scan(fd: int, start: int, end: int, stats: dict, lines: int, patterns):
     """Count the whole lines in ``[start, end)`` into ``stats``: (offset after the last whole line,
     lines read so far, numbers of the corrupt lines). A line not yet ended is left for later."""
     import _bisect
@@ -243,7 +240,7 @@ def _scan(fd: int, start: int, end: int, stats: dict, lines: int):
                 continue
             when = None
             for key, found in filters:
-                if not matches(entry, key):
+                if not matches(entry, key, patterns):
                     continue
                 found[1] += 1
                 if found[0]:

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from cupcake.policy.patterns import Patterns
 from cupcake.stores.state import index, store
 from cupcake.stores.state.timestamps import iso_timestamp
 
@@ -51,42 +52,42 @@ def totals(stats):
 
 def test_a_session_without_a_log_has_no_state(state):
     fd, _ = state
-    assert index.load(fd, "s", {READS: 0}) == ({}, [])
+    assert index.load(fd, "s", {READS: 0}, Patterns()) == ({}, [])
 
 
 def test_counts_follow_the_log(state):
     fd, _ = state
     store.append(fd, "s", [read(), read("other.md"), read(success=False), {"timestamp": "x", "event": "tests_passed"}])
-    stats, warnings = index.load(fd, "s", {READS: 0, PASSED: 0, FAILED_TESTS: 0})
+    stats, warnings = index.load(fd, "s", {READS: 0, PASSED: 0, FAILED_TESTS: 0}, Patterns())
     assert totals(stats) == {READS: 1, PASSED: 1, FAILED_TESTS: 0} and warnings == []
     store.append(fd, "s", [read(), failed_test()])
-    stats, _ = index.load(fd, "s", {READS: 0, PASSED: 0, FAILED_TESTS: 0})
+    stats, _ = index.load(fd, "s", {READS: 0, PASSED: 0, FAILED_TESTS: 0}, Patterns())
     assert totals(stats) == {READS: 2, PASSED: 1, FAILED_TESTS: 1}
 
 
 def test_a_current_summary_answers_without_reading_the_log(state, monkeypatch):
     fd, _ = state
     store.append(fd, "s", [read()] * 5)
-    index.load(fd, "s", {READS: 0})
+    index.load(fd, "s", {READS: 0}, Patterns())
 
     def no_scan(*args):
         raise AssertionError("the log was read")
 
     monkeypatch.setattr(index, "_scan", no_scan)
-    stats, _ = index.load(fd, "s", {READS: 0})
+    stats, _ = index.load(fd, "s", {READS: 0}, Patterns())
     assert totals(stats) == {READS: 5}
 
 
 def test_a_grown_log_is_read_from_where_the_summary_stopped(state, monkeypatch):
     fd, directory = state
     store.append(fd, "s", [read()] * 100)
-    index.load(fd, "s", {READS: 0})
+    index.load(fd, "s", {READS: 0}, Patterns())
     size = (directory / "s.json").stat().st_size
     store.append(fd, "s", [read()])
     starts = []
     real = index._scan
     monkeypatch.setattr(index, "_scan", lambda fd_, start, *rest: starts.append(start) or real(fd_, start, *rest))
-    stats, _ = index.load(fd, "s", {READS: 0})
+    stats, _ = index.load(fd, "s", {READS: 0}, Patterns())
     assert starts == [size] and totals(stats) == {READS: 101}
 
 
@@ -94,31 +95,31 @@ def test_a_grown_log_is_read_from_where_the_summary_stopped(state, monkeypatch):
 def test_a_damaged_or_missing_summary_is_rebuilt_from_the_log(state, damage):
     fd, directory = state
     store.append(fd, "s", [read()] * 3)
-    index.load(fd, "s", {READS: 0})
+    index.load(fd, "s", {READS: 0}, Patterns())
     if damage is None:
         (directory / "s.idx").unlink()
     else:
         (directory / "s.idx").write_bytes(damage)
-    stats, warnings = index.load(fd, "s", {READS: 0})
+    stats, warnings = index.load(fd, "s", {READS: 0}, Patterns())
     assert totals(stats) == {READS: 3} and warnings == []
 
 
 def test_a_log_replaced_by_a_new_one_is_read_from_the_start(state):
     fd, directory = state
     store.append(fd, "s", [read()] * 3)
-    index.load(fd, "s", {READS: 0})
+    index.load(fd, "s", {READS: 0}, Patterns())
     (directory / "s.json").unlink()  # the summary stays behind; the new log may even reuse the inode
     store.append(fd, "s", [read("other.md", when=1.0)] * 4 + [read()])
-    stats, _ = index.load(fd, "s", {READS: 0})
+    stats, _ = index.load(fd, "s", {READS: 0}, Patterns())
     assert totals(stats) == {READS: 1}
 
 
 def test_a_filter_the_policies_add_later_is_counted_from_the_start(state):
     fd, _ = state
     store.append(fd, "s", [read(), failed_test(), failed_test()])
-    index.load(fd, "s", {READS: 0})
+    index.load(fd, "s", {READS: 0}, Patterns())
     store.append(fd, "s", [failed_test()])
-    stats, _ = index.load(fd, "s", {READS: 0, FAILED_TESTS: 3})
+    stats, _ = index.load(fd, "s", {READS: 0, FAILED_TESTS: 3}, Patterns())
     assert totals(stats) == {READS: 1, FAILED_TESTS: 3}
     assert len(stats[FAILED_TESTS][2]) == 3
 
@@ -129,7 +130,7 @@ def test_only_the_latest_times_are_kept(state):
     store.append(
         fd, "s", [failed_test(now - 3600 + i) for i in range(10)] + [failed_test(now - 5), failed_test(now - 1)]
     )
-    stats, _ = index.load(fd, "s", {FAILED_TESTS: 2})
+    stats, _ = index.load(fd, "s", {FAILED_TESTS: 2}, Patterns())
     kept, total, times = stats[FAILED_TESTS]
     assert (kept, total) == (2, 12) and times == pytest.approx([now - 5, now - 1], abs=0.01)
 
@@ -140,11 +141,11 @@ def test_corrupt_lines_are_skipped_and_reported_once(state):
     with open(directory / "s.json", "ab") as f:
         f.write(b'{"tool": "Re\n[1, 2]\n\xff\xfe\n' + b"[" * 100_000 + b"\n")
     store.append(fd, "s", [read()])
-    stats, warnings = index.load(fd, "s", {READS: 0})
+    stats, warnings = index.load(fd, "s", {READS: 0}, Patterns())
     assert totals(stats) == {READS: 2}
     assert warnings == ["skipped 4 corrupt lines in the session state (.cupcake/state/s.json, lines 2, 3, 4, 5)"]
     store.append(fd, "s", [read()])
-    assert index.load(fd, "s", {READS: 0})[1] == []
+    assert index.load(fd, "s", {READS: 0}, Patterns())[1] == []
 
 
 def test_a_line_still_being_written_is_left_for_later(state):
@@ -153,11 +154,11 @@ def test_a_line_still_being_written_is_left_for_later(state):
     line = store.encode_line(read())
     with open(directory / "s.json", "ab") as f:
         f.write(line[:20])
-    stats, warnings = index.load(fd, "s", {READS: 0})
+    stats, warnings = index.load(fd, "s", {READS: 0}, Patterns())
     assert totals(stats) == {READS: 1} and warnings == []
     with open(directory / "s.json", "ab") as f:
         f.write(line[20:])
-    assert totals(index.load(fd, "s", {READS: 0})[0]) == {READS: 2}
+    assert totals(index.load(fd, "s", {READS: 0}, Patterns())[0]) == {READS: 2}
 
 
 def test_the_log_is_a_readable_json_line_per_entry(state):
@@ -171,7 +172,7 @@ def _append_and_query(directory: str, rounds: int) -> None:
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     for _ in range(rounds):
         store.append(fd, "s", [read()])
-        index.load(fd, "s", {READS: 0})
+        index.load(fd, "s", {READS: 0}, Patterns())
     os.close(fd)
 
 
@@ -184,5 +185,5 @@ def test_runs_in_parallel_keep_the_summary_exact(state):
     for p in procs:
         p.join(60)
         assert p.exitcode == 0
-    stats, warnings = index.load(fd, "s", {READS: 0})
+    stats, warnings = index.load(fd, "s", {READS: 0}, Patterns())
     assert totals(stats) == {READS: 120} and warnings == []

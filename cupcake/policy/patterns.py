@@ -1,0 +1,41 @@
+"""The regexes of one run: each pattern compiled at most once, from the SRE program the policy cache
+holds for it (``cupcake.speedups``), so a warm run imports no ``re``. One object per run, on the
+context (``ctx.patterns``): no module keeps a run's state."""
+
+from __future__ import annotations
+
+from cupcake.speedups import compile_pattern
+
+
+class Patterns:
+    __slots__ = ("forms", "compiled")
+
+    def __init__(self, forms: dict | None = None) -> None:
+        self.forms = forms or {}  # pattern -> its SRE program, from the compiled policy set
+        self.compiled: dict = {}
+
+    def regex(self, pattern: str):
+        """The compiled pattern."""
+        rx = self.compiled.get(pattern)
+        if rx is None:
+            rx = self.compiled[pattern] = compile_pattern(pattern, self.forms)
+        return rx
+
+    def search(self, pattern: str, literals: tuple, text) -> bool:
+        """``re.search``, after checking the literals every match needs (so a pattern that cannot
+        match is never compiled)."""
+        if not isinstance(text, str):
+            return False
+        for literal in literals:
+            if literal not in text:
+                return False
+        return self.regex(pattern).search(text) is not None
+
+
+def of(ctx) -> Patterns:
+    """The run's patterns (made on first use from the loaded policy set's SRE programs)."""
+    patterns = ctx.patterns
+    if patterns is None:
+        policies = ctx.policies if isinstance(ctx.policies, dict) else {}
+        patterns = ctx.patterns = Patterns(policies.get("sre"))
+    return patterns
