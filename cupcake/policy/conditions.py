@@ -11,7 +11,7 @@ _compiled: dict = {}
 _forms: dict = {}  # pattern -> its cached SRE program (see sre_forms)
 
 
-def use_forms(forms: dict) -> None:
+def use_forms(forms: dict | None) -> None:
     """The compiled policy set's SRE programs, so that patterns need no ``re`` import."""
     global _forms
     _forms = forms or {}
@@ -87,7 +87,7 @@ def candidates(index: dict, event: str, tool_name, agent_tool=None, agent=None, 
     if tool_name is not None:
         _tool_matches(names, regexes, tool_name, found)
     if agent_tool is not None and agent_tool != tool_name and isinstance(agent_tool, str):
-        more = []
+        more: list[int] = []
         _tool_matches(names, regexes, agent_tool, more)
         found.extend(i for i in more if i not in found)
     if only:
