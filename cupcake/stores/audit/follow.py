@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 import time
 
+from cupcake.stores.audit.reader import Entry, file_entries, split_lines, trail_files
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import BinaryIO
-
-from cupcake.stores.audit.reader import Entry, file_entries, split_lines, trail_files
 
 INTERVAL = 0.25  # seconds between polls
 CHUNK = 1 << 20
