@@ -27,7 +27,7 @@ try:
     from _json import encode_basestring as _encode_str
     from _json import make_scanner as _make_scanner
 except ImportError:  # pragma: no cover - interpreters without the C accelerator
-    _make_scanner = None
+    _make_scanner = None  # type: ignore[assignment,misc]  # typeshed knows only the C scanner (a class)
 
 _WS = " \t\n\r"
 
@@ -47,7 +47,8 @@ class _Context:
         return {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}[name]
 
 
-_scan = _make_scanner(_Context()) if _make_scanner else None
+# typeshed types the scanner's context as a scanner; the C code reads only the attributes above
+_scan = _make_scanner(_Context()) if _make_scanner is not None else None  # type: ignore[arg-type]
 
 
 def json_loads(data):
@@ -137,7 +138,7 @@ def _dump(value) -> str:
 def sre_form(pattern: str):
     """(flags, code, groups, groupindex, indexgroup) for ``pattern``, or None (cold path)."""
     try:
-        from re import _compiler, _parser
+        from re import _compiler, _parser  # type: ignore[attr-defined]  # private, not in typeshed
 
         parsed = _parser.parse(pattern, 0)
         code = _compiler._code(parsed, 0)

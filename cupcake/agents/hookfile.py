@@ -130,7 +130,7 @@ def entries(
     """The hook entries for canonical ``events`` (or the agent's own event names): agent event ->
     list as the file holds it. ``handler(command)`` builds one handler; ``matcher(event)`` the
     group's matcher (None: no matcher field)."""
-    out = {}
+    out: dict[str, list] = {}
     for event in events:
         line = capabilities.get(event)
         agent_event = line["agent_events"][0] if line else event

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 _WS = " \t\n\r"
-_scan_string = json.decoder.scanstring
+_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]  # public at run time, not in typeshed
 _decoder = json.JSONDecoder()
 
 
@@ -251,7 +251,8 @@ class Document:
         indent = leading.rsplit("\n", 1)[1] if "\n" in leading else None
         colon = text[original[0].key_end : original[0].value.start] if node.kind == "object" and original else ": "
         position = {id(c): i for i, c in enumerate(original)}
-        parts, previous = [], None
+        parts: list[str] = []
+        previous = None
         for child in wanted:
             here = position.get(id(child)) if not isinstance(child, New) else None
             if parts:

@@ -531,7 +531,8 @@ def main(args=None) -> int:
         return errors.PROBLEM
     except Exception as exc:
         # usage errors: typer's (click's) exceptions know how to show themselves
-        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
-            exc.show()
-            return exc.exit_code
+        show, code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(code, int):
+            show()
+            return code
         return errors.unexpected(exc, argv)

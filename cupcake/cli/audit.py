@@ -71,6 +71,7 @@ def show(
         found = found[-limit:]
 
     def emit(entry: Entry) -> None:
+        assert entry.record is not None  # _matching keeps only the lines that are records
         out(entry.raw.decode("utf-8", "replace") if json_out else table.row(entry.record, width))
 
     if not json_out and (found or follow):
@@ -94,7 +95,7 @@ def stats(path: str, filters: Filters, *, json_out=False, out=print, err=print) 
     if not trail_files(path):
         err(missing(path))
         return 1
-    summary = summarize([e.record for e in _matching(read_trail(path), filters, err)])
+    summary = summarize([e.record for e in _matching(read_trail(path), filters, err) if e.record is not None])
     if json_out:
         import orjson
 

@@ -59,7 +59,7 @@ class Report:
     def __init__(self, root: str, on_add=None, progress=None):
         self.root = root
         self.findings: list[Finding] = []
-        self.round_trip = None
+        self.round_trip: dict | None = None
         self.on_add = on_add
         self.progress = progress or (lambda text: None)
 
@@ -214,7 +214,7 @@ def _check_hooks_present(report: Report, installed: list[Installed], others: boo
             "or `cupcake sync --scope local` (only you)",
         )
         return
-    commands = {}
+    commands: dict[str, dict[str | None, list[str]]] = {}  # event -> command -> where
     for item in installed:
         for f in item.found:
             commands.setdefault(f.event, {}).setdefault(f.value.get("command"), []).append(item.label)
@@ -256,7 +256,7 @@ def resolve(executable: str, root: str, env):
 
 
 def _check_executables(report: Report, installed: list[Installed], root: str, env) -> None:
-    seen = {}
+    seen: dict[str, list[str]] = {}  # executable -> where
     for item in installed:
         for f in item.found:
             exe = entries.executable_of(f.value["command"])

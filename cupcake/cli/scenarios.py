@@ -72,9 +72,15 @@ def scenario_payload(table: dict, root: str) -> dict:
     return payload_for(event, table.get("tool"), table.get("input", {}), root)
 
 
+def _expected(table: dict):
+    """The decision the scenario expects (an alias such as "deny" named by its decision)."""
+    given = table.get("expect")
+    return ALIASES.get(given, given) if isinstance(given, str) else given
+
+
 def check(table: dict, outcome: Outcome) -> list:
     """The differences between what the scenario expects and what happened (empty: it passes)."""
-    expected = ALIASES.get(table.get("expect"), table.get("expect"))
+    expected = _expected(table)
     wrong = []
     if outcome.decision != expected:
         wrong.append("decision")
@@ -88,7 +94,7 @@ def check(table: dict, outcome: Outcome) -> list:
 
 
 def diff(table: dict, outcome: Outcome) -> str:
-    want = [f"decision: {ALIASES.get(table.get('expect'), table.get('expect'))}"]
+    want = [f"decision: {_expected(table)}"]
     got = [f"decision: {outcome.decision}"]
     if "expect_policy" in table:
         want.append(f"policy: {table['expect_policy']}")
@@ -106,7 +112,7 @@ def problems_of(table, where: str) -> list:
     found = []
     if not isinstance(table, dict):
         return [f"{where}: each [[scenario]] must be a table"]
-    expect = ALIASES.get(table.get("expect"), table.get("expect"))
+    expect = _expected(table)
     if expect not in DECISIONS:
         found.append(f"{where}: `expect` must be one of {', '.join(DECISIONS)} (got {table.get('expect')!r})")
     if not any(k in table for k in ("command", "tool", "payload")):

@@ -78,7 +78,6 @@ def policy_settings(scope: str, root: str, env):
 
     errors = [p for p in problems if p["severity"] == "error"] + system_problems(compiled, root)
     present = [p for p in paths if os.path.exists(p)]
-    policy_settings.protected = compiled.get("protected") or {}
     return fail_mode_of(settings), timeout, errors, present, compiled
 
 
@@ -255,7 +254,7 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     events = needed_events(compiled)  # Cupcake's own, and every event a policy names
     apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in events}, also)
     hooked = doc.render() if doc.changed else (loaded.text if loaded.exists else EMPTY_SETTINGS)
-    targets = protections.protected_targets(scope, root, env, policy_settings.protected)
+    targets = protections.protected_targets(scope, root, env, compiled.get("protected") or {})
     previous = protections.read_record(loaded.path) if loaded.exists else None
     protected_text, record = protections.apply(hooked, targets, sandbox, previous)
     new_text = protected_text if protected_text != loaded.text else None

@@ -251,14 +251,14 @@ def hook_commands(path: str, agent: str) -> list[tuple[str, str]]:
     except (OSError, ValueError):
         return []
     hooks = data.get("hooks") if isinstance(data, dict) else None
-    found = []
+    found: list[tuple[str, str]] = []
     for event, items in (hooks or {}).items() if isinstance(hooks, dict) else ():
         for item in items if isinstance(items, list) else ():
             handlers = item.get("hooks") if isinstance(item, dict) and "hooks" in item else [item]
             for h in handlers if isinstance(handlers, list) else ():
                 if isinstance(h, dict):
                     command = h.get("command", h.get("bash"))
-                    if is_cupcake(command, agent):
+                    if isinstance(command, str) and is_cupcake(command, agent):
                         found.append((event, command))
     return found
 

@@ -32,7 +32,7 @@ def plan_report(env, cwd) -> dict:
     ]
     entries = compiled.get("systems") or ()
     off = {name: _where(file, line) for name, value, file, line in entries if value is False}
-    rows = [
+    rows: list[dict] = [
         {
             "order": order,
             "name": name,

@@ -150,7 +150,8 @@ def read_regular(fd: int):
         st = os.fstat(fd)
         if not S_ISREG(st.st_mode):
             return None
-        chunks, size = [], st.st_size
+        chunks: list[bytes] = []
+        size = st.st_size
         while True:
             chunk = os.read(fd, max(size, 65536))
             if not chunk:

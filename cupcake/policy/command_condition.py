@@ -71,9 +71,11 @@ def compile_command_condition(cond: dict, report, checked_regex):
     reported = []
     outer = report
 
-    def report(message, key=None, severity="error"):
+    def counting(message, key=None, severity="error"):
         reported.append(message)
         outer(message, key, severity) if severity != "error" else outer(message, key)
+
+    report = counting  # what follows reports through the counter
 
     programs = _names(cond.get("program"), "program", report, lower=True)
     if programs is not None and any("/" in p for p in programs):

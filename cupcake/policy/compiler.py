@@ -37,7 +37,7 @@ class _Source:
         self.path = path
         self.name = name
         self.root = root
-        self.table = None
+        self.table: dict | None = None
         self.lines = FileLines("")
         self.imported_by = imported_by  # the top-level file whose `imports` named this one
         self.eval_feedback_broken = False
@@ -57,6 +57,7 @@ def compile_files(paths, root: str, env) -> dict:
     settings = merge(project, user)
     settings["eval_feedback"] = eval_feedback_settings(settings.get("eval_feedback"))
 
+    systems: list | tuple  # check_together gives the checked entries as a tuple
     units, imported, systems = [], _Imported(), []
     imported.pack_settings = _pack_settings(sources, paths, problems)
     for source in sources:
@@ -67,7 +68,7 @@ def compile_files(paths, root: str, env) -> dict:
         units.append(source)
         units.extend(_imported_sources(source, root, env, problems, imported))
 
-    policies = []
+    policies: list = []  # the compiled policies in service
     agents: dict[int, tuple] = {}  # policy index -> the agents it applies to (absent: every agent)
     seen: dict[str, str] = {}
     positions: dict = {}  # (file, line) -> the policy's 1-based position in its file
@@ -86,7 +87,7 @@ def compile_files(paths, root: str, env) -> dict:
         warning.index = positions.get((warning.file, warning.line))
         problems.append(warning)
     errors = [p for p in problems if p.severity == ERROR]
-    result = {
+    result: dict = {
         "settings": settings,
         "problems": [p.as_dict() for p in problems],
         "files": [s.name for s in units],
@@ -271,8 +272,8 @@ def _check_eval_feedback(source, table, problems) -> None:
     except ValidationError as exc:
         for err in exc.errors():
             key = str(err["loc"][0]) if err["loc"] else None
-            err = dict(err, loc=("eval_feedback",) + tuple(err["loc"]))
-            report(pydantic_message(err, schema.EVAL_FEEDBACK_TABLE.keys), key)
+            located = dict(err, loc=("eval_feedback",) + tuple(err["loc"]))
+            report(pydantic_message(located, schema.EVAL_FEEDBACK_TABLE.keys), key)
     events = table.get("events", ())
     for event in events if isinstance(events, list) else ():
         if not isinstance(event, str):

@@ -56,7 +56,7 @@ def candidates(index: dict, event: str, tool_name, patterns, agent_tool=None, ag
     if tool_name is not None:
         _tool_matches(names, regexes, tool_name, found, patterns)
     if agent_tool is not None and agent_tool != tool_name and isinstance(agent_tool, str):
-        more = []
+        more: list[int] = []
         _tool_matches(names, regexes, agent_tool, more, patterns)
         found.extend(i for i in more if i not in found)
     if only:

@@ -26,7 +26,7 @@ class EventView:
         self.tool_input = event.tool_input
         self.cwd = event.cwd
         self._path = False
-        self._contents = None
+        self._contents: tuple[str, ...] | None = None
         self._script = None
 
     @property
@@ -66,7 +66,7 @@ class EventView:
         """What the tool writes: Write ``content``, Edit ``new_string``, each MultiEdit ``edits[].new_string``,
         NotebookEdit ``new_source``."""
         if self._contents is None:
-            found = []
+            found: list[str] = []
             for key in ("content", "new_string", "new_source"):
                 value = self.tool_input.get(key)
                 if isinstance(value, str):

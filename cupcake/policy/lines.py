@@ -19,7 +19,7 @@ class FileLines:
         self.text = text
         self.lines = text.splitlines()
         self.headers = [i + 1 for i, line in enumerate(self.lines) if _HEADER.match(line)]
-        self._starts = None
+        self._starts: list[int] | None = None
 
     def policy(self, index: int):
         """Line of the ``index``-th ``[[policy]]`` header (1-based), or None."""
@@ -130,6 +130,7 @@ class FileLines:
 
     def _line_of(self, offset: int) -> int:
         self._offset(1)
+        assert self._starts is not None  # _offset(1) filled it
         return bisect_right(self._starts, offset)
 
 

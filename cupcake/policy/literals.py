@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import re
 
-try:
-    from re import _constants as _c
-    from re import _parser as _p
-except ImportError:  # pragma: no cover - Python < 3.11
-    import sre_constants as _c  # type: ignore[no-redef]
-    import sre_parse as _p  # type: ignore[no-redef]
+# The regex parser's own tree (private modules, not in typeshed; Python >= 3.11 has them here).
+from re import _constants as _c  # type: ignore[attr-defined]
+from re import _parser as _p  # type: ignore[attr-defined]
 
 _MIN = 2  # shorter literals do not filter anything worth the check
 

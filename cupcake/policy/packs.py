@@ -68,7 +68,7 @@ def load(name: str) -> Pack:
 
 def all_rules() -> dict:
     """Every rule of every pack, by id."""
-    found = {}
+    found: dict[str, dict] = {}
     for name in names():
         for rule in load(name).rules:
             found.setdefault(rule["id"], rule)

@@ -88,8 +88,9 @@ def compile_state_condition(cond: dict, root: str, report):
         report(f"condition {kind}: `path` must be a file path", "conditions")
         ok = False
     names = None
-    if tool is not None or event is not None:
-        names = _names(tool if tool is not None else event, "tool" if tool is not None else "event", kind, report)
+    given = tool if tool is not None else event
+    if given is not None:
+        names = _names(given, "tool" if tool is not None else "event", kind, report)
     if not ok or names is None:
         return None
     count = cond.get("count", 1)
@@ -97,8 +98,8 @@ def compile_state_condition(cond: dict, root: str, report):
         return (kind, ("event", names, None, None, None, None), count, within)
     if path is not None:
         path = shown_path(path if os.path.isabs(path) else os.path.join(root, path), root)
-    key = ("tool", names, path, cond.get("path_regex"), cond.get("command"), cond.get("success", True))
-    return (kind, key, count, within)
+    tool_key = ("tool", names, path, cond.get("path_regex"), cond.get("command"), cond.get("success", True))
+    return (kind, tool_key, count, within)
 
 
 def compile_update_state(action: dict, report):

@@ -126,7 +126,7 @@ class Check:
         self.protected = protected
         self.ctx = ctx
         self.root = root
-        self._candidates = None
+        self._candidates: list[tuple[str, tuple[str, object]]] | None = None
 
     def run(self):
         script = self.script
@@ -245,7 +245,7 @@ class Check:
         each imports glob would pick up, the installed package."""
         if self._candidates is None:
             p = self.protected
-            out = [(f, (hook.POLICY, None)) for f in p["files"]]
+            out: list[tuple[str, tuple[str, object]]] = [(f, (hook.POLICY, None)) for f in p["files"]]
             out += [(d, (hook.WORKDIR, None)) for d in p["dirs"]]
             for d in p["settings_dirs"]:
                 names = {"settings.json", "settings.local.json"}

@@ -108,7 +108,7 @@ def mcp_violation(view, protected, ctx, classify, describe, person: str):
     cwd = view.cwd if isinstance(view.cwd, str) and view.cwd.startswith("/") else ctx.root
     home = ctx.env.get("HOME") or ""
     removing = any(verb in tool.rsplit("__", 1)[-1].lower() for verb in _REMOVING)
-    found_values = []
+    found_values: list[tuple[str | None, str]] = []  # (key, value)
     _values(view.tool_input, None, 0, found_values)
     for key, value in found_values:
         pathish = key in PATH_KEYS

@@ -80,6 +80,7 @@ def _execute(
         result.error = "no time was left before the hook's deadline"
         return
     cwd = result.cwd
+    assert cwd is not None  # run_command gives every result resolve_working_dir's directory
     place = place_name(root, cwd)
     if not os.path.isdir(cwd):
         return _not_started(result, f"the working directory {place} does not exist")
@@ -95,6 +96,7 @@ def _execute(
     else:
         executable, reason = find_executable(result.argv[0], cwd, env.get("PATH", os.defpath), place)
         if executable is None:
+            assert reason is not None  # find_executable gives a reason with None
             return _not_started(result, reason)
     result.executable = executable
     for index, arg in enumerate(result.argv):
@@ -128,7 +130,8 @@ def _execute(
             _stop_group(proc)
         for stream in (proc.stdout, proc.stderr):
             try:
-                stream.close()
+                if stream is not None:  # always pipes here
+                    stream.close()
             except OSError:
                 pass
         result.stdout, result.stderr = out.text(), err.text()

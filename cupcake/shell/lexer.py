@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from cupcake.shell.limits import MAX_DEPTH
 
+TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
+if TYPE_CHECKING:  # annotations only
+    from cupcake.shell.grammar import Redir, Seq
+
 META = " \t\n;&|()<>"
 _SPECIAL = META + "\\'\"$`"
 _NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
@@ -111,7 +115,7 @@ class Reader:
         self.n = len(src)
         self.budget = budget
         self.depth = depth
-        self.pending = []  # here-documents whose bodies start after the next newline
+        self.pending: list[Redir] = []  # here-documents whose bodies start after the next newline
         self.errors = errors if errors is not None else []
 
     # hooks supplied by the grammar
@@ -341,7 +345,7 @@ class Reader:
             name = src[j:k]
             return ("$", name if (name[0] in _NAME_START or len(name) == 1) else None, src[pos : k + 1], quoted, None)
         self.pos = j
-        inner = []
+        inner: list[tuple] = []  # parts, as described above
         depth = 0
         buf = []
         while self.pos < self.n:
@@ -408,7 +412,7 @@ class Reader:
     def scan_arithmetic(self) -> list:
         """From an opening ``(`` to its match; the ``$(…)`` and backticks inside, parsed."""
         src = self.src
-        nodes = []
+        nodes: list[Seq] = []
         depth = 0
         while self.pos < self.n:
             ch = src[self.pos]

@@ -24,7 +24,7 @@ class Budget:
     def __init__(self) -> None:
         self.work = MAX_WORK
         self.commands = MAX_COMMANDS
-        self.reason = None
+        self.reason: str | None = None
 
     def spend(self, amount: int) -> bool:
         """Take ``amount`` of work; False (and the reason set) once the budget is gone."""

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from cupcake.shell.words import ANY, Word, basename_tokens, match, render
 
+TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
+if TYPE_CHECKING:  # annotations only
+    from cupcake.shell.words import Token
+
 _WRITE_OPS = frozenset((">", ">>", ">|", "&>", "&>>", "<>"))
 
 # Global options that take a value, per program: the subcommand is the first non-option after them.
@@ -373,12 +377,12 @@ class Script:
 
     def __init__(self, text: str):
         self.text = text
-        self.commands = []
-        self.incomplete = None
-        self.syntax_errors = []
-        self.functions = []
-        self.redirect_only = []  # Commands with no words, carrying redirections
-        self._writes = None
+        self.commands: list[Command] = []
+        self.incomplete: str | None = None
+        self.syntax_errors: list[str] = []
+        self.functions: list[str] = []
+        self.redirect_only: list[Command] = []  # Commands with no words, carrying redirections
+        self._writes: list[Write] | None = None
 
     @property
     def writes(self) -> list:
@@ -386,7 +390,7 @@ class Script:
         if self._writes is None:
             from cupcake.shell.writes import writes_of
 
-            out = []
+            out: list[Write] = []
             for cmd in self.redirect_only:
                 out.extend(writes_of(cmd))
             for cmd in self.commands:
@@ -409,7 +413,7 @@ class Script:
 
 def _normpath(path: str) -> str:
     """Lexical normalisation (``os.path.normpath`` for an absolute path, without importing more)."""
-    out = []
+    out: list[str] = []
     for part in path.split("/"):
         if part in ("", "."):
             continue
@@ -423,14 +427,14 @@ def _normpath(path: str) -> str:
 
 def _normtokens(tokens) -> list:
     """``_normpath`` over pattern tokens (a component holding a wildcard is kept as is)."""
-    comps = [[]]
+    comps: list[list[Token]] = [[]]
     for tok in tokens:
         if tok == "/" and tok.__class__ is str:
             comps.append([])
         else:
             comps[-1].append(tok)
     absolute = not comps[0]
-    out = []
+    out: list[list[Token]] = []
     for comp in comps[1:] if absolute else comps:
         if not comp or comp == ["."]:
             continue
@@ -439,7 +443,7 @@ def _normtokens(tokens) -> list:
                 out.pop()
             continue
         out.append(comp)
-    result = []
+    result: list[Token] = []
     for k, comp in enumerate(out):
         if k or absolute:
             result.append("/")

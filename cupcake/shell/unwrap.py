@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from cupcake.shell.words import ANY, Word, unknown_word
 
+TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
+if TYPE_CHECKING:  # annotations only
+    from cupcake.shell.words import Token
+
 SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh", "rbash"))
 # program -> (option letters taking a value, option words taking a value)
 _WRAPPERS = {
@@ -298,7 +302,7 @@ def _replace(word: Word, token: str) -> Word:
     """``{}`` (or the ``-I`` string) inside a word stands for an unknown input item."""
     if token not in word.value:
         return word
-    tokens = []
+    tokens: list[Token] = []
     pieces = word.value.split(token)
     for k, piece in enumerate(pieces):
         if k:
@@ -455,7 +459,7 @@ def _found(word: Word, root, action: str) -> Word:
         prefix = list(root.value.rstrip("/") + "/")
     else:
         prefix = []
-    tokens = []
+    tokens: list[Token] = []
     for k, piece in enumerate(word.value.split("{}")):
         if k:
             tokens.extend(prefix if k == 1 and not tokens else [])

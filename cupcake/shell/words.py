@@ -14,6 +14,13 @@ from __future__ import annotations
 
 from cupcake.shell.limits import MAX_BRACE, MAX_PATTERN
 
+TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
+if TYPE_CHECKING:  # annotations only
+    from typing import TypeAlias
+
+    # A pattern token: a character, STAR / ONE / ANY, or a bracket class (negated, ((low, high), ...)).
+    Token: TypeAlias = "str | int | tuple[bool, tuple[tuple[str, str], ...]]"
+
 STAR, ONE, ANY = 1, 2, 3  # pattern tokens: `*`, `?`, an unknown part (matches anything, `/` too)
 _BLANK = " \t\n"
 
@@ -160,7 +167,7 @@ def parse_class(text: str, i: int):
     negated = False
     if j < len(text) and text[j] in "!^":
         negated, j = True, j + 1
-    items = []
+    items: list[tuple[str, str]] = []
     first = True
     while j < len(text):
         ch = text[j]
@@ -186,7 +193,7 @@ def parse_class(text: str, i: int):
 
 def glob_tokens(text: str):
     """Tokens for a glob written as text (``\\`` escapes the next character)."""
-    out = []
+    out: list[Token] = []
     i = 0
     while i < len(text):
         ch = text[i]
@@ -252,8 +259,8 @@ class _Field:
     __slots__ = ("value", "tokens", "known", "glob", "quoted", "raw", "some")
 
     def __init__(self, raw: str):
-        self.value = []
-        self.tokens = []
+        self.value: list[str] = []
+        self.tokens: list[Token] = []
         self.known = True
         self.glob = False
         self.quoted = False
@@ -314,7 +321,7 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
         if kind == "u" and text and not any(ch in text for ch in "{~*?["):
             return [Word(text, raw)]
     alternatives = _braces(parts, ctx) if _has_brace(parts) and not assignment else [parts]
-    fields = []
+    fields: list[Word] = []
     for alt in alternatives:
         field = _Field(raw)
         for k, part in enumerate(alt):

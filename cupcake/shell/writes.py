@@ -160,8 +160,8 @@ class _Args:
     __slots__ = ("opts", "operands")
 
     def __init__(self, words, letters: str, longs):
-        self.opts = {}
-        self.operands = []
+        self.opts: dict[str, Word | None] = {}
+        self.operands: list[Word] = []
         i = 0
         options = True
         while i < len(words):
@@ -222,7 +222,10 @@ def writes_of(cmd) -> list:
         out.append(Write(kind, word, where, recursive, worktree, cmd))
 
     spec = _SPECS.get(name)
-    args = _Args(words, spec[0], spec[1]) if spec else None
+    if spec is None and name.startswith("perl5"):  # perl5.36 and the like take perl's options
+        spec = _SPECS["perl"]
+    # A program without a spec gets no options: its branch reads ``words`` (or does not read them).
+    args = _Args(words, spec[0], spec[1]) if spec else _Args((), "", ())
     if name in _REMOVERS:
         for word in args.operands:
             add(word, name, recursive=name != "unlink")
@@ -285,7 +288,7 @@ def writes_of(cmd) -> list:
             elif operands:
                 _copy(args, "ln", False, add, cmd)
     elif name in ("tee", "truncate", "touch", "sponge"):
-        for word in args.operands if args else words:
+        for word in args.operands if spec else words:
             add(word, name)
     elif name in ("sed", "gsed"):
         if any(w.known and (w.value.startswith("--in-place") or _short_i(w.value, "nEsrzu")) for w in words):

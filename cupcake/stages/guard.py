@@ -122,6 +122,7 @@ class Guarded:
                 raise CupcakeError(f"{self.name}: {str(exc).strip()}") from None  # say whose message it is
             raise
         # The checks and the undoing must not be cut short by the deadline's alarm.
+        problem: CupcakeError | None
         with _AlarmHeld():
             _running = None
             if ctx.deadline is not None and time.monotonic() > ctx.deadline:

@@ -101,7 +101,7 @@ _MAGIC = b"CUPCAKE-EP\x01"
 def _key() -> tuple:
     from cupcake import __version__
 
-    stamps = []
+    stamps: list[tuple[str, int | None]] = []
     for entry in sys.path:
         if not entry:  # the working directory (python -c, -m): it changes with every file written there
             stamps.append((entry, None))

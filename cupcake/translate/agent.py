@@ -111,7 +111,8 @@ class Command(_Agent):
             prompt_file = os.path.join(scratch, "prompt.md")
             with open(prompt_file, "w", encoding="utf-8") as f:
                 f.write(prompt)
-            argv, stdin = [], prompt
+            argv: list[str] = []
+            stdin: str | None = prompt
             for word in self.words:
                 if "{prompt}" in word:
                     if len(prompt.encode()) > MAX_ARGUMENT:

@@ -58,7 +58,7 @@ def check(targets, root: str, env) -> Outcome:
 
 
 def written_texts(targets) -> dict:
-    texts = {}
+    texts: dict[str, str | None] = {}
     for target in targets:
         try:
             with open(target.tmp, encoding="utf-8", errors="replace") as f:
@@ -104,9 +104,13 @@ def translate(agent, task: str, targets, root: str, env, attempts: int, report, 
         last["outcome"] = outcome
         return outcome
 
+    def last_outcome(state) -> Outcome:
+        assert state.outcome is not None  # tenacity calls this once an attempt has ended
+        return state.outcome.result()
+
     retrying = Retrying(
         stop=stop_after_attempt(attempts),
         retry=retry_if_result(lambda outcome: outcome.kind == INVALID),
-        retry_error_callback=lambda state: state.outcome.result(),
+        retry_error_callback=last_outcome,
     )
     return retrying(one_attempt)

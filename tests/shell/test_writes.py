@@ -139,3 +139,11 @@ def test_targets_keeps_the_older_shape():
 def test_lone_surrogate_never_raises():
     script = parse("rm \ud800/cupcake.toml; cd \udcff && rm x", "/p", "/h", {})
     assert script.commands and script.writes
+
+
+def test_a_versioned_perl_reads_perls_options():
+    # perl5.36 and the like are perl: `-i` edits its file operands in place (the reading is complete)
+    script = read("perl5.36 -i -pe 's/a/b/' f.txt")
+    assert script.incomplete is None
+    assert [(w.kind, w.path) for w in script.writes] == [("perl -i", "/p/f.txt")]
+    assert read("perl5.36 -e 'print 1' f.txt").writes == []

@@ -72,7 +72,7 @@ MEMORY_NAMES = ("CLAUDE.md", USER_DIR + "/CLAUDE.md")
 USER_MEMORY = USER_DIR + "/CLAUDE.md"
 
 # Built-in tool names (hook-protocols §6.1) and the MCP form, for matcher warnings.
-TOOLS = (
+_TOOL_NAMES = (
     "Agent",
     "Task",
     "Bash",
@@ -98,7 +98,7 @@ TOOLS = (
 MCP_TOOL_PREFIX = "mcp__"
 
 # Tool names are canonical: each maps to itself. Shell and file-writing tools, for self-protection.
-TOOLS = {tool: tool for tool in TOOLS}
+TOOLS = {tool: tool for tool in _TOOL_NAMES}
 SHELL_TOOLS = frozenset({"Bash"})
 FILE_WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 

@@ -13,7 +13,7 @@ from cupcake.agents.claude.capabilities import EVENTS
 def needed_events(compiled) -> tuple:
     """The events Cupcake needs hooks on: its own, then every event a policy in service names or
     ``[settings.eval_feedback]`` reads (in the order of the event list)."""
-    named = set()
+    named: set[str] = set()
     if compiled:
         named.update(p[1] for p in compiled.get("policies") or ())
         evals = (compiled.get("settings") or {}).get("eval_feedback")

@@ -131,7 +131,7 @@ def _step(text: str, keys: tuple, values: list, record: dict, what: str) -> str:
         member = _member(node, key)
         if member is None:
             rest = keys[depth + 1 :]
-            value = list(values)
+            value: list | dict = list(values)
             for inner in reversed(rest):
                 value = {inner: value}
             doc.rewrite(node, node.members + [New(key, value)])
@@ -172,7 +172,7 @@ def _enable(text: str, record: dict) -> str:
 def apply(text: str, targets: dict, sandbox: bool, previous: dict | None) -> tuple[str, dict]:
     """The settings text with the protections in, and the record of what this sync added (merged
     with what an earlier sync had added and is still there)."""
-    record = {"created": [], "deny": [], "deny_write": []}
+    record: dict[str, list[str]] = {"created": [], "deny": [], "deny_write": []}
     text = _step(text, ("permissions", "deny"), targets["deny"], record, "deny")
     text = _step(text, ("sandbox", "filesystem", "denyWrite"), targets["deny_write"], record, "deny_write")
     if sandbox:

@@ -10,9 +10,11 @@ from cupcake.agents.claude.capabilities import PROJECT_DIR_ENV
 from cupcake.agents.event import Event
 
 
-def tool_call(event: str, tool, tool_input, cwd: str, session: str = "cupcake-test", transcript: str = "") -> dict:
+def tool_call(
+    event: str, tool, tool_input, cwd: str, session: str | None = "cupcake-test", transcript: str = ""
+) -> dict:
     """The payload Claude Code sends for one tool call (or, with ``tool`` None, one event)."""
-    payload = {"hook_event_name": event, "session_id": session, "transcript_path": transcript, "cwd": cwd}
+    payload: dict = {"hook_event_name": event, "session_id": session, "transcript_path": transcript, "cwd": cwd}
     if tool is not None:
         payload["tool_name"] = tool
         payload["tool_input"] = tool_input if isinstance(tool_input, dict) else {}
@@ -74,6 +76,7 @@ def transcript_calls(path: str, since=None):
             for part in content if isinstance(content, list) else ():
                 if isinstance(part, dict) and part.get("type") == "tool_use" and isinstance(part.get("name"), str):
                     tool_input = part.get("input") if isinstance(part.get("input"), dict) else {}
-                    cwd = line.get("cwd") if isinstance(line.get("cwd"), str) else ""
+                    given_cwd = line.get("cwd")
+                    cwd = given_cwd if isinstance(given_cwd, str) else ""
                     payload = tool_call("PreToolUse", part["name"], tool_input, cwd, line.get("sessionId"))
                     yield payload, stamp

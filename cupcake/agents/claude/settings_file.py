@@ -71,7 +71,7 @@ def check_json(text: str, label: str) -> None:
             "the file is empty (a truncated write?), so it is not valid JSON",
             "Cupcake never overwrites it: write {} into it, or delete it, then run this again",
         )
-    constants = []
+    constants: list[str] = []
     try:
         value = json.loads(text, parse_constant=constants.append)
     except json.JSONDecodeError as exc:

@@ -46,7 +46,8 @@ class ClaudeCode(_Agent):
             return Reply(False, problem=_failure(self.name, done))
         if isinstance(result.get("session_id"), str):
             self.session_id = result["session_id"]
-        text = result.get("result") if isinstance(result.get("result"), str) else ""
+        given = result.get("result")
+        text = given if isinstance(given, str) else ""
         if result.get("is_error") or done.exit_code != 0:
             return Reply(
                 False, text, problem=f"Claude Code reported an error: {_tail(text) or _failure(self.name, done)}"

@@ -114,7 +114,7 @@ class _Rpc:
 
 
 def _hooks(rpc: _Rpc, cwd: str) -> list:
-    found = []
+    found: list[dict] = []
     for entry in rpc.request("hooks/list", {"cwds": [cwd]}).get("data", []):
         if entry.get("errors"):
             raise TrustError(f"Codex could not load the hooks: {entry['errors']}")

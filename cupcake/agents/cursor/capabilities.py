@@ -105,6 +105,6 @@ AGENT_EVENT_CAPABILITIES = {
 def action_supported(kind: str, event: str, agent_event: str | None = None) -> bool:
     """Whether Cursor can honour ``kind`` on canonical ``event`` (on ``agent_event`` if named)."""
     override = AGENT_EVENT_CAPABILITIES.get(agent_event) if agent_event else None
-    if override and kind in override and EVENTS.get(agent_event) == event:
+    if override and agent_event and kind in override and EVENTS.get(agent_event) == event:
         return override[kind]
     return supported(CAPABILITIES, kind, event)

@@ -13,6 +13,10 @@ import time
 
 from cupcake.stores.audit.reader import Entry, file_entries, split_lines, trail_files
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import BinaryIO
+
 INTERVAL = 0.25  # seconds between polls
 CHUNK = 1 << 20
 
@@ -20,19 +24,19 @@ CHUNK = 1 << 20
 class Tail:
     def __init__(self, path: str):
         self.path = path
-        self.fh = None
-        self.ino = None
+        self.fh: BinaryIO | None = None
+        self.ino: int | None = None
         self.rest = b""
         self.last_seq = 0
         self._open()
 
     def _open(self) -> None:
         try:
-            self.fh = open(self.path, "rb")
+            fh = self.fh = open(self.path, "rb")
         except OSError:
             self.fh, self.ino = None, None
             return
-        self.ino = os.fstat(self.fh.fileno()).st_ino
+        self.ino = os.fstat(fh.fileno()).st_ino
         self.rest = b""
 
     def close(self) -> None:
@@ -63,6 +67,7 @@ class Tail:
         return fresh
 
     def _drain(self, found: list) -> bool:
+        assert self.fh is not None  # read() drains only an open file
         data = self.fh.read(CHUNK)
         if data:
             lines, self.rest = split_lines(self.rest + data)
@@ -99,6 +104,7 @@ class Tail:
             self.close()
             self._open()
             return True
+        assert self.fh is not None  # read() asks only with a file open
         if st.st_size < self.fh.tell():  # truncated in place: start again from its beginning
             self.fh.seek(0)
             self.rest = b""

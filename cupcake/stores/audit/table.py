@@ -11,7 +11,9 @@ def cut(text: str, width: int) -> str:
 
 
 def input_summary(record: dict) -> str:
-    given = record.get("input") if isinstance(record.get("input"), dict) else {}
+    given = record.get("input")
+    if not isinstance(given, dict):
+        given = {}
     for key in _INPUT_KEYS:
         if isinstance(given.get(key), str):
             return given[key]
