@@ -34,7 +34,7 @@ def runs_the_fix(terminal, run, monkeypatch):
     """Every `cupcake …` command the last fix names, in order, as the user would type them."""
     import re
 
-    from tests.features.conftest import _cupcake_cli
+    from tests.features.steps.helpers import _cupcake_cli
 
     commands = re.findall(r"`cupcake ([^`]+)`", run.fix)
     assert commands, run.fix

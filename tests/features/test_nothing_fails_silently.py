@@ -132,6 +132,6 @@ def last_stop_through(run, text):
 @then(parsers.parse('"{name}" has a Cupcake hook on "{event}"'))
 def has_hook_on(terminal, name, event):
     """A Cupcake handler (any command form) is among the settings file's hooks for ``event``."""
-    from tests.features.conftest import _cupcake_handlers, _settings_json
+    from tests.features.steps.sync import _cupcake_handlers, _settings_json
 
     assert event in {e for e, _, _ in _cupcake_handlers(_settings_json(terminal, name))}

@@ -53,7 +53,7 @@ def folder_still_empty(project, name):
 
 @when(parsers.parse('Claude Code reports that "{command}" failed'))
 def reports_failure(project, run, command):
-    from tests.features.conftest import _send
+    from tests.features.steps.helpers import _send
 
     payload = project.tool_call("Bash", {"command": command}, event="PostToolUseFailure")
     payload.update(error="Exit code 1\n3 failed", is_interrupt=False)
