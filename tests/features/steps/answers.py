@@ -9,6 +9,7 @@ from tests.features.steps.helpers import _answer
 
 @then("Cupcake prints nothing")
 def prints_nothing(run):
+    """Cupcake exits 0 and prints nothing at all, on stdout or stderr."""
     answer = _answer(run)
     assert answer.stdout == b"" and answer.stderr == b"", answer
 
@@ -27,6 +28,7 @@ def answers_exactly(run, expected):
 
 @then(parsers.parse("the tool call is denied with:"))
 def denied_with(run, docstring):
+    """The tool call is denied, and the reason given to the agent is exactly this text."""
     answer = _answer(run)
     assert answer.specific.get("permissionDecision") == "deny", answer
     assert answer.specific["permissionDecisionReason"] == docstring
@@ -34,6 +36,7 @@ def denied_with(run, docstring):
 
 @then(parsers.re(r"the tool call is (?P<outcome>denied|let through)"))
 def denied_or_not(run, outcome):
+    """The tool call is denied, or let through with nothing printed."""
     answer = _answer(run)
     if outcome == "denied":
         assert answer.specific.get("permissionDecision") == "deny", answer
@@ -43,6 +46,7 @@ def denied_or_not(run, outcome):
 
 @then(parsers.parse('the tool call is allowed with the reason "{reason}"'))
 def allowed_with_reason(run, reason):
+    """The tool call is approved (no question to the person), with exactly this reason."""
     answer = _answer(run)
     assert answer.specific.get("permissionDecision") == "allow", answer
     assert answer.specific.get("permissionDecisionReason") == reason, answer
@@ -50,6 +54,7 @@ def allowed_with_reason(run, reason):
 
 @then(parsers.parse('the person is asked with the reason "{reason}"'))
 def asked(run, reason):
+    """The person is asked to decide, with exactly this reason."""
     answer = _answer(run)
     assert answer.specific.get("permissionDecision") == "ask", answer
     assert answer.specific.get("permissionDecisionReason") == reason, answer
@@ -57,41 +62,49 @@ def asked(run, reason):
 
 @then(parsers.parse("the model is given the context:"))
 def given_context(run, docstring):
+    """The model is given exactly this text as additional context."""
     assert _answer(run).specific.get("additionalContext") == docstring, run.answer
 
 
 @then("the model is given no context")
 def given_no_context(run):
+    """The answer carries no additional context for the model."""
     assert "additionalContext" not in _answer(run).specific, run.answer
 
 
 @then(parsers.parse('nothing shown contains "{text}"'))
 def nothing_contains(run, text):
+    """Neither the answer nor stderr contains the text anywhere."""
     assert text.encode() not in run.answer.stdout + run.answer.stderr, run.answer
 
 
 @then(parsers.parse("the model is shown at most {limit:d} characters"))
 def shown_at_most(run, limit):
+    """What the model is shown is no longer than the limit."""
     assert len(_answer(run).model_text()) <= limit
 
 
 @then(parsers.parse('the model is shown a note that "{text}"'))
 def shown_note(run, text):
+    """What the model is shown contains the note."""
     assert text in _answer(run).model_text()
 
 
 @then("the model is shown the last line of the message")
 def shown_last_line(run):
+    """What the model is shown ends with the message's last line (nothing of the end was cut)."""
     assert _answer(run).model_text().endswith("\nTHE LAST LINE")
 
 
 @then(parsers.parse('the model is shown the last line of the message, then "{text}"'))
 def shown_last_line_then(run, text):
+    """What the model is shown ends with the message's last line, then the text after a blank line."""
     assert _answer(run).model_text().endswith(f"\nTHE LAST LINE\n\n{text}"), run.answer
 
 
 @then(parsers.re(r'the answer is (?P<kind>only a note to the user|a denial) saying "(?P<text>.*)"'))
 def failure_answer(run, kind, text):
+    """A policy that could not be applied: with fail_mode "closed" a denial saying why, with "open" only a note to the user."""
     answer = _answer(run)
     text = text.replace('\\"', '"')
     if kind == "a denial":
@@ -108,11 +121,13 @@ def failure_answer(run, kind, text):
 
 @then("no stack trace is shown")
 def no_stack_trace(run):
+    """No Python traceback appears on stdout or stderr."""
     assert b"Traceback" not in run.answer.stdout + run.answer.stderr
 
 
 @then(parsers.parse("the answer came within {seconds:d} seconds"))
 def answered_within(run, seconds):
+    """The last answer came within the time limit, timed from the test's side."""
     assert run.seconds < seconds, run.seconds
 
 
@@ -125,21 +140,25 @@ def user_told(run, text):
 
 @then("the user is told nothing")
 def user_told_nothing(run):
+    """The answer carries no note for the user."""
     assert "systemMessage" not in (_answer(run).json or {}), run.answer
 
 
 @then(parsers.parse("the exit code is {code:d}"))
 def exit_code(run, code):
+    """The last command or hook run ended with this exit code."""
     assert run.answer.code == code, run.answer
 
 
 @then(parsers.parse("the model is shown:"))
 def model_shown(run, docstring):
+    """What the model is shown is exactly this text, whole."""
     assert _answer(run).model_text() == docstring
 
 
 @then("the tool call is not denied")
 def not_denied(run):
+    """The tool call is not denied (it may be let through, approved or asked about)."""
     answer = _answer(run)
     assert answer.specific.get("permissionDecision") != "deny", answer
 

@@ -47,6 +47,7 @@ def _columns(line: str) -> str:
 
 @given(parsers.parse("the audit log holds the runs:"))
 def audit_log_holds(project, run, datatable):
+    """One Bash tool call per row, with the row's session id and command; each leaves one audit record."""
     header, *rows = datatable
     for row in rows:
         cells = dict(zip(header, row))
@@ -57,6 +58,7 @@ def audit_log_holds(project, run, datatable):
 
 @given(parsers.parse("an audit record written {hours:d} hours ago"))
 def audit_record_hours_ago(project, run, monkeypatch, hours):
+    """One blocked `rm -rf data`, recorded with a clock that many hours in the past."""
     import types
 
     import cupcake.stores.audit.record as record
@@ -72,17 +74,20 @@ def audit_record_hours_ago(project, run, monkeypatch, hours):
 
 @given("the audit log cannot be written")
 def audit_log_unwritable(project):
+    """A directory stands where .cupcake/audit.log should be, so it cannot be opened for writing."""
     (project.root / ".cupcake" / "audit.log").mkdir(parents=True)  # a directory: open() fails, even for root
 
 
 @given(parsers.parse('the audit log is a symbolic link to "{name}"'))
 def audit_log_symlink(project, name):
+    """.cupcake/audit.log is a symbolic link to a file of that name in the project."""
     (project.root / ".cupcake").mkdir()
     os.symlink(project.root / name, _audit_log(project))
 
 
 @when(parsers.parse("the agent runs {count:d} commands"))
 def agent_runs_many(project, run, count):
+    """The agent asks to run `echo 1` … `echo N`, one tool call after another."""
     for i in range(1, count + 1):
         _send(project, run, project.tool_call("Bash", {"command": f"echo {i}"}))
 
@@ -109,6 +114,7 @@ def parallel_calls(project, run, count, command):
 
 @when(parsers.parse('someone edits line {number:d} of the audit log, replacing "{old}" with "{new}"'))
 def edit_audit_line(project, number, old, new):
+    """Someone tampers with a record of the audit log: one JSON value is replaced by another."""
     lines = _audit_lines(project)
     assert old.encode() in lines[number - 1]
     lines[number - 1] = lines[number - 1].replace(f'"{old}"'.encode(), f'"{new}"'.encode())
@@ -117,6 +123,7 @@ def edit_audit_line(project, number, old, new):
 
 @when(parsers.parse("someone removes line {number:d} of the audit log"))
 def remove_audit_line(project, number):
+    """Someone removes one record from the audit log."""
     lines = _audit_lines(project)
     del lines[number - 1]
     _audit_log(project).write_bytes(b"\n".join(lines) + b"\n")
@@ -143,6 +150,7 @@ def _read_line(proc, timeout: float) -> str:
 
 @when("the person follows the audit trail")
 def follow_trail(project, follower):
+    """`cupcake audit --follow` is started as its own process; it prints its header and the latest record."""
     proc = subprocess.Popen(
         [cupcake_executable(), "audit", "--follow"],
         cwd=project.cwd,
@@ -158,6 +166,7 @@ def follow_trail(project, follower):
 
 @when("the person presses Ctrl-C")
 def press_ctrl_c(follower):
+    """The follower is interrupted as a person pressing Ctrl-C would (SIGINT)."""
     import signal
 
     follower["proc"].send_signal(signal.SIGINT)
@@ -165,12 +174,14 @@ def press_ctrl_c(follower):
 
 @then(parsers.parse('the follower prints a row with "{text}"'))
 def follower_prints(follower, text):
+    """The follower prints a new row holding the text (padding aside) within 20 seconds."""
     line = _read_line(follower["proc"], 20)
     assert _columns(text) in _columns(line), line
 
 
 @then(parsers.parse("the follower ends with exit code {code:d} and no stack trace"))
 def follower_ends(follower, code):
+    """After Ctrl-C the follower ends with the exit code and prints no traceback."""
     proc = follower["proc"]
     assert proc.wait(timeout=20) == code
     err = proc.stderr.read().decode()
@@ -179,16 +190,19 @@ def follower_ends(follower, code):
 
 @then(parsers.re(r"the audit log has (?P<count>\d+) lines?"))
 def audit_line_count(project, count):
+    """The audit log holds exactly that many records."""
     assert len(_audit_lines(project)) == int(count), _audit_lines(project)
 
 
 @then("there is no audit log")
 def no_audit_log(project):
+    """No audit log was written."""
     assert not _audit_log(project).exists()
 
 
 @then(parsers.parse("the last audit record says:"))
 def last_record_says(project, datatable):
+    """Each field of the last audit record has the value in the table (a JSON cell)."""
     record = _last_record(project)
     for field, value in datatable[1:]:
         assert record.get(field) == _expected(value), (field, record.get(field))
@@ -196,6 +210,7 @@ def last_record_says(project, datatable):
 
 @then("the last audit record was written just now, in UTC")
 def record_time(project):
+    """The last audit record's time is an ISO-8601 UTC stamp, with milliseconds, of the last minute."""
     import calendar
     import re
 
@@ -207,28 +222,33 @@ def record_time(project):
 
 @then("the last audit record took a number of milliseconds")
 def record_duration(project):
+    """The last audit record says how many milliseconds the run took."""
     ms = _last_record(project)["ms"]
     assert isinstance(ms, (int, float)) and 0 < ms < 60_000, ms
 
 
 @then(parsers.parse('the last audit record names the failure "{text}"'))
 def record_failure(project, text):
+    """The last audit record names a failure, one that decided the answer, with this message."""
     failures = _last_record(project)["failures"]
     assert any(text.replace('\\"', '"') in f["message"] and f["decides"] for f in failures), failures
 
 
 @then(parsers.parse('the last audit record\'s input is the path of "{path}"'))
 def record_input_path(project, path):
+    """The last audit record's input is only the file path (the content is not kept)."""
     assert _last_record(project)["input"] == {"file_path": str(project.cwd / path)}
 
 
 @then(parsers.parse('the last audit record\'s command is "{command}"'))
 def record_command(project, command):
+    """The last audit record's input holds the command the agent asked to run."""
     assert _last_record(project)["input"]["command"] == command
 
 
 @then(parsers.parse('the last audit record ran the command "{command}" with exit code {code:d}'))
 def record_ran_command(project, command, code):
+    """The last audit record lists the one command a policy ran, its exit code and how long it took."""
     commands = _last_record(project)["commands"]
     assert [(c["command"], c["exit_code"], c["ok"]) for c in commands] == [(command, code, code == 0)], commands
     assert isinstance(commands[0]["ms"], (int, float)) and commands[0]["ms"] >= 0, commands
@@ -236,6 +256,7 @@ def record_ran_command(project, command, code):
 
 @then(parsers.parse('the audit log does not contain "{text}"'))
 def log_lacks(project, text):
+    """The audit log is not empty and nowhere contains the text (a secret stays out of it)."""
     data = _audit_log(project).read_bytes()
     assert data, "the audit log is empty"
     assert text.encode() not in data
@@ -243,6 +264,7 @@ def log_lacks(project, text):
 
 @then("the audit log can be read and written by its owner only")
 def log_private(project):
+    """The audit log's permissions are 0600: no one but its owner can read it."""
     import stat
 
     assert stat.S_IMODE(_audit_log(project).stat().st_mode) == 0o600
@@ -250,6 +272,7 @@ def log_private(project):
 
 @then("every line of the audit log is a whole JSON record")
 def whole_lines(project):
+    """Every line of the audit log is one whole record of a blocked call: no line was torn."""
     for line in _audit_lines(project):
         record = json.loads(line)
         assert record["v"] == 1 and record["decision"] == "block", record
@@ -257,39 +280,46 @@ def whole_lines(project):
 
 @then(parsers.parse("the audit records are numbered {first:d} to {last:d}"))
 def records_numbered(project, first, last):
+    """The audit records' sequence numbers run from first to last without a gap."""
     assert [json.loads(line)["seq"] for line in _audit_lines(project)] == list(range(first, last + 1))
 
 
 @then(parsers.parse('the audit log was rotated into "{name}"'))
 def rotated_into(project, name):
+    """The audit log was rotated: the older records are in a file of that name in .cupcake/."""
     assert (project.root / ".cupcake" / name).is_file()
 
 
 @then(parsers.parse("every audit file is at most {size:d} bytes"))
 def audit_files_size(project, size):
+    """There is more than one audit file, and none is larger than the size."""
     files = list((project.root / ".cupcake").glob("audit.log*"))
     assert len(files) > 1 and all(f.stat().st_size <= size for f in files), [(f.name, f.stat().st_size) for f in files]
 
 
 @then(parsers.parse('the audit files are "{names}"'))
 def audit_files(project, names):
+    """The audit files in .cupcake/ are exactly these (comma-separated names)."""
     found = sorted(f.name for f in (project.root / ".cupcake").glob("audit.log*"))
     assert found == sorted(n.strip() for n in names.split(",")), found
 
 
 @then(parsers.re(r"the output lists (?P<count>\d+) records?"))
 def output_lists(run, count):
+    """`cupcake audit` printed that many lines (one per record)."""
     lines = _stdout_lines(run)
     assert len(lines) == int(count), run.answer
 
 
 @then(parsers.parse("the output lists the records numbered {first:d} to {last:d}"))
 def output_numbered(run, first, last):
+    """`cupcake audit` printed the records with these sequence numbers, in order."""
     assert [json.loads(line)["seq"] for line in _stdout_lines(run)] == list(range(first, last + 1))
 
 
 @then(parsers.parse("every record listed has {field} {value}"))
 def every_record_has(run, field, value):
+    """Every record printed has the field with the value (JSON), "one of" several, or "containing" one."""
     for line in _stdout_lines(run):
         got = json.loads(line).get(field)
         if value.startswith("one of "):
@@ -302,11 +332,13 @@ def every_record_has(run, field, value):
 
 @then(parsers.parse('the output has the columns "{header}"'))
 def output_columns(run, header):
+    """The first line printed is the table header with these columns."""
     assert _columns(_stdout_lines(run)[0]) == header, run.answer.text
 
 
 @then(parsers.parse('the output has a row with "{text}"'))
 def output_row(run, text):
+    """Some row printed holds the text (padding collapsed to two spaces)."""
     assert any(text in _columns(line) for line in _stdout_lines(run)), run.answer.text
 
 

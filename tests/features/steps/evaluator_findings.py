@@ -24,6 +24,7 @@ def evaluator_wrote(project, name, docstring):
 
 @given(parsers.parse("the evaluator wrote an eval whose notes are {size:d} characters long"))
 def evaluator_wrote_long(project, size):
+    """An eval in logs/evals/ whose eval_notes are that many characters long."""
     notes = "\n".join(f"note {i:05d} " + "y" * 60 for i in range(size // 71))
     _write_eval(project, "eval-long.json", json.dumps({"eval_notes": notes}))
 
@@ -40,6 +41,7 @@ def _write_eval(project, name: str, text: str) -> None:
 
 @given(parsers.parse("the cumulative list of repeated mistakes holds:"))
 def mistakes_given(project, docstring):
+    """The cumulative list of repeated mistakes (.cupcake/repeated-mistakes.txt) holds the text."""
     target = project.root / MISTAKES
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(docstring + "\n")
@@ -47,11 +49,13 @@ def mistakes_given(project, docstring):
 
 @then(parsers.parse("the cumulative list of repeated mistakes holds:"))
 def mistakes_then(project, docstring):
+    """The cumulative list of repeated mistakes holds exactly the text."""
     assert (project.root / MISTAKES).read_text() == docstring + "\n"
 
 
 @then("there is no cumulative list of repeated mistakes")
 def no_mistakes_list(project):
+    """Cupcake wrote no cumulative list of repeated mistakes."""
     assert not (project.root / MISTAKES).exists()
 
 
@@ -65,10 +69,12 @@ def _eval_record(run):
 
 @then(parsers.parse('Cupcake noted for the audit trail "{text}"'))
 def noted_for_audit(run, text):
+    """The evaluator findings stage noted the text for the audit trail."""
     record = _eval_record(run)
     assert record is not None and any(text in note for note in record["notes"]), record
 
 
 @then("Cupcake did not read the evals")
 def evals_not_read(run):
+    """The evaluator findings stage did not read the evals (nothing recorded for this run)."""
     assert _eval_record(run) is None

@@ -32,12 +32,14 @@ def standin_command(standin) -> str:
 
 @given(parsers.parse('the project is a git repository that ignores "{pattern}"'))
 def git_repository(project, pattern):
+    """The project is a git repository whose .gitignore holds the pattern."""
     subprocess.run(["git", "init", "-q", str(project.root)], check=True, timeout=30)
     (project.root / ".gitignore").write_text(pattern + "\n")
 
 
 @given(parsers.parse('a virtualenv in "{path}" holding a CLAUDE.md'))
 def virtualenv_with_memory(project, path):
+    """A Python virtualenv inside the project, with a CLAUDE.md of its own (not the project's rules)."""
     venv = project.root / path
     venv.mkdir(parents=True)
     (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
@@ -60,11 +62,13 @@ def chain_of_imports(project, chain):
 
 @given(parsers.re(r"the stand-in agent writes (?P<user>into the user file )?at attempt (?P<attempt>\d+):"))
 def standin_writes(standin, user, attempt, docstring):
+    """What the stand-in agent writes into the project's (or the user's) policy file at that attempt."""
     (standin / f"{'user' if user else 'project'}-{attempt}.toml").write_text(docstring + "\n")
 
 
 @given(parsers.parse('the stand-in agent fails with "{message}"'))
 def standin_fails(standin, message):
+    """The stand-in agent exits with an error, printing the message."""
     (standin / "fail-1").write_text(message)
 
 
@@ -93,6 +97,7 @@ def files_found(run, datatable):
 
 @then(parsers.re(r"the stand-in agent ran (?P<count>\d+) times?"))
 def standin_ran(standin, count):
+    """The stand-in agent was started that many times."""
     assert len(list(standin.glob("prompt-*.md"))) == int(count)
 
 
@@ -102,11 +107,13 @@ def _prompt(standin, number: int) -> str:
 
 @then(parsers.parse("the stand-in agent's prompt {number:d} included:"))
 def standin_prompt_block(standin, number, docstring):
+    """The prompt the stand-in agent got at that attempt contains this block."""
     assert docstring in _prompt(standin, number), _prompt(standin, number)[-3000:]
 
 
 @then(parsers.parse('the stand-in agent\'s prompt {number:d} included "{text}"'))
 def standin_prompt_included(standin, number, text):
+    """The prompt the stand-in agent got at that attempt contains the text."""
     assert text in _prompt(standin, number), _prompt(standin, number)[-3000:]
 
 
@@ -116,12 +123,14 @@ def standin_prompt_included(standin, number, text):
     )
 )
 def holds_what_standin_wrote(terminal, standin, name, user, attempt):
+    """The file holds what the stand-in agent wrote at that attempt."""
     wrote = (standin / f"{'user' if user else 'project'}-{attempt}.toml").read_text()
     assert terminal.file(name).read_text() == wrote
 
 
 @then(parsers.parse('"{name}" is the commented starter'))
 def is_starter(terminal, name):
+    """The file is the commented starter cupcake.toml."""
     from cupcake.translate.prompt import template
 
     assert terminal.file(name).read_text() == template("starter.cupcake.toml")
@@ -138,12 +147,14 @@ def _load(terminal, name: str, text: str | None = None):
 
 @then(parsers.re(r'the policy file "(?P<name>[^"]+)" loads with (?P<count>\d+) polic(y|ies)'))
 def policy_file_loads(terminal, name, count):
+    """The policy file compiles without a problem, into that many policies."""
     compiled = _load(terminal, name)
     assert compiled["problems"] == [] and len(compiled["policies"]) == int(count), compiled
 
 
 @then(parsers.re(r'with every example uncommented, "(?P<name>[^"]+)" loads with (?P<count>\d+) policies'))
 def uncommented_loads(terminal, name, count):
+    """With every ``# `` example line uncommented, the file compiles without a problem into that many policies."""
     text = terminal.file(name).read_text()
     uncommented = "\n".join(line[2:] if line.startswith("# ") else line for line in text.splitlines())
     compiled = _load(terminal, name, uncommented)

@@ -28,16 +28,19 @@ def user_policy(project, docstring):
 
 @given("no policy file")
 def no_policy_file(project):
+    """The project has no cupcake.toml."""
     assert not (project.root / "cupcake.toml").exists()
 
 
 @given(parsers.parse('a policy on "{event}" whose action is {action}'))
 def policy_on_event(project, event, action):
+    """A project policy on the event with a soft, block, approve or ask action."""
     project.write_policy(f'[[policy]]\nname = "the policy"\nhook_event = "{event}"\naction = {ACTIONS[action]}\n')
 
 
 @given(parsers.parse("the project policy with a {size:d}-character feedback message"))
 def long_message_policy(project, size):
+    """A project policy whose feedback is numbered lines of about ``size`` characters, ending with "THE LAST LINE"."""
     body = "\\n".join(f"line {i:05d} " + "x" * 60 for i in range(size // 71))
     project.write_policy(
         f'[[policy]]\nname = "long"\naction = {{ type = "block_with_feedback", feedback_message = "{body}\\nTHE LAST LINE" }}\n'
@@ -46,11 +49,13 @@ def long_message_policy(project, size):
 
 @given("the project policy file cannot be read")
 def unreadable_policy(project):
+    """A directory stands where cupcake.toml should be, so the file cannot be read."""
     (project.root / "cupcake.toml").mkdir()  # a directory where the file should be: open() fails, even for root
 
 
 @when(parsers.parse('the project policy file is changed to block "{pattern}" instead'))
 def policy_changed(project, pattern):
+    """The policy file's ``"^sudo"`` pattern is replaced with another."""
     path = project.root / "cupcake.toml"
     text = path.read_text().replace('"^sudo"', json.dumps(pattern))
     path.write_text(text)
@@ -59,6 +64,7 @@ def policy_changed(project, pattern):
 @given(parsers.parse('the project policy file is changed to say fail_mode "{mode}"'))
 @when(parsers.parse('the project policy file is changed to say fail_mode "{mode}"'))
 def policy_fail_mode(project, mode):
+    """The project's cupcake.toml says fail_mode "open" or "closed" (the setting added when missing)."""
     path = project.root / "cupcake.toml"
     text = path.read_text() if path.exists() else ""
     if 'fail_mode = "' in text:

@@ -9,6 +9,7 @@ from pytest_bdd import parsers, then, when
 
 @when(parsers.parse("the policy cache is {spoiled}"))
 def spoil_cache(project, tmp_path, spoiled):
+    """The policy cache is damaged: truncated, random, one byte flipped, copied from another project, or forged."""
     cache = project.root / ".cupcake" / "policy.cache"
     data = cache.read_bytes()
     if spoiled == "truncated":
@@ -52,6 +53,7 @@ def spoil_cache(project, tmp_path, spoiled):
 
 @then("the policy cache exists")
 def cache_exists(project, run):
+    """The policy cache exists; its time and inode are kept to compare with later."""
     cache = project.root / ".cupcake" / "policy.cache"
     assert cache.is_file()
     st = cache.stat()
@@ -60,12 +62,14 @@ def cache_exists(project, run):
 
 @then("the policy cache was not rewritten")
 def cache_not_rewritten(project, run):
+    """The policy cache has the same time and inode as when it was first seen."""
     st = (project.root / ".cupcake" / "policy.cache").stat()
     assert (st.st_mtime_ns, st.st_ino) == run.cache_stat
 
 
 @then("the policy cache is valid again")
 def cache_valid(project):
+    """The policy cache is read back as valid for the current policy files."""
     from cupcake.policy import cache
     from cupcake.project import policy_files
 
@@ -76,4 +80,5 @@ def cache_valid(project):
 
 @then(parsers.parse('the policy cache starts with "{magic}"'))
 def cache_magic(project, magic):
+    """The policy cache begins with the magic bytes."""
     assert (project.root / ".cupcake" / "policy.cache").read_bytes().startswith(magic.encode())

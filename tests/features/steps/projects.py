@@ -10,6 +10,7 @@ from pytest_bdd import given, parsers, then, when
 
 @given(parsers.parse('the agent works in "{subdir}" without CLAUDE_PROJECT_DIR'))
 def agent_in_subdir(project, subdir):
+    """The agent's working directory is a subdirectory, and the hook gets no CLAUDE_PROJECT_DIR."""
     project.cwd = project.root / subdir
     project.cwd.mkdir(parents=True, exist_ok=True)
     project.use_project_dir_env = False
@@ -17,11 +18,13 @@ def agent_in_subdir(project, subdir):
 
 @given(".cupcake cannot be written")
 def unwritable_workdir(project):
+    """A file stands where the .cupcake directory should be, so nothing can be written there."""
     (project.root / ".cupcake").write_text("a file where the directory should be")
 
 
 @given(parsers.parse('the project file "{path}" holds:'))
 def project_file(project, path, docstring):
+    """The file in the project holds the text, and a newline."""
     target = project.root / path
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(docstring + "\n")
@@ -37,6 +40,7 @@ def long_project_file(project, path, size):
 
 @given(parsers.parse('"{path}" is a symlink to a file outside the project holding "{text}"'))
 def symlink_outside(project, path, text):
+    """The project path is a symbolic link to a file outside the project holding the text."""
     outside = project.root.parent / "outside.txt"
     outside.write_text(text + "\n")
     link = project.root / path
@@ -54,11 +58,13 @@ def _program(project, name: str, text: str, code: int) -> None:
 
 @given(parsers.parse('the program "{name}" prints:'))
 def program_prints(project, name, docstring):
+    """A stand-in program on the PATH Cupcake sees, which prints the text and exits 0."""
     _program(project, name, docstring, 0)
 
 
 @given(parsers.parse('the program "{name}" fails with:'))
 def program_fails(project, name, docstring):
+    """A stand-in program on the PATH Cupcake sees, which prints the text on stderr and exits 1."""
     _program(project, name, docstring, 1)
 
 
@@ -72,6 +78,7 @@ def symbolic_link(project, link, target):
 
 @given(parsers.parse('the file "{path}" exists'))
 def file_exists(project, path):
+    """The file exists (relative to the project, or under ``~/``): ``{}`` for JSON, a line of text otherwise."""
     target = project.place(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("{}\n" if path.endswith(".json") else "exists\n")
@@ -79,6 +86,7 @@ def file_exists(project, path):
 
 @when(parsers.parse('the file "{path}" is added:'))
 def file_added(project, path, docstring):
+    """A new file holding the text appears (relative to the project, or under ``~/``)."""
     target = project.place(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(docstring)
@@ -86,6 +94,7 @@ def file_added(project, path, docstring):
 
 @when(parsers.parse('the file "{path}" is changed to:'))
 def file_changed(project, path, docstring):
+    """The file's content changes, and its modification time with it."""
     target = project.place(path)
     before = target.stat().st_mtime_ns
     target.write_text(docstring)
@@ -95,18 +104,21 @@ def file_changed(project, path, docstring):
 
 @then("Cupcake created no .cupcake directory")
 def no_workdir(project):
+    """Neither the project nor the working directory has a .cupcake directory."""
     assert not (project.root / ".cupcake").exists()
     assert not (project.cwd / ".cupcake").exists()
 
 
 @then(parsers.parse('no file "{name}" was created'))
 def no_file(project, name):
+    """No file of that name was created in the project, the working directory or the home."""
     for place in (project.root, project.cwd, project.home):
         assert not (place / name).exists(), place / name
 
 
 @then(parsers.parse('no process "{marker}" is left running'))
 def no_process_left(marker):
+    """No live process whose command line holds the marker (its whole process group was stopped)."""
     time.sleep(0.2)
     found = []
     for pid in os.listdir("/proc"):

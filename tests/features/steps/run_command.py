@@ -22,6 +22,7 @@ def suite_fails(project, docstring):
 
 @given("the test suite passes")
 def suite_passes(project):
+    """Stand-ins for `npm` and `cargo` on the PATH that exit 0."""
     for runner in RUNNER_STREAMS:
         script = project.bin / runner
         script.write_text("#!/bin/sh\nexit 0\n")
@@ -30,6 +31,7 @@ def suite_passes(project):
 
 @given(parsers.parse('the project script "{name}" records its arguments'))
 def recording_script(project, name):
+    """A script in the project that records every call's arguments (in .calls.jsonl)."""
     script = project.root / name
     script.write_text(
         "#!/usr/bin/env python3\nimport json, os, sys\n"
@@ -46,6 +48,7 @@ def _calls(project) -> list:
 
 @when(parsers.parse('Claude Code reports that the agent wrote "{path}"'))
 def reports_write(project, run, path):
+    """Claude Code reports (PostToolUse) that the agent wrote the file."""
     target = str(project.root / path)
     tool_input = {"file_path": target, "content": "fn main() {}\n"}
     payload = project.tool_call("Write", tool_input, event="PostToolUse")
@@ -55,6 +58,7 @@ def reports_write(project, run, path):
 
 @when(parsers.parse('Claude Code reports that the agent ran "{command}"'))
 def reports_bash(project, run, command):
+    """Claude Code reports (PostToolUse) that the agent ran the command."""
     payload = project.tool_call("Bash", {"command": command, "description": "run"}, event="PostToolUse")
     payload["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
     _send(project, run, payload)
@@ -62,6 +66,7 @@ def reports_bash(project, run, command):
 
 @then(parsers.parse('"{name}" received exactly the arguments:'))
 def received_arguments(project, name, docstring):
+    """The last call of the script got exactly these arguments (a JSON list)."""
     calls = _calls(project)
     assert calls, f"{name} never ran"
     assert calls[-1] == json.loads(docstring)
@@ -69,4 +74,5 @@ def received_arguments(project, name, docstring):
 
 @then(parsers.parse('"{name}" ran {count:d} times'))
 def ran_times(project, name, count):
+    """The script was called that many times."""
     assert len(_calls(project)) == count

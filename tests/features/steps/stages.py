@@ -19,6 +19,8 @@ def _replace_process(monkeypatch, cls_path: str, behaviour):
 
 @given(parsers.parse('the feedback collection system crashes with "{message}"'))
 def crashing_system(monkeypatch, message):
+    """The built-in feedback collection system raises an error with the message, for this test."""
+
     def boom(self, ctx):
         raise RuntimeError(message)
 
@@ -27,6 +29,8 @@ def crashing_system(monkeypatch, message):
 
 @given("the feedback collection system hangs")
 def hanging_system(monkeypatch):
+    """The built-in feedback collection system never returns (sleeps a minute), for this test."""
+
     def hang(self, ctx):
         time.sleep(60)
 
@@ -35,6 +39,7 @@ def hanging_system(monkeypatch):
 
 @given(parsers.parse('the response routing system is preceded by a system that crashes with "{message}"'))
 def late_crash(monkeypatch, message):
+    """A system that raises, ordered just before response routing, is added to the built-in ones."""
     import cupcake.systems as systems
     from cupcake.pipeline.system import BaseSystem
 
@@ -86,6 +91,7 @@ def _markdown_table(text: str, first_header: str) -> list:
 
 @then("the built-in systems, in cupcake/pipeline/order.py and in the README, are:")
 def builtin_order_table(datatable):
+    """The order table in cupcake/pipeline/order.py and the one in the README are both this table."""
     from cupcake.pipeline.order import BUILTIN_ORDER, CORE
 
     header, rows = datatable[0], datatable[1:]
@@ -97,12 +103,13 @@ def builtin_order_table(datatable):
 
 @then(parsers.parse('no module of "{prefix}" was loaded'))
 def module_not_loaded(prefix):
-
+    """No module of the package was imported in this process."""
     assert not [n for n in sys.modules if n == prefix or n.startswith(prefix + ".")]
 
 
 @then(parsers.parse('"{path}" holds the decisions:'))
 def holds_decisions(project, path, datatable):
+    """The JSON-lines file holds one record per row, with these fields."""
     records = [json.loads(line) for line in (project.root / path).read_text().splitlines()]
     header = datatable[0]
     shown = [[str(r.get(k) or "") for k in header] for r in records]
@@ -111,6 +118,7 @@ def holds_decisions(project, path, datatable):
 
 @then("the JSON lists the custom systems:")
 def json_custom_systems(run, datatable):
+    """`cupcake systems --json` lists exactly these systems besides the built-in ones."""
     report = json.loads(run.answer.stdout)
     header = datatable[0]
     custom = [row for row in report["systems"] if row["from"] != "built-in"]
@@ -127,6 +135,7 @@ def json_custom_systems(run, datatable):
 
 @then(parsers.parse('the JSON reports the problem "{text}"'))
 def json_problem(run, text):
+    """The JSON output lists a problem whose message contains the text."""
     text = text.replace('\\"', '"')
     problems = [p["message"] for p in json.loads(run.answer.stdout)["problems"]]
     assert any(text in p for p in problems), problems

@@ -50,11 +50,13 @@ def session_id_is(project, literal):
 
 @given("the events carry no session_id")
 def no_session_id(project):
+    """The events Claude Code sends carry no session_id."""
     project.session_id = None
 
 
 @given(parsers.parse("the session log holds:"))
 def session_log_holds(project, docstring):
+    """The session's log in .cupcake/state holds these lines ($PROJECT and $HOME expanded)."""
     path = _log_path(project)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(_with_dirs(project, docstring) + "\n")
@@ -62,6 +64,7 @@ def session_log_holds(project, docstring):
 
 @given("the session log ends in a line cut short")
 def session_log_cut_short(project):
+    """The session log's last line was cut short in the middle (as by a crash)."""
     path = _log_path(project)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('{"timestamp": "2026-01-10T10:00:00.000Z", "tool": "Bash", "success": true, "input": {"comm')
@@ -69,6 +72,7 @@ def session_log_cut_short(project):
 
 @given(parsers.parse('the session log holds {count:d} failed runs of "{command}" from {minutes:d} minutes ago'))
 def session_log_old_failures(project, count, command, minutes):
+    """The session log holds that many failed runs of the command, all that many minutes old."""
     from cupcake.stores.state.timestamps import iso_timestamp
 
     path = _log_path(project)
@@ -80,6 +84,7 @@ def session_log_old_failures(project, count, command, minutes):
 
 @given(parsers.parse('the state of the session "{session_id}" was last touched {days:d} days ago'))
 def old_session_state(project, session_id, days):
+    """Another session's log and index, untouched for that many days."""
     log = _log_path(project, session_id)
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text('{"timestamp": "2026-01-10T10:00:00.000Z", "tool": "Read", "success": true, "input": {}}\n')
@@ -91,6 +96,7 @@ def old_session_state(project, session_id, days):
 
 @given(parsers.parse('the file "{relative}" was last touched {days:d} days ago'))
 def old_file(project, relative, days):
+    """A file in the project, untouched for that many days."""
     path = project.root / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{}\n")
@@ -99,6 +105,7 @@ def old_file(project, relative, days):
 
 @given(".cupcake/state is a link to a directory outside the project")
 def state_dir_is_a_link(project):
+    """.cupcake/state is a symbolic link to an empty directory outside the project."""
     outside = project.home / "outside"
     outside.mkdir()
     (project.root / ".cupcake").mkdir(exist_ok=True)
@@ -119,6 +126,7 @@ def _report(project, run, tool, tool_input, failed=False, session_id=None):
 
 @when(parsers.re(r'Claude Code reports that the agent read "(?P<path>[^"]+)"(?P<other> in another session)?'))
 def reports_read(project, run, path, other):
+    """Claude Code reports (PostToolUse) that the agent read the file, in this session or another one."""
     _report(
         project, run, "Read", {"file_path": str(project.cwd / path)}, session_id="another-session" if other else None
     )
@@ -126,16 +134,19 @@ def reports_read(project, run, path, other):
 
 @when(parsers.parse('Claude Code reports that reading "{path}" failed'))
 def reports_read_failed(project, run, path):
+    """Claude Code reports (PostToolUseFailure) that reading the file failed."""
     _report(project, run, "Read", {"file_path": str(project.cwd / path)}, failed=True)
 
 
 @when(parsers.parse('Claude Code reports that "{command}" failed'))
 def reports_command_failed(project, run, command):
+    """Claude Code reports (PostToolUseFailure) that the Bash command failed."""
     _report(project, run, "Bash", {"command": command, "description": "run"}, failed=True)
 
 
 @when(parsers.parse('the session ends with the reason "{reason}"'))
 def session_ends(project, run, reason):
+    """The session ends (SessionEnd) with the reason."""
     _send(project, run, project.payload("SessionEnd", reason=reason))
 
 
@@ -169,6 +180,7 @@ def reports_many_at_once(project, run, count):
 
 @then(parsers.parse("the session log's last entry is:"))
 def last_entry(project, docstring):
+    """The session log's last entry is this JSON, besides a UTC timestamp of the last minute."""
     entry = _log_entries(project)[-1]
     stamp = entry.pop("timestamp", None)
     assert isinstance(stamp, str) and stamp.endswith("Z"), entry
@@ -186,6 +198,7 @@ def _epoch(stamp: str) -> float:
 
 @then(parsers.parse('no custom event "{event}" was recorded'))
 def no_custom_event(project, event):
+    """The session log holds no entry for the custom event."""
     path = _log_path(project)
     entries = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
     assert not [e for e in entries if e.get("event") == event], entries
@@ -193,6 +206,7 @@ def no_custom_event(project, event):
 
 @then(parsers.re(r"the session's state is (?P<outcome>removed|kept)"))
 def session_state_outcome(project, outcome):
+    """The session's log and index were removed, or the log kept."""
     assert _log_path(project).exists() == (outcome == "kept")
     if outcome == "removed":
         assert not _log_path(project).with_suffix(".idx").exists()
@@ -200,22 +214,26 @@ def session_state_outcome(project, outcome):
 
 @then(parsers.re(r'the state of the session "(?P<session_id>[^"]+)" is (?P<outcome>removed|kept)'))
 def other_session_outcome(project, session_id, outcome):
+    """The other session's log and index were removed, or kept."""
     for path in (_log_path(project, session_id), _log_path(project, session_id).with_suffix(".idx")):
         assert path.exists() == (outcome == "kept"), path
 
 
 @then(parsers.parse('the file "{relative}" is kept'))
 def file_kept(project, relative):
+    """The file is still there."""
     assert (project.root / relative).exists()
 
 
 @then("the directory outside the project is still empty")
 def outside_empty(project):
+    """Nothing was written through the link into the directory outside the project."""
     assert list((project.home / "outside").iterdir()) == []
 
 
 @then("every file Cupcake wrote is directly inside .cupcake/state, besides the policy cache")
 def files_only_in_state(project):
+    """Besides cupcake.toml and the policy cache, every file Cupcake wrote is directly in .cupcake/state."""
     allowed = {project.root / "cupcake.toml", project.root / ".cupcake" / "policy.cache"}
     state = _state_dir(project)
     found = []
@@ -232,6 +250,7 @@ def files_only_in_state(project):
 
 @then(parsers.parse("the session log holds {count:d} whole entries, one for each command"))
 def log_holds_all(project, count):
+    """The session log holds exactly one whole line for each command reported: no line was torn or lost."""
     raw = _log_path(project).read_bytes()
     assert raw.endswith(b"\n")
     lines = raw.split(b"\n")[:-1]

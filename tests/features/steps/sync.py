@@ -67,12 +67,14 @@ def _without_cupcake(settings: dict) -> dict:
 
 @given(parsers.parse('in "{name}" the {event} hook is changed to "{command}"'))
 def hook_changed(terminal, name, event, command):
+    """In the settings file, the command of Cupcake's hook on the event is replaced by another."""
     path = terminal.file(name)
     path.write_text(path.read_text().replace(f'"cupcake run --event {event}"', json.dumps(command)))
 
 
 @then(parsers.parse('"{name}" has Cupcake\'s hooks:'))
 def has_hooks_table(terminal, name, datatable):
+    """Cupcake's hooks in the settings file are exactly these (event, matcher, command, timeout), in order."""
     header, *rows = datatable
     found = _cupcake_handlers(_settings_json(terminal, name))
     expected = []
@@ -86,6 +88,7 @@ def has_hooks_table(terminal, name, datatable):
 
 @then(parsers.parse('"{name}" calls "{command}" on every event, with timeout {timeout:d}'))
 def calls_on_every_event(terminal, name, command, timeout):
+    """The settings file has one Cupcake hook on every event Claude Code has, matching every call."""
     from cupcake.agents.claude.hook_entries import EVENTS, NO_MATCHER
 
     found = _cupcake_handlers(_settings_json(terminal, name))
@@ -97,6 +100,7 @@ def calls_on_every_event(terminal, name, command, timeout):
 
 @then(parsers.parse('"{name}" has the user\'s hook "{command}" on "{event}"'))
 def has_user_hook(terminal, name, command, event):
+    """The user's own hook is still there on the event."""
     groups = _settings_json(terminal, name)["hooks"][event]
     assert any(h.get("command") == command for g in groups for h in g.get("hooks", [])), groups
 
@@ -116,12 +120,14 @@ def only_added_to(terminal, name):
 
 @then(parsers.parse('"{name}" without Cupcake\'s hooks holds the same settings as before'))
 def same_settings_without_cupcake(terminal, name):
+    """Taking Cupcake's hooks and protections out leaves the settings the user had."""
     before = json.loads(terminal.originals[name])
     assert _without_cupcake(_settings_json(terminal, name)) == _without_cupcake(before)
 
 
 @then(parsers.parse('"{name}" is indented with {width:d} spaces'))
 def indented_with_spaces(terminal, name, width):
+    """The settings file keeps the user's indentation: that many spaces a level."""
     lines = terminal.file(name).read_text().splitlines()
     indents = [len(line) - len(line.lstrip(" ")) for line in lines]
     assert all(indent % width == 0 for indent in indents) and "\t" not in "".join(lines), lines
@@ -130,6 +136,7 @@ def indented_with_spaces(terminal, name, width):
 
 @then(parsers.parse('"{name}" is indented with tabs'))
 def indented_with_tabs(terminal, name):
+    """The settings file keeps the user's indentation: tabs."""
     lines = terminal.file(name).read_text().splitlines()
     assert all(not line.startswith(" ") for line in lines), lines
     assert any(line.startswith("\t\t\t\t\t") for line in lines), lines
@@ -137,4 +144,5 @@ def indented_with_tabs(terminal, name):
 
 @then(parsers.parse('"{name}" is written on one line'))
 def one_line(terminal, name):
+    """The settings file is kept on one line, as the user had it."""
     assert terminal.file(name).read_text().count("\n") == 1
