@@ -28,9 +28,9 @@ Feature: Cupcake inside the real Claude Code client
 
         @real_client
         Scenario: rm -rf outside the project is blocked and the model is told why
-            When the agent runs the Bash command "rm -rf $OUTSIDE/scratch"
+            When the agent asks to run "rm -rf $OUTSIDE/scratch"
             Then the directory "$OUTSIDE/scratch" still exists
-            And the model was shown:
+            And the model is shown:
                 """
                 PreToolUse:Bash hook error: Operation blocked: Do not delete outside the project
                 """
@@ -38,9 +38,9 @@ Feature: Cupcake inside the real Claude Code client
         @real_client
         Scenario: The suite can fail: a hook that exits 1 instead of answering lets the deletion through
             Given Cupcake is called through a wrapper that exits 1 instead of answering
-            When the agent runs the Bash command "rm -rf $OUTSIDE/scratch"
+            When the agent asks to run "rm -rf $OUTSIDE/scratch"
             Then checking that the directory "$OUTSIDE/scratch" still exists fails
-            And checking that the model was shown this fails:
+            And checking that the model is shown this fails:
                 """
                 PreToolUse:Bash hook error: Operation blocked: Do not delete outside the project
                 """
@@ -73,13 +73,13 @@ Feature: Cupcake inside the real Claude Code client
             action = { type = "provide_feedback", message = "Link every TODO to an issue, like TODO(#12)" }
             """
         And the user lets the agent use Write without asking
-        When the agent writes the file "$PROJECT/pay.js" with:
+        When the agent asks to write "$PROJECT/pay.js" with:
             """
             const key = "sk_live_4242abc"; // TODO rotate
             console.log(key);
             """
-        Then the file "$PROJECT/pay.js" does not exist
-        And the model was shown:
+        Then "$PROJECT/pay.js" does not exist
+        And the model is shown:
             """
             PreToolUse:Write hook error: Operation blocked: Never write live API keys into files
 
@@ -109,9 +109,9 @@ Feature: Cupcake inside the real Claude Code client
             action = { type = "provide_feedback", message = "Release tags have three numbers: vMAJOR.MINOR.PATCH" }
             """
         And the user lets the agent use Bash without asking
-        When the agent runs the Bash command "touch $PROJECT/release-v1.2"
-        Then the file "$PROJECT/release-v1.2" does not exist
-        And the model was shown:
+        When the agent asks to run "touch $PROJECT/release-v1.2"
+        Then "$PROJECT/release-v1.2" does not exist
+        And the model is shown:
             """
             PreToolUse:Bash hook error: Policy feedback found:
             • Add a line to CHANGELOG.md for every release
@@ -136,7 +136,7 @@ Feature: Cupcake inside the real Claude Code client
             hook_event = "UserPromptSubmit"
             action = { type = "provide_feedback", message = "Run the tests before you finish" }
             """
-        When the agent runs the Bash command "echo hello"
+        When the agent asks to run "echo hello"
         Then the model's context included:
             """
             UserPromptSubmit hook additional context: Policy feedback found:
@@ -145,7 +145,7 @@ Feature: Cupcake inside the real Claude Code client
 
             Please address these issues before proceeding.
             """
-        And the model was shown:
+        And the model is shown:
             """
             hello
             """
@@ -167,18 +167,18 @@ Feature: Cupcake inside the real Claude Code client
 
         @real_client
         Scenario: A matching approve policy lets the command run
-            When the agent runs the Bash command "touch $OUTSIDE/ready.marker"
+            When the agent asks to run "touch $OUTSIDE/ready.marker"
             Then the file "$OUTSIDE/ready.marker" exists
             And no tool call was refused for lack of permission
-            And the model was shown:
+            And the model is shown:
                 """
                 (Bash completed with no output)
                 """
 
         @real_client
         Scenario: With no policy matching, the same kind of command is refused
-            When the agent runs the Bash command "touch $OUTSIDE/other.marker"
-            Then the file "$OUTSIDE/other.marker" does not exist
+            When the agent asks to run "touch $OUTSIDE/other.marker"
+            Then "$OUTSIDE/other.marker" does not exist
             And the Bash call was refused for lack of permission
 
     Rule: A broken cupcake.toml blocks with fail_mode "closed" and stands aside with "open"
@@ -201,8 +201,8 @@ Feature: Cupcake inside the real Claude Code client
                 action = { type = "teleport", destination = "home" }
                 """
             And the user lets the agent use Bash without asking
-            When the agent runs the Bash command "touch $PROJECT/made-by-agent.txt"
-            Then the file "$PROJECT/made-by-agent.txt" does not exist
+            When the agent asks to run "touch $PROJECT/made-by-agent.txt"
+            Then "$PROJECT/made-by-agent.txt" does not exist
             And the prompt never reached the model
             And the client reported the prompt blocked by a hook, mentioning "cupcake.toml"
             And the client reported the prompt blocked by a hook, mentioning "Teleport home"
@@ -223,9 +223,9 @@ Feature: Cupcake inside the real Claude Code client
                 action = { type = "teleport", destination = "home" }
                 """
             And the user lets the agent use Bash without asking
-            When the agent runs the Bash command "touch $PROJECT/made-by-agent.txt"
+            When the agent asks to run "touch $PROJECT/made-by-agent.txt"
             Then the file "$PROJECT/made-by-agent.txt" exists
-            And the model was shown:
+            And the model is shown:
                 """
                 (Bash completed with no output)
                 """
@@ -244,7 +244,7 @@ Feature: Cupcake inside the real Claude Code client
         And the user lets the agent use Bash without asking
         And the directory "$OUTSIDE/scratch" holds a file
         And Cupcake is called through a wrapper that exits 1 instead of answering
-        When the agent runs the Bash command "rm -rf $OUTSIDE/scratch"
+        When the agent asks to run "rm -rf $OUTSIDE/scratch"
         Then the directory "$OUTSIDE/scratch" still exists
         And the prompt never reached the model
 
@@ -266,7 +266,7 @@ Feature: Cupcake inside the real Claude Code client
             }
             """
         And the user lets the agent use Write without asking
-        When the agent writes the file "$PROJECT/cart.py" with:
+        When the agent asks to write "$PROJECT/cart.py" with:
             """
             def total(items): return len(items)
             """
@@ -295,7 +295,7 @@ Feature: Cupcake inside the real Claude Code client
             """
             {"framework_compliance": "warn", "repeated_mistakes": "isApproved filter omitted", "eval_notes": "ApprovalList has an onClick handler."}
             """
-        When the agent runs the Bash command "echo hello"
+        When the agent asks to run "echo hello"
         Then the model's context included:
             """
             UserPromptSubmit hook additional context: This repo uses pnpm, never npm.
@@ -311,7 +311,7 @@ Feature: Cupcake inside the real Claude Code client
             """
             SessionStart hook additional context: ## Quality Gate Feedback (from automated eval of prior features)
             """
-        And the model was shown:
+        And the model is shown:
             """
             hello
             """
@@ -333,7 +333,7 @@ Feature: Cupcake inside the real Claude Code client
         @real_client
         Scenario: With Bash allowed by the user, the tool runs and the model gets the context
             Given the user lets the agent use Bash without asking
-            When the agent runs the Bash command "touch $OUTSIDE/ready.marker"
+            When the agent asks to run "touch $OUTSIDE/ready.marker"
             Then the file "$OUTSIDE/ready.marker" exists
             And the model's context included:
                 """
@@ -342,8 +342,8 @@ Feature: Cupcake inside the real Claude Code client
 
         @real_client
         Scenario: Without it, the call is refused as it would be without Cupcake
-            When the agent runs the Bash command "touch $OUTSIDE/other.marker"
-            Then the file "$OUTSIDE/other.marker" does not exist
+            When the agent asks to run "touch $OUTSIDE/other.marker"
+            Then "$OUTSIDE/other.marker" does not exist
             And the Bash call was refused for lack of permission
 
     Rule: cupcake init can use the real client as its agent
@@ -379,11 +379,11 @@ Feature: Cupcake inside the real Claude Code client
                 conditions = [{ type = "command_regex", value = "rm\\s+-rf\\s+(/|\\.\\./)" }]
                 action = { type = "block_with_feedback", feedback_message = "Do not delete outside the project" }
                 """
-            When the person runs "cupcake init --yes" with the real client as the agent
+            When the user runs "cupcake init --yes" with the real client as the agent
             Then init finished after 2 attempts
             And the model's first prompt held the rule "Never run rm -rf outside the project."
             And the correction went to the same session, with the error "invalid regex in command_regex: missing ), unterminated subpattern"
-            And "$PROJECT/cupcake.toml" loads with 1 policy
+            And the policy file "$PROJECT/cupcake.toml" loads with 1 policy
             And no file "$PROJECT/cupcake.toml.tmp" is left
             And no hook ran
             And the project's .claude/settings.json now calls Cupcake on every event, beside the hooks it had
@@ -426,7 +426,7 @@ Feature: Cupcake inside the real Claude Code client
                 | Edit | {"file_path": "$PROJECT/file.xyz", "old_string": "version = 1", "new_string": "version = 2"} |
                 | Read | {"file_path": "$PROJECT/filexyz.md"}                                                       |
                 | Edit | {"file_path": "$PROJECT/file.xyz", "old_string": "version = 1", "new_string": "version = 2"} |
-            Then the model was shown, for call 2:
+            Then the model is shown, for call 2:
                 """
                 PreToolUse:Edit hook error: Operation blocked: Policy Violation: You must read filexyz.md before editing file.xyz.
                 """

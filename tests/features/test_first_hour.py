@@ -26,6 +26,7 @@ def user_in_git_subdir(project, subdir):
 
 @then(parsers.parse('the file "{name}" was written'))
 def file_was_written(terminal, name):
+    """The file exists now."""
     assert terminal.file(name).is_file()
 
 
@@ -34,7 +35,7 @@ def runs_the_fix(terminal, run, monkeypatch):
     """Every `cupcake …` command the last fix names, in order, as the user would type them."""
     import re
 
-    from tests.features.conftest import _cupcake_cli
+    from tests.features.steps.helpers import _cupcake_cli
 
     commands = re.findall(r"`cupcake ([^`]+)`", run.fix)
     assert commands, run.fix
@@ -45,9 +46,11 @@ def runs_the_fix(terminal, run, monkeypatch):
 
 @then(parsers.parse('"{name}" holds {count:d} line'))
 def holds_lines(terminal, name, count):
+    """The file holds that many lines."""
     assert len(terminal.file(name).read_text().splitlines()) == count
 
 
 @then(parsers.parse('"{name}" holds the policy "{policy}"'))
 def holds_policy(terminal, name, policy):
+    """The policy file holds a policy of that name."""
     assert f'name = "{policy}"' in terminal.file(name).read_text()

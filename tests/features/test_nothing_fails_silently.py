@@ -68,6 +68,7 @@ def copy_changed(run, path):
 
 @then("the policy cache was rebuilt")
 def cache_rebuilt(project, run):
+    """The policy cache was written again (another time or inode than when first seen)."""
     st = (project.root / ".cupcake" / "policy.cache").stat()
     assert run.cache_stat is not None and (st.st_mtime_ns, st.st_ino) != run.cache_stat
 
@@ -86,6 +87,7 @@ def runs_synced_hook(project, run, event, command):
 
 @then(parsers.re(r'the hook (?P<outcome>blocks the call \(exit 2\)|only tells the user) saying "(?P<text>.*)"'))
 def hook_outcome(run, outcome, text):
+    """The installed hook command blocks the call (exit 2) or only tells the user, with the text."""
     text = text.replace('\\"', '"')
     answer = run.answer
     assert b"Traceback" not in answer.stdout + answer.stderr, answer
@@ -117,6 +119,7 @@ def sends_captured_repeatedly(project, run, name, more):
 
 @then(parsers.parse('the first {n:d} stops were blocked with "{reason}"'))
 def first_stops_blocked(run, n, reason):
+    """The first N Stop events were each blocked with the reason."""
     assert len(run.answers) == n + 1, run.answers
     for answer in run.answers[:n]:
         assert answer.code == 0 and answer.json == {"decision": "block", "reason": reason}, answer
@@ -124,6 +127,7 @@ def first_stops_blocked(run, n, reason):
 
 @then(parsers.parse('the last stop went through, and the user is told "{text}"'))
 def last_stop_through(run, text):
+    """The last Stop event was let through, with a note to the user."""
     answer = run.answers[-1]
     assert answer.code == 0 and set(answer.json) == {"systemMessage"}, answer
     assert text in answer.json["systemMessage"], answer
@@ -132,6 +136,6 @@ def last_stop_through(run, text):
 @then(parsers.parse('"{name}" has a Cupcake hook on "{event}"'))
 def has_hook_on(terminal, name, event):
     """A Cupcake handler (any command form) is among the settings file's hooks for ``event``."""
-    from tests.features.conftest import _cupcake_handlers, _settings_json
+    from tests.features.steps.sync import _cupcake_handlers, _settings_json
 
     assert event in {e for e, _, _ in _cupcake_handlers(_settings_json(terminal, name))}

@@ -9,6 +9,7 @@ scenarios("security_model.feature")
 
 @given(parsers.parse("the user policy file is {kind}"))
 def user_policy_file_is(project, kind):
+    """The user's policy file is in the state named (for example writable by others)."""
     path = project.home / ".claude" / "cupcake.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     if kind == "a directory":
@@ -29,6 +30,7 @@ def lock_holder():
 
 @given("another process holds the audit lock")
 def holds_audit_lock(project, lock_holder):
+    """Another process takes the audit log's lock and keeps it."""
     work = project.root / ".cupcake"
     work.mkdir(exist_ok=True)
     fd = os.open(work / "audit.lock", os.O_RDWR | os.O_CREAT, 0o600)
@@ -38,28 +40,23 @@ def holds_audit_lock(project, lock_holder):
 
 @when("the other process lets the audit lock go")
 def lets_lock_go(lock_holder):
+    """The other process releases the audit log's lock."""
     os.close(lock_holder.pop("fd"))
 
 
 @given(parsers.parse('the folder "{name}" exists'))
 def folder_exists(project, name):
+    """The folder exists in the project."""
     project.place(name).mkdir(parents=True, exist_ok=True)
 
 
 @then(parsers.parse('the folder "{name}" is still empty'))
 def folder_still_empty(project, name):
+    """Nothing was written into the folder."""
     assert list(project.place(name).iterdir()) == []
-
-
-@when(parsers.parse('Claude Code reports that "{command}" failed'))
-def reports_failure(project, run, command):
-    from tests.features.conftest import _send
-
-    payload = project.tool_call("Bash", {"command": command}, event="PostToolUseFailure")
-    payload.update(error="Exit code 1\n3 failed", is_interrupt=False)
-    _send(project, run, payload)
 
 
 @given(parsers.parse('"{link}" is a hard link to "{target}"'))
 def hard_link(project, link, target):
+    """``link`` is a hard link to ``target``."""
     os.link(project.place(target), project.place(link))

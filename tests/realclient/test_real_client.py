@@ -1,4 +1,9 @@
-"""Steps for features/real_client.feature: Cupcake as the hook of the real Claude Code client."""
+"""Steps for features/real_client.feature: Cupcake as the hook of the real Claude Code client.
+
+The wording is the in-process features' (tests/features/steps/) wherever a step means the same thing
+("the agent asks to run …", "the model is shown:", "\"…\" does not exist", "the policy file … loads with …",
+"the user runs \"cupcake …\""); the bindings here act on the real client's sandbox and session instead.
+"""
 
 from __future__ import annotations
 
@@ -46,6 +51,7 @@ def _(sandbox: Sandbox, tool: str) -> None:
 
 @given(parsers.parse('the directory "{path}" holds a file'))
 def _(sandbox: Sandbox, path: str) -> None:
+    """A directory (``$OUTSIDE``/``$PROJECT`` expanded) holding one file the agent must not delete."""
     directory = Path(sandbox.expand(path))
     directory.mkdir(parents=True)
     (directory / "keep.txt").write_text("precious\n")
@@ -53,6 +59,7 @@ def _(sandbox: Sandbox, path: str) -> None:
 
 @given(parsers.parse('the file "{path}" holds:'))
 def _(sandbox: Sandbox, path: str, docstring: str) -> None:
+    """The file (``$PROJECT``/``$OUTSIDE`` expanded) holds the text, and a newline."""
     target = Path(sandbox.expand(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(docstring + "\n")
@@ -76,13 +83,15 @@ def _(sandbox: Sandbox, tmp_path: Path) -> None:
 # -- When ---------------------------------------------------------------------------------
 
 
-@when(parsers.parse('the agent runs the Bash command "{command}"'), target_fixture="session")
+@when(parsers.parse('the agent asks to run "{command}"'), target_fixture="session")
 def _(sandbox: Sandbox, command: str) -> Session:
+    """The scripted model asks to run the command with the Bash tool, in a headless session of the real client."""
     return run_session(sandbox, "Bash", {"command": sandbox.expand(command), "description": "scripted command"})
 
 
-@when(parsers.parse('the agent writes the file "{path}" with:'), target_fixture="session")
+@when(parsers.parse('the agent asks to write "{path}" with:'), target_fixture="session")
 def _(sandbox: Sandbox, path: str, docstring: str) -> Session:
+    """The scripted model asks to write the file with the text, with the Write tool, in a headless session."""
     return run_session(sandbox, "Write", {"file_path": sandbox.expand(path), "content": docstring + "\n"})
 
 
@@ -100,23 +109,26 @@ def _(sandbox: Sandbox, datatable: list[list[str]]) -> Session:
 @then(parsers.parse('the directory "{path}" still exists'))
 @then(parsers.parse('the file "{path}" exists'))
 def _(sandbox: Sandbox, path: str) -> None:
+    """The file or directory is there: the tool call did not remove it, or made it."""
     assert_exists(Path(sandbox.expand(path)))
 
 
-@then(parsers.parse('the file "{path}" does not exist'))
+@then(parsers.parse('"{path}" does not exist'))
 def _(sandbox: Sandbox, path: str) -> None:
+    """No file of that name: the tool call did not run."""
     target = Path(sandbox.expand(path))
     assert not target.exists(), f"{target} exists: the tool ran"
 
 
-@then("the model was shown:")
+@then("the model is shown:")
 def _(session: Session, docstring: str) -> None:
     """The tool_result of the scripted call, compared whole."""
     assert_model_was_shown(session, docstring)
 
 
-@then(parsers.parse("the model was shown, for call {number:d}:"))
+@then(parsers.parse("the model is shown, for call {number:d}:"))
 def _(session: Session, number: int, docstring: str) -> None:
+    """The tool_result of the scripted call, for that call of the session, compared whole."""
     results = session.api.tool_results()
     assert len(results) >= number, f"only {len(results)} tool results\n{session.describe()}"
     shown = results[number - 1].text
@@ -127,6 +139,7 @@ def _(session: Session, number: int, docstring: str) -> None:
 
 @then(parsers.parse('the file "{path}" holds:'))
 def _(sandbox: Sandbox, path: str, docstring: str) -> None:
+    """The file holds exactly the text, and a newline."""
     assert Path(sandbox.expand(path)).read_text() == docstring + "\n"
 
 
@@ -139,34 +152,40 @@ def _(session: Session, docstring: str) -> None:
 
 @then("no tool call was refused for lack of permission")
 def _(session: Session) -> None:
+    """The client refused no tool call for want of permission."""
     assert session.run.permission_denials == [], session.describe()
 
 
 @then(parsers.parse("the {tool} call was refused for lack of permission"))
 def _(session: Session, tool: str) -> None:
+    """The client refused that tool's call, and only it, for want of permission."""
     refused = [denial["tool_name"] for denial in session.run.permission_denials]
     assert refused == [tool], session.describe()
 
 
 @then("the prompt never reached the model")
 def _(session: Session) -> None:
+    """The model never got a request: the session stopped at the prompt."""
     assert session.api.main_loop_requests == [], session.describe()
 
 
 @then(parsers.parse('the client reported the prompt blocked by a hook, mentioning "{text}"'))
 def _(session: Session, text: str) -> None:
+    """The client's result says a hook blocked the prompt, with the text in the reason."""
     result = session.run.result.get("result", "")
     assert result.startswith("UserPromptSubmit operation blocked by hook:") and text in result, session.describe()
 
 
 @then(parsers.parse('checking that the directory "{path}" still exists fails'))
 def _(sandbox: Sandbox, path: str) -> None:
+    """The check 'the directory still exists' fails here: proves the step can fail."""
     with pytest.raises(AssertionError):
         assert_exists(Path(sandbox.expand(path)))
 
 
-@then("checking that the model was shown this fails:")
+@then("checking that the model is shown this fails:")
 def _(session: Session, docstring: str) -> None:
+    """The check 'the model is shown' fails here: proves the step can fail."""
     with pytest.raises(AssertionError):
         assert_model_was_shown(session, docstring)
 
@@ -182,11 +201,13 @@ def init_script() -> list:
 
 @given("the project's CLAUDE.md:")
 def _(sandbox: Sandbox, docstring: str) -> None:
+    """The project's CLAUDE.md holds the rules, as written."""
     (sandbox.project / "CLAUDE.md").write_text(docstring + "\n")
 
 
 @given("every hook of the project blocks and records that it ran")
 def _(sandbox: Sandbox, tmp_path: Path) -> None:
+    """A hook of the project's own on every event that blocks (exit 2) and records that it ran."""
     recorder = tmp_path / "blocking-hook"
     recorder.write_text(
         f'#!/bin/sh\necho "$@" >> {shlex.quote(str(tmp_path / "hooks-ran.log"))}\necho blocked >&2\nexit 2\n'
@@ -203,12 +224,14 @@ def _(sandbox: Sandbox, tmp_path: Path) -> None:
 
 @given(parsers.re(r'(?P<after>after being told what is wrong, )?the model writes "(?P<path>[^"]+)" with:'))
 def _(sandbox: Sandbox, init_script: list, after: str | None, path: str, docstring: str) -> None:
+    """The scripted model's Write of the policy file in init's session (again, after being told what is wrong)."""
     init_script.append(ToolUse("Write", {"file_path": sandbox.expand(path), "content": docstring + "\n"}))
     init_script.append(Text("Fixed the regex." if after else "Wrote the policies. Duplicates and conflicts: none."))
 
 
-@when(parsers.parse('the person runs "{command}" with the real client as the agent'), target_fixture="init_run")
+@when(parsers.parse('the user runs "{command}" with the real client as the agent'), target_fixture="init_run")
 def _(sandbox: Sandbox, init_script: list, cupcake_executable: Path, command: str) -> InitRun:
+    """`cupcake init` runs headless with the real client as its agent, against the scripted model."""
     words = shlex.split(command)
     assert words[0] == "cupcake"
     argv = [str(cupcake_executable)] + words[1:] + ["--agent-command", shlex.quote(str(sandbox.claude))]
@@ -250,6 +273,7 @@ class InitRun:
 
 @then(parsers.parse("init finished after {count:d} attempts"))
 def _(init_run: InitRun, count: int) -> None:
+    """init exited 0 and its last attempt was that one."""
     assert init_run.done.returncode == 0, init_run.describe()
     assert f"Attempt {count} of 5: the policies load (1 in cupcake.toml.tmp)." in init_run.done.stdout, (
         init_run.describe()
@@ -259,19 +283,22 @@ def _(init_run: InitRun, count: int) -> None:
 
 @then(parsers.parse('the model\'s first prompt held the rule "{rule}"'))
 def _(init_run: InitRun, rule: str) -> None:
+    """init's first prompt to the model held the rule from CLAUDE.md, and init's own instructions."""
     first = init_run.api.main_loop_requests[0]
     assert rule in init_run.sent(first) and "# Turn CLAUDE.md rules into Cupcake policies" in init_run.sent(first)
 
 
 @then(parsers.parse('the correction went to the same session, with the error "{error}"'))
 def _(init_run: InitRun, error: str) -> None:
+    """The loader's error went back to the model in the session of the first attempt (--resume)."""
     last = init_run.sent(init_run.api.main_loop_requests[-1])
     assert error in last, init_run.describe()
     assert "# Turn CLAUDE.md rules into Cupcake policies" in last, "the second run did not resume the first session"
 
 
-@then(parsers.parse('"{path}" loads with {count:d} policy'))
+@then(parsers.parse('the policy file "{path}" loads with {count:d} policy'))
 def _(sandbox: Sandbox, path: str, count: int) -> None:
+    """The policy file compiles without a problem, into that many policies."""
     from cupcake.policy.compiler import compile_files
 
     compiled = compile_files([sandbox.expand(path)], str(sandbox.project), {"HOME": str(sandbox.home)})
@@ -280,17 +307,20 @@ def _(sandbox: Sandbox, path: str, count: int) -> None:
 
 @then(parsers.parse('no file "{path}" is left'))
 def _(sandbox: Sandbox, path: str) -> None:
+    """No file of that name is left behind."""
     assert not Path(sandbox.expand(path)).exists()
 
 
 @then("no hook ran")
 def _(tmp_path: Path) -> None:
+    """No hook of the project's own ran during init."""
     log = tmp_path / "hooks-ran.log"
     assert not log.exists(), log.read_text()
 
 
 @then("the project's .claude/settings.json now calls Cupcake on every event, beside the hooks it had")
 def _(sandbox: Sandbox, init_run: InitRun) -> None:
+    """After init's `cupcake sync`, Cupcake is the hook on every event, and the project's own hooks are still there."""
     from cupcake.agents.claude.hook_entries import EVENTS, is_cupcake
 
     settings = json.loads((sandbox.project / ".claude" / "settings.json").read_text())
