@@ -443,3 +443,38 @@ def test_a_cupcake_folder_made_deeper_down_does_not_move_the_project_root(guarde
     guarded.cwd = guarded.root / "src"
     assert _decision(_bash(guarded, "rm -rf build")) == "deny"
     assert _decision(_bash(guarded, "rm ../cupcake.toml")) == "deny"
+
+
+# Usability: what stays allowed, and what a block tells the agent to do ##############################
+
+LOOPS = [
+    ("for f in *.py; do sed -i 's/a/b/' \"$f\"; done", None),
+    ('for f in src/*.ts *.md; do echo x >> "$f"; done', None),
+    ("for f in *; do sed -i 's/a/b/' \"$f\"; done", "cupcake.toml"),
+    ("for f in *.toml; do sed -i 's/a/b/' \"$f\"; done", "cupcake.toml"),
+    ('for f in cup*.py; do rm "$f"; done', None),
+    ('for f in *; do g="$f"; rm "$g"; done', "cupcake.toml"),
+    ("for f in *.py; do rm $f; done", "cupcake.toml"),  # unquoted: "cupcake.toml x.py" splits
+    ('for d in .*; do rm -r "$d"; done', ".c"),
+    ('for d in *; do cd "$d"; rm settings.json; done', "settings.json"),
+]
+
+
+@pytest.mark.parametrize("command, named", LOOPS)
+def test_a_for_loop_over_a_glob_writes_the_glob(guarded, command, named):
+    answer = _bash(guarded, command)
+    if named is None:
+        assert _decision(answer) == "allow", answer
+    else:
+        assert _decision(answer) == "deny", answer
+        assert named in _reason(answer), answer
+
+
+@pytest.mark.parametrize(
+    "command", ["git pull", "git merge main", "git rebase main", "git checkout main", "git switch main"]
+)
+def test_commands_that_bring_another_commit_tell_the_agent_to_ask_the_user(guarded, command):
+    answer = _bash(guarded, command)
+    assert _decision(answer) == "deny", answer
+    assert "Ask the user to run this git command themselves" in _reason(answer), answer
+    assert "does not run git to check it" in _reason(answer), answer
