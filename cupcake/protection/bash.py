@@ -210,10 +210,13 @@ class Check:
                 shown = "an unknown directory" if top is None else hook._display(top, self.ctx) or "."
                 if shown == self.root:
                     shown = "the project"
-                return _text(
+                text = (
                     f"this command ({write.kind}) may rewrite or remove files anywhere in the git worktree of "
                     f"{shown}, including {_what(path, found, self.ctx)}"
                 )
+                if write.kind in _BRINGS_FILES:
+                    text += _BRINGS_FILES_NOTE
+                return _text(text)
         return None
 
     def find_could_name(self, cmd) -> bool:
@@ -513,6 +516,25 @@ def _piece(cmd) -> str:
 
 
 PREFIX = "Cupcake self-protection: "
+# Commands that bring in another commit's files. Cupcake does not run git from the hook to see whether that
+# commit holds another policy file: git reads settings the agent can write (.git/config's core.fsmonitor,
+# diff and merge drivers, hooks) and runs the programs they name, and a pull's content is not known before it runs.
+_BRINGS_FILES = frozenset(
+    (
+        "git checkout (switch)",
+        "git switch",
+        "git merge",
+        "git pull",
+        "git rebase",
+        "git cherry-pick",
+        "git revert",
+        "git am",
+    )
+)
+_BRINGS_FILES_NOTE = (
+    "; the other commit may hold a different Cupcake policy, and Cupcake does not run git to check it "
+    "(git runs programs named in settings an agent can write). Ask the user to run this git command themselves"
+)
 _RUN = "Agents may not run it: a person must make this change, so ask the user to do it."
 
 

@@ -15,9 +15,10 @@ from cupcake.shell import unwrap
 from cupcake.shell.grammar import Parser, Simple
 from cupcake.shell.limits import MAX_DEPTH, MAX_LOOP_ITEMS
 from cupcake.shell.model import Command, Opaque, Redirect, _normpath
-from cupcake.shell.words import Word, expand
+from cupcake.shell.words import GlobValue, Word, expand
 
 _UNKNOWN = object()
+_SHELL_VARIABLES = {"HOME", "PWD", "OLDPWD", "IFS", "PATH", "CDPATH"}
 _ASSIGNING = {"export", "declare", "typeset", "local", "readonly"}
 _READING = {"read", "mapfile", "readarray", "getopts"}
 
@@ -234,12 +235,15 @@ class Walker:
         else:
             for word in node.b:
                 items.extend(expand(word.parts, word.raw, ctx))
-        known = items is not None and len(items) <= MAX_LOOP_ITEMS and all(w.exact for w in items)
+        known = items is not None and len(items) <= MAX_LOOP_ITEMS and all(w.known for w in items)
+        if known and node.a in _SHELL_VARIABLES and not all(w.exact for w in items):
+            known = False  # $HOME, $PWD… are read as text elsewhere: a pattern there is unknown
         result = st
         if known and items:
             for word in items:
                 inner = st.copy()
-                inner.env[node.a] = word.value
+                # a glob item: the variable holds one of the names it matches, kept as the pattern
+                inner.env[node.a] = word.value if word.exact else GlobValue(word.value, word.pattern())
                 r_ok, r_fail = self.walk_seq(node.c, inner, via)
                 result = merge(result, merge(r_ok, r_fail))
         else:
@@ -297,6 +301,7 @@ class Walker:
                             "".join(f.value for f in fields),
                             value.raw,
                             all(f.known for f in fields),
+                            glob=any(f.glob for f in fields),
                             quoted=any(f.quoted for f in fields),
                         ),
                     )
@@ -453,7 +458,7 @@ class Walker:
         known = value is not None and value.known
         if name == "HOME":
             st.home = value.value if known and value.value else None
-        st.env[name] = value.value if known else _UNKNOWN
+        st.env[name] = value.value if known and not value.glob else _UNKNOWN
 
     def _builtin(self, cmd, st):
         program = cmd.program
@@ -468,7 +473,7 @@ class Walker:
                     continue
                 name, eq, val = text.partition("=")
                 if unwrap._is_assignment(text):
-                    self._assign(after, name, Word(val, known=word.known))
+                    self._assign(after, name, Word(val, known=word.known, glob=word.glob))
                 elif name and program != "export":
                     after.env[name] = _UNKNOWN
             return after, after, cmd

@@ -255,6 +255,17 @@ def render(tokens) -> str:
 # ## Expansion ####################################################################################
 
 
+class GlobValue:
+    """A variable's value that is one of the names a pattern matches: the variable of
+    ``for f in *.py`` holds some file name ``*.py`` matches (``value`` is the pattern as written)."""
+
+    __slots__ = ("value", "tokens")
+
+    def __init__(self, value: str, tokens):
+        self.value = value
+        self.tokens = tokens
+
+
 class _Field:
     __slots__ = ("value", "tokens", "known", "glob", "quoted", "raw", "some")
 
@@ -298,6 +309,13 @@ class _Field:
             else:
                 tokens.append(ch)
             i += 1
+
+    def matched(self, value: GlobValue) -> None:
+        """One of the names ``value``'s pattern matches (a pattern, never taken literally)."""
+        self.value.append(value.value)
+        self.tokens.extend(value.tokens)
+        self.glob = True
+        self.some = True
 
     def unknown(self, raw: str) -> None:
         self.value.append(raw)
@@ -344,7 +362,12 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
                 value = ctx.lookup(part[1]) if part[1] is not None else None
                 if part[3]:
                     field.quoted = True
-                if value is None:
+                if value.__class__ is GlobValue:
+                    if part[3] or assignment:  # "$f": one name the pattern matches, whole
+                        field.matched(value)
+                    else:  # $f: the name split on blanks, each piece could be anything
+                        field.unknown(part[2])
+                elif value is None:
                     field.unknown(part[2])
                 elif part[3] or assignment:
                     field.literal(value)
