@@ -21,6 +21,7 @@ class Headless(_Agent):
     name = "the agent"
     program = ""  # the executable's usual name
     prompt_on_stdin = True
+    resumes = True  # a correction goes to the session of the first run
 
     def __init__(self, words, root, targets, env, timeout):
         super().__init__(words, root, targets, env, timeout)
@@ -57,7 +58,7 @@ class Headless(_Agent):
             stdin = prompt if self.prompt_on_stdin else None
             done = run_process(argv, stdin, cwd=self.root, env=self.environment(), timeout=self.timeout)
         text, session_id, error = self.read(done.stdout)
-        if session_id:
+        if session_id and self.resumes:
             self.session_id = session_id
         if done.exit_code != 0 or done.timed_out or done.not_started:
             return Reply(False, text, problem=_failure(self.name, done))

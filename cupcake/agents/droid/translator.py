@@ -1,7 +1,9 @@
 """Factory droid as the translator of ``cupcake init --agent droid``.
 
 ``droid exec [--agent-command's own options] -f <prompt file> -o json --auto low --settings <file>``
-in the project root; a correction continues the session (``-s <session_id>``).
+in the project root. A correction repeats the whole task after the problems: droid 0.225's
+``exec -s <session_id>`` exited 1 without a word for the session it had just written (offline, with
+a custom model), so no session is resumed.
 
 * Hooks: ``--settings`` merges a settings file for this process only; it holds
   ``{"hooks": {"hooksDisabled": true}}``, so the project's and the user's hooks stay off (droid 0.225
@@ -25,13 +27,12 @@ class DroidTranslator(Headless):
     name = "droid"
     program = "droid"
     prompt_on_stdin = False
+    resumes = False
 
     def argv(self, prompt: str, prompt_file: str) -> list[str]:
         settings = write_json(os.path.join(self.scratch, "settings.json"), HOOKS_OFF)
         argv = [self.words[0], "exec", *self.words[1:], "-f", prompt_file, "-o", "json", "--auto", "low"]
         argv += ["--settings", settings]
-        if self.session_id:
-            argv += ["-s", self.session_id]
         return argv
 
     def read(self, stdout: str):

@@ -8,6 +8,7 @@ and saves it (`--yes`). One session per agent, with the client the other real-cl
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import subprocess
@@ -33,14 +34,14 @@ action = { type = "block_with_feedback", feedback_message = "Never run rm -rf (C
 """
 
 
-def write_turn(agent: str, path: str):
+def write_turn(agent: str, path: str, policy: str = POLICY):
     """The model's turn that writes ``path`` with the agent's own tool."""
     if agent == "gemini":
-        return ToolCall("write_file", {"file_path": path, "content": POLICY})
+        return ToolCall("write_file", {"file_path": path, "content": policy})
     if agent == "copilot":
-        return ToolCall("create", {"path": path, "file_text": POLICY})
+        return ToolCall("create", {"path": path, "file_text": policy})
     return Shell(
-        f"cat > {shlex.quote(path)} <<'POLICY_END'\n{POLICY}POLICY_END"
+        f"cat > {shlex.quote(path)} <<'POLICY_END'\n{policy}POLICY_END"
     )  # codex, droid: their shell (droid offers a custom model no Create tool, and its ApplyPatch
     # refused the scripted patch)
 
@@ -73,6 +74,18 @@ def private_session():
         shutil.rmtree(path, ignore_errors=True)
 
 
+def run_init(session, agent: str, script, *extra: str):
+    with session.standin_class(script, shell=session.shell_call, max_lifetime=200) as standin:
+        session.before_run(standin.base_url)
+        env = {**session.base_environment(), **session.environment(standin.base_url)}
+        args = [cupcake_executable(), "init", "--agent", agent, "--agent-command"]
+        args += [agent_command(session, agent, standin.base_url), "--yes", "--no-sync", "--agent-timeout", "120"]
+        done = subprocess.run(
+            args + list(extra), cwd=session.project, env=env, capture_output=True, text=True, timeout=300
+        )
+    return done, standin
+
+
 @pytest.mark.parametrize("agent", ("codex", "gemini", "copilot", "droid"))
 def test_init_translates_with_the_agent(private_session, agent, tmp_path):
     session = private_session(agent)
@@ -80,13 +93,7 @@ def test_init_translates_with_the_agent(private_session, agent, tmp_path):
     mark = tmp_path / f"{agent}-hook-ran"
     session.write_hooks(["sh", "-c", 'touch "$0"; echo hooks must be off >&2; exit 2', str(mark)])
     tmp = str(session.project / "cupcake.toml.tmp")
-    script = [write_turn(agent, tmp), Text("Wrote cupcake.toml.tmp.")]
-    with session.standin_class(script, shell=session.shell_call, max_lifetime=200) as standin:
-        session.before_run(standin.base_url)
-        env = {**session.base_environment(), **session.environment(standin.base_url)}
-        args = [cupcake_executable(), "init", "--agent", agent, "--agent-command"]
-        args += [agent_command(session, agent, standin.base_url), "--yes", "--no-sync", "--agent-timeout", "120"]
-        done = subprocess.run(args, cwd=session.project, env=env, capture_output=True, text=True, timeout=300)
+    done, standin = run_init(session, agent, [write_turn(agent, tmp), Text("Wrote cupcake.toml.tmp.")])
     report = f"exit {done.returncode}\nstdout: {done.stdout[-4000:]}\nstderr: {done.stderr[-4000:]}"
     assert done.returncode == 0, report
     assert standin.main_loop_requests, report  # the real client asked the (scripted) model
@@ -94,3 +101,24 @@ def test_init_translates_with_the_agent(private_session, agent, tmp_path):
     assert not (session.project / "cupcake.toml.tmp").exists(), report
     assert not mark.exists(), "a hook ran during the translation\n" + report
     assert "never-rm-rf" in done.stdout, report
+
+
+BROKEN = 'name = "unfinished\n'  # not TOML: the loader's problem goes back to the agent
+
+
+@pytest.mark.parametrize("agent", ("codex", "gemini", "copilot", "droid"))
+def test_a_correction_goes_back_to_the_same_session(private_session, agent):
+    """The first write does not load; the correction is sent to the session the agent named (its
+    history holds the first write), except droid's, which is given the whole task again."""
+    session = private_session(agent)
+    (session.project / "CLAUDE.md").write_text(RULES)
+    tmp = str(session.project / "cupcake.toml.tmp")
+    done, standin = run_init(session, agent, [write_turn(agent, tmp, BROKEN), Text("Wrote it.")], "--attempts", "2")
+    report = f"exit {done.returncode}\nstdout: {done.stdout[-4000:]}\nstderr: {done.stderr[-4000:]}"
+    assert done.returncode == 1 and "Attempt 2 of 2" in done.stdout, report  # the stateless model never fixes it
+    last = standin.main_loop_requests[-1]
+    text = json.dumps(last.body)
+    assert "cupcake.toml.tmp" in text and "Never run" in text, report  # the problem went back, with the task
+    # a session started afresh begins with no tool result in its history: once, or once per run
+    fresh = [r for r in standin.main_loop_requests if not standin.results_in(r)]
+    assert len(fresh) == (2 if agent == "droid" else 1), report
