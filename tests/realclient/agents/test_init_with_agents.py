@@ -93,7 +93,10 @@ def test_init_translates_with_the_agent(private_session, agent, tmp_path):
     mark = tmp_path / f"{agent}-hook-ran"
     session.write_hooks(["sh", "-c", 'touch "$0"; echo hooks must be off >&2; exit 2', str(mark)])
     tmp = str(session.project / "cupcake.toml.tmp")
-    done, standin = run_init(session, agent, [write_turn(agent, tmp), Text("Wrote cupcake.toml.tmp.")])
+    script = [write_turn(agent, tmp), Text("Wrote cupcake.toml.tmp.")]
+    if agent == "gemini":  # its edit tools may write the temporary files only
+        script.insert(0, write_turn(agent, str(session.project / "CLAUDE.md"), "# overwritten\n"))
+    done, standin = run_init(session, agent, script)
     report = f"exit {done.returncode}\nstdout: {done.stdout[-4000:]}\nstderr: {done.stderr[-4000:]}"
     assert done.returncode == 0, report
     assert standin.main_loop_requests, report  # the real client asked the (scripted) model
@@ -101,6 +104,7 @@ def test_init_translates_with_the_agent(private_session, agent, tmp_path):
     assert not (session.project / "cupcake.toml.tmp").exists(), report
     assert not mark.exists(), "a hook ran during the translation\n" + report
     assert "never-rm-rf" in done.stdout, report
+    assert (session.project / "CLAUDE.md").read_text() == RULES, report
 
 
 BROKEN = 'name = "unfinished\n'  # not TOML: the loader's problem goes back to the agent
