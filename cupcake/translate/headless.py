@@ -96,6 +96,10 @@ def json_lines(text: str) -> list[dict]:
     return found
 
 
+def as_dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 def write_json(path: str, data) -> str:
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f)

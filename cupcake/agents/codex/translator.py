@@ -14,7 +14,7 @@ project root; a correction goes to the same thread (``codex exec resume … <thr
 
 from __future__ import annotations
 
-from cupcake.translate.headless import Headless, json_lines
+from cupcake.translate.headless import Headless, as_dict, json_lines
 
 OPTIONS = (
     "--json",
@@ -46,10 +46,9 @@ class CodexTranslator(Headless):
             if kind == "thread.started" and isinstance(event.get("thread_id"), str):
                 thread = event["thread_id"]
             elif kind == "item.completed":
-                item = event.get("item") if isinstance(event.get("item"), dict) else {}
+                item = as_dict(event.get("item"))
                 if item.get("type") == "agent_message" and isinstance(item.get("text"), str):
                     text = item["text"]
             elif kind in ("turn.failed", "error"):
-                detail = event.get("error") if isinstance(event.get("error"), dict) else event
-                error = str(detail.get("message") or kind)
+                error = str(as_dict(event.get("error")).get("message") or event.get("message") or kind)
         return text, thread, error

@@ -15,7 +15,7 @@ argument is passed as a file to read); a correction resumes the session (``--res
 
 from __future__ import annotations
 
-from cupcake.translate.headless import Headless, json_lines, prompt_argument
+from cupcake.translate.headless import Headless, as_dict, json_lines, prompt_argument
 
 OPTIONS = ("--output-format", "json", "--allow-tool", "write", "--deny-tool", "shell", "--disable-client-telemetry")
 
@@ -39,7 +39,7 @@ class CopilotTranslator(Headless):
     def read(self, stdout: str):
         text, session, error = "", None, None
         for event in json_lines(stdout):
-            data = event.get("data") if isinstance(event.get("data"), dict) else {}
+            data = as_dict(event.get("data"))
             kind = event.get("type")
             for value in (event.get("sessionId"), data.get("sessionId")):
                 if isinstance(value, str) and value:

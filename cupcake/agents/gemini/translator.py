@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 
-from cupcake.translate.headless import Headless, json_lines, write_json
+from cupcake.translate.headless import Headless, as_dict, json_lines, write_json
 
 SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json"
 FINISH = "Do the task given above."
@@ -45,8 +45,9 @@ class GeminiTranslator(Headless):
     def _private_dir(self) -> str:
         """Gemini skips a system settings file below a directory others may write (such as /tmp), so
         the run's own files go in a private directory under ~/.gemini, removed when the run ends."""
-        if getattr(self, "_dir", None) and os.path.isdir(self._dir):
-            return self._dir
+        made: str | None = getattr(self, "_dir", None)
+        if made and os.path.isdir(made):
+            return made
         import atexit
         import shutil
         import tempfile
@@ -58,14 +59,14 @@ class GeminiTranslator(Headless):
         return self._dir
 
     def _settings(self, current: str | None) -> str:
-        settings = {}
+        settings: dict = {}
         try:
             with open(current or SYSTEM_SETTINGS, encoding="utf-8") as f:
                 loaded = json.load(f)
-            settings = loaded if isinstance(loaded, dict) else {}
+            settings = as_dict(loaded)
         except (OSError, ValueError):
             pass
-        hooks = settings.get("hooksConfig") if isinstance(settings.get("hooksConfig"), dict) else {}
+        hooks = as_dict(settings.get("hooksConfig"))
         settings["hooksConfig"] = dict(hooks, enabled=False)
         return write_json(os.path.join(self._private_dir(), "system-settings.json"), settings)
 
