@@ -241,6 +241,15 @@ def init(
             "{prompt}, or a file named by {prompt_file}.",
         ),
     ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            metavar="NAME",
+            help="The agent that translates, run headless: claude (default), codex, gemini, copilot or droid. "
+            "With --agent-command, that command (its program and options) is run the agent's way.",
+        ),
+    ] = None,
     attempts: Annotated[
         int,
         typer.Option(
@@ -279,6 +288,7 @@ def init(
         template=template,
         show_prompt=show_prompt,
         agent_command=agent_command,
+        agent=agent,
         attempts=attempts,
         agent_timeout=agent_timeout,
         sync=sync,

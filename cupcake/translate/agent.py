@@ -42,15 +42,33 @@ class Reply:
         self.session_id = session_id
 
 
-def make_agent(command: str | None, root: str, targets, env: dict, timeout: float):
-    words = shlex.split(command) if command else [DEFAULT_COMMAND]
+# ``cupcake init --agent NAME``: the translator class of each agent that can run headless.
+TRANSLATORS = {
+    "claude": ("cupcake.agents.claude.translator", "ClaudeCode", "claude"),
+    "codex": ("cupcake.agents.codex.translator", "CodexTranslator", "codex"),
+    "gemini": ("cupcake.agents.gemini.translator", "GeminiTranslator", "gemini"),
+    "copilot": ("cupcake.agents.copilot.translator", "CopilotTranslator", "copilot"),
+    "droid": ("cupcake.agents.droid.translator", "DroidTranslator", "droid"),
+}
+
+
+def make_agent(command: str | None, root: str, targets, env: dict, timeout: float, agent: str | None = None):
+    """``agent`` (a TRANSLATORS name) picks the translator; ``command`` then only replaces its program
+    and adds options (e.g. a path, or ``-c key=value`` for Codex)."""
+    if agent is not None and agent not in TRANSLATORS:
+        raise AgentUnavailable(f"no translator for agent {agent!r} (known: {', '.join(TRANSLATORS)})")
+    default = TRANSLATORS[agent][2] if agent else DEFAULT_COMMAND
+    words = shlex.split(command) if command else [default]
     if not words:
         raise AgentUnavailable("--agent-command is empty")
     program = _find(words[0], root, env)
     if program is None:
         raise AgentUnavailable(f"`{words[0]}` was not found on PATH")
     words[0] = program
-    if os.path.basename(program) == "claude":
+    if agent is not None and agent != "claude":
+        module, cls, _ = TRANSLATORS[agent]
+        return getattr(__import__(module, fromlist=(cls,)), cls)(words, root, targets, env, timeout)
+    if agent == "claude" or os.path.basename(program) == "claude":
         from cupcake.agents.claude.translator import ClaudeCode
 
         return ClaudeCode(words, root, targets, env, timeout)

@@ -34,6 +34,7 @@ class Options:
         template=False,
         show_prompt=False,
         agent_command=None,
+        agent=None,
         attempts=DEFAULT_ATTEMPTS,
         agent_timeout=DEFAULT_AGENT_TIMEOUT,
         sync=True,
@@ -44,6 +45,7 @@ class Options:
         self.template = template
         self.show_prompt = show_prompt
         self.agent_command = agent_command
+        self.agent = agent
         self.attempts = attempts
         self.agent_timeout = agent_timeout
         self.sync = sync
@@ -91,7 +93,7 @@ def init(env, cwd: str, options: Options, io: Io) -> int:
     from cupcake.translate.agent import AgentUnavailable, make_agent
 
     try:
-        agent = make_agent(options.agent_command, root, targets, dict(env), options.agent_timeout)
+        agent = make_agent(options.agent_command, root, targets, dict(env), options.agent_timeout, agent=options.agent)
     except AgentUnavailable as exc:
         return _no_agent(str(exc), root, env, options, io)
     from cupcake.translate.attempts import VALID, translate

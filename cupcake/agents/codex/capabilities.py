@@ -45,7 +45,7 @@ CAPABILITIES = {
         _SEEN_PRE,
         REAL,
         "allow and ask are rejected by Codex (the hook run fails): approve and ask are not sent; "
-        "ask is told to the user as a systemMessage; additionalContext documented only",
+        "ask is told to the user as a systemMessage; block and additionalContext checked live",
     ),
     "PermissionRequest": row(
         "PermissionRequest",

@@ -55,8 +55,8 @@ CAPABILITIES = {
         True,
         "Denied by preToolUse hook: <reason>",
         REAL,
-        "deny verified (exit 2 shows the model only the exit code, so JSON is used); "
-        "allow, ask and additionalContext known to the runtime, not verified",
+        "deny checked live (exit 2 shows the model only the exit code, so JSON is used), approve and "
+        "additionalContext too; ask known to the runtime, not verified",
     ),
     "PostToolUse": row("postToolUse", False, False, False, False, "", REAL, _OUT_IGNORED),
     "PostToolUseFailure": row("postToolUseFailure", False, False, False, False, "", DOC, _OUT_IGNORED),

@@ -58,7 +58,7 @@ CAPABILITIES = {
         False,
         "Error: <reason>",
         REAL,
-        "deny verified; allow and ask documented (droid takes the first hook's decision, "
+        "deny and approve checked live; ask documented (droid takes the first hook's decision, "
         "so an allow may mask another hook's deny)",
     ),
     "PostToolUse": row("PostToolUse", True, False, False, True, "<reason>", DOC),

@@ -57,7 +57,8 @@ CAPABILITIES = {
         False,
         "Tool execution blocked: <reason>",
         REAL,
-        "deny verified (JSON and exit 2); allow and ask documented in Gemini's code only",
+        "deny checked live (JSON and exit 2), approve too (headless yolo, where every tool is approved "
+        "anyway); ask documented in Gemini's code only",
     ),
     "PostToolUse": row(
         "AfterTool",
