@@ -9,7 +9,19 @@ _PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
 class EventView:
-    __slots__ = ("payload", "root", "state", "patterns", "tool", "tool_input", "cwd", "_path", "_contents", "_script")
+    __slots__ = (
+        "payload",
+        "root",
+        "state",
+        "patterns",
+        "agent",
+        "tool",
+        "tool_input",
+        "cwd",
+        "_path",
+        "_contents",
+        "_script",
+    )
 
     def __init__(self, event, root: str, state=None, patterns=None):
         """``event``: the canonical event (``cupcake.agents.event.Event``); ``patterns``: the run's regexes
@@ -22,6 +34,7 @@ class EventView:
         self.payload = event.payload
         self.root = root
         self.state = state  # the session's state summary, when a policy needs it (see state_load)
+        self.agent = event.agent
         self.tool = event.tool
         self.tool_input = event.tool_input
         self.cwd = event.cwd
@@ -40,13 +53,13 @@ class EventView:
         if self._script is None:
             import os
 
-            from cupcake.shell import parse
+            from cupcake.agents import adapter
 
-            home = os.path.expanduser("~")
-            from cupcake.agents.claude.recorded import shell_variables
-
-            env = shell_variables(self.root)
-            self._script = parse(self.command or "", self.cwd, home if home.startswith("/") else None, env)
+            root = self.root.rstrip("/") or "/"
+            cwd = self.cwd if isinstance(self.cwd, str) and self.cwd.startswith("/") else root
+            home = os.environ.get("HOME") or None
+            env = dict.fromkeys(adapter(self.agent).PROJECT_DIR_ENV, root) if root else {}
+            self._script = self.patterns.parsed(self.command or "", cwd, home, env)
         return self._script
 
     @property

@@ -8,11 +8,24 @@ from cupcake.speedups import compile_pattern
 
 
 class Patterns:
-    __slots__ = ("forms", "compiled")
+    __slots__ = ("forms", "compiled", "scripts")
 
     def __init__(self, forms: dict | None = None) -> None:
         self.forms = forms or {}  # pattern -> its SRE program, from the compiled policy set
         self.compiled: dict = {}
+        self.scripts: dict = {}  # (command, cwd, home) -> its reading by cupcake.shell
+
+    def parsed(self, command: str, cwd: str | None, home: str | None, env: dict):
+        """The Bash ``command`` read by ``cupcake.shell``: once per run, whoever asks (the ``command``
+        condition, self-protection, the evaluator's gate). ``env``: the variables known to the agent's
+        shell (its project-directory variables), the same for the whole run."""
+        key = (command, cwd, home)
+        script = self.scripts.get(key)
+        if script is None:
+            from cupcake.shell import parse
+
+            script = self.scripts[key] = parse(command, cwd, home, env)
+        return script
 
     def regex(self, pattern: str):
         """The compiled pattern."""

@@ -99,10 +99,10 @@ def violation(command, cwd: str, root: str, env, protected: dict, ctx):
     else None."""
     if not isinstance(command, str) or not command or quick_pass(command):
         return None
-    from cupcake.shell import parse
+    from cupcake.policy.patterns import of as run_patterns
 
     home = env.get("HOME") or None
-    script = parse(command, cwd, home, known_env(ctx, root))
+    script = run_patterns(ctx).parsed(command, cwd, home, known_env(ctx, root))
     return Check(script, protected, ctx, root).run()
 
 
@@ -550,11 +550,11 @@ def project_write(ctx):
         return None
     if quick_pass(command):
         return None
-    from cupcake.shell import parse
+    from cupcake.policy.patterns import of as run_patterns
 
     root = ctx.root.rstrip("/") or "/"
     cwd = ctx.incoming.cwd if isinstance(ctx.incoming.cwd, str) and ctx.incoming.cwd.startswith("/") else root
-    script = parse(command, cwd, ctx.env.get("HOME") or None, known_env(ctx, root))
+    script = run_patterns(ctx).parsed(command, cwd, ctx.env.get("HOME") or None, known_env(ctx, root))
     for write in script.writes:
         path = write.path
         if path is None:
