@@ -1,7 +1,7 @@
 """``.cupcake/policy.cache``: the compiled policy set as marshal data (never pickle), keyed by the
 identity of every source file, and written atomically. A corrupt or foreign cache is rebuilt.
 
-The cache is a speed-up, never an authority. Its body is authenticated with an HMAC-SHA256 under a
+The cache is a speed-up, never an authority. Its body is authenticated with a keyed BLAKE2b MAC under a
 per-user secret kept outside the project (``~/.cache/cupcake/cache-secret``, mode 0600, created by
 ``cupcake sync``, ``validate`` and ``doctor``: ``run`` writes only under ``.cupcake/``; until the secret
 exists the seal is unkeyed and catches corruption only): a cache written by anything that does not hold the secret (a forged file, one copied in
@@ -21,18 +21,17 @@ from stat import S_ISREG
 from cupcake import __version__
 
 try:
-    from _sha256 import sha256 as _sha256  # Python 3.11: hashlib and hmac cost milliseconds to import
-except ImportError:  # pragma: no cover - 3.12+ merged the SHA-2 family
-    try:
-        from _sha2 import sha256 as _sha256
-    except ImportError:
-        from hashlib import sha256 as _sha256
+    # Keyed BLAKE2b is a MAC by design, in one pass: on a 570 KB cache (1,000 policies and every pack)
+    # 0.4 ms, where HMAC-SHA256 took 1.5 ms. The builtin module: hashlib costs milliseconds to import.
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - an interpreter built without it
+    from hashlib import blake2b as _blake2b
 
 MAC_LENGTH = 32
 UNKEYED = b"cupcake: no per-user secret yet"
 SECRET_NAME = "cache-secret"
 
-MAGIC = b"CUPCAKE\x03"  # the compiled format: bump when its shape changes
+MAGIC = b"CUPCAKE\x05"  # the compiled format: bump when its shape changes (5: BLAKE2b MAC, packed SRE forms)
 CACHE_NAME = "policy.cache"
 # The code that shapes the compiled form is the whole package (the compiler, its compile_* modules,
 # the schema, the state conditions, the event tables, the run_command checks …). An installed copy
@@ -122,10 +121,10 @@ def secret(env, create: bool = False):
 
 
 def mac(key: bytes, body: bytes) -> bytes:
-    """HMAC-SHA256 (RFC 2104), built on the builtin module."""
-    block = key.ljust(64, b"\0")
-    inner = _sha256(bytes(b ^ 0x36 for b in block) + body).digest()
-    return _sha256(bytes(b ^ 0x5C for b in block) + inner).digest()
+    """Keyed BLAKE2b-256 of ``body`` (RFC 7693's MAC mode); the key is hashed down to 64 bytes if longer."""
+    if len(key) > 64:
+        key = _blake2b(key).digest()
+    return _blake2b(body, key=key, digest_size=MAC_LENGTH).digest()
 
 
 def unpack(data: bytes, env):

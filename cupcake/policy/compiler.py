@@ -27,6 +27,7 @@ from cupcake.policy.settings import merge, raw_settings
 from cupcake.policy.state_conditions import state_plan
 from cupcake.project import label
 from cupcake.protection.hook import protected_paths
+from cupcake.speedups import pack_forms
 from cupcake.stages import settings as pipeline_systems
 
 
@@ -111,6 +112,7 @@ def compile_files(paths, root: str, env) -> dict:
     from cupcake.stores.audit.mask import sre_forms as mask_forms
 
     result.setdefault("sre", {}).update(mask_forms())
+    result["sre"] = pack_forms(result["sre"])
     return result
 
 
