@@ -41,3 +41,30 @@ def names() -> tuple[str, ...]:
 def project_dir_in(env) -> str | None:
     """The project directory an agent names in the environment (a command run from inside the agent), or None."""
     return adapter(DEFAULT).project_dir(env)
+
+
+# ## The capability tables' rows (every adapter's CAPABILITIES is made of these) ############################
+
+
+def row(agent_events, block, ask, approve, context, seen_as, verified, notes="") -> dict:
+    """One line of a CAPABILITIES table."""
+    if isinstance(agent_events, str):
+        agent_events = (agent_events,)
+    return {
+        "agent_events": tuple(agent_events),
+        "block": block,
+        "ask": ask,
+        "approve": approve,
+        "context": context,
+        "reason_seen_as": seen_as,
+        "verified": verified,
+        "notes": notes,
+    }
+
+
+def supported(capabilities: dict, kind: str, event: str) -> bool:
+    """Whether ``kind`` (block, ask, approve, context; anything else: yes) works on ``event``."""
+    line = capabilities.get(event)
+    if kind in ("block", "ask", "approve", "context"):
+        return bool(line and line[kind])
+    return True

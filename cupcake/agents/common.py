@@ -4,6 +4,7 @@ answers. On the hot path: no ``json``, no ``re`` (``cupcake.speedups`` does the 
 from __future__ import annotations
 
 from cupcake import speedups
+from cupcake.agents import row, supported  # noqa: F401 (the adapters' tables import them from here)
 from cupcake.pipeline.response import BLOCK, ERROR
 from cupcake.policy import answer_text as feedback
 
@@ -148,30 +149,6 @@ def patch_fields(patch: str) -> dict:
     if only_adds and paths:
         out["content"] = out["new_string"]
     return out
-
-
-def row(agent_events, block, ask, approve, context, seen_as, verified, notes="") -> dict:
-    """One line of a CAPABILITIES table."""
-    if isinstance(agent_events, str):
-        agent_events = (agent_events,)
-    return {
-        "agent_events": tuple(agent_events),
-        "block": block,
-        "ask": ask,
-        "approve": approve,
-        "context": context,
-        "reason_seen_as": seen_as,
-        "verified": verified,
-        "notes": notes,
-    }
-
-
-def supported(capabilities: dict, kind: str, event: str) -> bool:
-    """Whether ``kind`` (block, ask, approve, context; anything else: yes) works on ``event``."""
-    line = capabilities.get(event)
-    if kind in ("block", "ask", "approve", "context"):
-        return bool(line and line[kind])
-    return True
 
 
 def project_dir_from(env, names) -> str | None:

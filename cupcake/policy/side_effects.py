@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from cupcake.pipeline.response import APPROVE, NONE
 from cupcake.policy.compiled import Policy
-from cupcake.run_command.check import run_check
 
 AFTER_THE_FACT = ("PostToolUse", "PostToolUseFailure")
 
@@ -37,4 +36,6 @@ def run_ignored_commands(ctx) -> None:
     """``run_command`` with ``on_failure = "ignore"``: run it, record it, never let it decide."""
     for name, action in side_effect_policies(ctx):
         if action.kind == "check":
+            from cupcake.run_command.check import run_check  # only when a check matched
+
             run_check(ctx, name, action)

@@ -13,7 +13,6 @@ from cupcake.policy.compiled import Policy
 from cupcake.policy.conditions import all_hold, event_candidates
 from cupcake.policy.event_view import EventView
 from cupcake.policy.patterns import of as run_patterns
-from cupcake.run_command.check import run_check
 from cupcake.systems._guards import can_evaluate
 
 
@@ -45,6 +44,8 @@ class FeedbackCollection(BaseSystem):
                     if text:
                         ctx.contexts.append(text)
             elif action.kind == "check" and action.on_failure == "feedback":
+                from cupcake.run_command.check import run_check  # only when a check matched
+
                 ok, text = run_check(ctx, policy.name, action)
                 if not ok:
                     ctx.soft.append(text)

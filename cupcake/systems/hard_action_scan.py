@@ -24,7 +24,6 @@ from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.compiled import Policy
 from cupcake.protection import hook as self_protection
-from cupcake.run_command.check import run_check
 from cupcake.systems._guards import can_evaluate
 
 HARD = ("block", "approve", "ask")
@@ -90,6 +89,8 @@ class HardActionScan(BaseSystem):
                 ctx.decide(action.kind, action.text, policy.name)  # stricter than an earlier custom decision, or not
                 return
             if action.kind == "check" and action.on_failure == "block":
+                from cupcake.run_command.check import run_check  # only when a check matched
+
                 ok, text = run_check(ctx, policy.name, action)
                 if not ok:
                     ctx.decide("block", text, policy.name)

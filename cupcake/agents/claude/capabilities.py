@@ -3,7 +3,7 @@ answer cap, and where it keeps its files. The tables the policy compiler, ``vali
 
 from __future__ import annotations
 
-from cupcake.agents.common import row, supported
+from cupcake.agents import row, supported
 
 NAME = "claude"
 DISPLAY_NAME = "Claude Code"
