@@ -3,6 +3,10 @@ contents being written. Derived lazily, once per run; anything of the wrong shap
 
 from __future__ import annotations
 
+import os
+
+from cupcake.agents import adapter
+from cupcake.policy.patterns import Patterns
 from cupcake.project import shown_path
 
 _PATH_KEYS = ("file_path", "notebook_path", "path")
@@ -27,8 +31,6 @@ class EventView:
         """``event``: the canonical event (``cupcake.agents.event.Event``); ``patterns``: the run's regexes
         (``cupcake.policy.patterns``)."""
         if patterns is None:
-            from cupcake.policy.patterns import Patterns
-
             patterns = Patterns()
         self.patterns = patterns
         self.payload = event.payload
@@ -51,10 +53,6 @@ class EventView:
         """The Bash command read as the shell would (``cupcake.shell``): parsed at most once per run,
         and only when a ``command`` condition's prefilter passed."""
         if self._script is None:
-            import os
-
-            from cupcake.agents import adapter
-
             root = self.root.rstrip("/") or "/"
             cwd = self.cwd if isinstance(self.cwd, str) and self.cwd.startswith("/") else root
             home = os.environ.get("HOME") or None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake import speedups
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.project import WORK_DIR
@@ -39,7 +40,6 @@ class AuditWrite(BaseSystem):
         )
 
     def process(self, ctx) -> None:
-        from cupcake import speedups
         from cupcake.stores.audit import mask
         from cupcake.stores.audit.record import build
         from cupcake.stores.audit.writer import DEFAULT_KEEP, DEFAULT_MAX_BYTES, append

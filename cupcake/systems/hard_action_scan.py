@@ -23,6 +23,8 @@ from cupcake.pipeline.context import HardDecision
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.compiled import Policy
+from cupcake.policy.event_view import EventView
+from cupcake.policy.patterns import of as run_patterns
 from cupcake.protection import hook as self_protection
 from cupcake.systems._guards import can_evaluate
 
@@ -51,9 +53,6 @@ class HardActionScan(BaseSystem):
 
     def process(self, ctx) -> None:
         if self_protection.applies(ctx):
-            from cupcake.policy.event_view import EventView
-            from cupcake.policy.patterns import of as run_patterns
-
             try:
                 text = self_protection.violation(ctx, EventView(ctx.incoming, ctx.root, None, run_patterns(ctx)))
             except Exception as exc:  # a check that cannot be made safely is a block, and only its own failure

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from cupcake.pipeline.order import Stage
+from cupcake.pipeline.runner import Failure
 from cupcake.pipeline.system import BaseSystem
 from cupcake.policy.loader import load
 from cupcake.policy.settings import fail_mode_of, run_seconds
@@ -51,8 +52,6 @@ OUT_OF_SERVICE = "policies"
 
 def report_out_of_service(ctx, text: str) -> None:
     if ctx.fail_mode == "closed" and ctx.agent.action_supported("block", ctx.event or ""):
-        from cupcake.pipeline.runner import Failure
-
         # Like a custom system's failure, it does not stop the evaluation: a block a policy finds
         # stands with its own reason; without one, the guarantee blocks with this text.
         ctx.failures.append(Failure(OUT_OF_SERVICE, text, True, True))

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.policy.conditions import event_candidates
 from cupcake.policy.patterns import of as run_patterns
 from cupcake.systems._guards import can_evaluate
 
 
 def candidates_need_state(ctx) -> bool:
     """A candidate policy of this event and tool (its matcher accepts the tool) has a state condition."""
-    from cupcake.policy.conditions import event_candidates
-
     ids = ctx.policies["state_needs"][ctx.event]
     return any(i in ids for i in event_candidates(ctx.policies, ctx.incoming, run_patterns(ctx)))
 
