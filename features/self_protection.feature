@@ -169,6 +169,17 @@ Feature: The agent cannot change what governs it
             | cupcake sync --scope user --uninstall    | --scope user --uninstall |
             | python3 -m cupcake sync --command true   | --command true      |
 
+    Scenario Outline: A program Cupcake does not know, handed a policy file by name, could change it
+        When the agent asks to run "<command>"
+        Then the tool call is denied
+        And the model is shown a note that "hands <path> to `<program>`, and Cupcake does not know whether `<program>` changes the files it is given"
+
+        Examples:
+            | command                              | path                  | program   |
+            | npx prettier --write cupcake.toml    | cupcake.toml          | prettier  |
+            | toml-sort --in-place cupcake.toml    | cupcake.toml          | toml-sort |
+            | python3 fix.py .cupcake/audit.log    | .cupcake/audit.log    | python3   |
+
     Scenario Outline: Reading, and commands that only mention a protected path, are fine
         When the agent asks to run "<command>"
         Then the tool call is allowed with the reason "the agent is trusted"
@@ -180,6 +191,8 @@ Feature: The agent cannot change what governs it
             | grep -rn settings src/ > /tmp/found.txt   |
             | git commit -m 'Update the settings page'  |
             | cupcake validate                          |
+            | jq . .claude/settings.json                |
+            | less cupcake.toml                         |
             | cat <<EOF > notes.md\nrm cupcake.toml\nEOF |
 
     Scenario: The Read tool is fine

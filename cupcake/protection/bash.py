@@ -72,6 +72,11 @@ _READERS = frozenset(
         "readlink",
     )
 )
+# Programs that only read the files they are given, beyond the quick pass's: handing them a policy file is fine.
+_ALSO_READ_ONLY = frozenset(
+    ("less", "more", "bat", "jq", "yq", "xxd", "od", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum")
+    + ("sha512sum", "b2sum", "cksum", "column", "nl", "fold", "cut", "paste", "comm", "join", "cupcake")
+)
 _GIT_READERS = frozenset(("status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "describe", "shortlog"))
 
 
@@ -131,7 +136,7 @@ class Check:
     def run(self):
         script = self.script
         for cmd in script.commands:
-            found = self.setup(cmd)
+            found = self.setup(cmd) or self.handed(cmd)
             if found:
                 return found
         writes = script.writes
@@ -148,6 +153,30 @@ class Check:
                 f"Cupcake could not read all of this command ({script.incomplete}), and what it read "
                 "changes files or runs code, so it cannot tell whether Cupcake's own files would change"
             )
+        return None
+
+    def handed(self, cmd):
+        """A program whose effect the reader does not know, given a protected file by name
+        (``prettier --write cupcake.toml``, ``python3 fix.py .cupcake/audit.log``): it could change it."""
+        from cupcake.shell.writes import UNDERSTOOD
+
+        program = cmd.program
+        if not program or program in UNDERSTOOD or program in _READERS or program in _ALSO_READ_ONLY:
+            return None
+        base = cmd.cwd or self.root
+        for word in cmd.words[1:]:
+            if not word.known or not word.value:
+                continue
+            value = word.value.split("=", 1)[1] if word.value.startswith("-") and "=" in word.value else word.value
+            if not value or value.startswith("-"):
+                continue
+            path = os.path.normpath(os.path.join(base, os.path.expanduser(value)))
+            found = hook.classify(path, self.protected)
+            if found:
+                return _text(
+                    f"this command ({_piece(cmd)}) hands {hook._display(path, self.ctx)} to `{program}`, and "
+                    f"Cupcake does not know whether `{program}` changes the files it is given"
+                )
         return None
 
     # ## writes ##

@@ -205,6 +205,16 @@ class _Args:
         return None
 
 
+# Programs whose effect on the files they are given this module reads (a write of theirs is a Write);
+# a caller may treat any other program handed a path it cares about as one that could change it.
+UNDERSTOOD = frozenset(
+    {*_SPECS, *_REMOVERS, *_MODE, *_EDITORS, *_COMPRESSORS}
+    | {"chattr", "curl", "dd", "find", "git", "install", "link", "mknod", "patch", "perl", "rsync", "sort", "uniq"}
+    | {"unzip", "wget", "7z", "7za", "7zr", "cp", "gcp", "scp", "gawk", "awk", "ln", "mkdir", "mkfifo", "mv", "gmv"}
+    | {"sed", "gsed", "tar", "bsdtar", "gtar", "tee", "truncate", "touch", "sponge", "vi", "vim", "nvim", "ex", "view"}
+)
+
+
 def writes_of(cmd) -> list:
     out = []
     cwd = cmd.cwd

@@ -57,6 +57,10 @@ BLOCKED = [
     ("rm cupcake.{toml,}", "cupcake.toml"),
     ("echo x > cupcake.t?ml", "cupcake.toml"),
     ("rm .cup*/policy.cache", ".cupcake"),
+    # a program whose effect on its arguments Cupcake does not know, handed a protected file
+    ("npx prettier --write cupcake.toml", "`prettier`"),
+    ("dos2unix cupcake.toml", "`dos2unix`"),
+    ("python3 fix.py .cupcake/audit.log", "`python3`"),
     # indirection
     ("eval 'rm cupcake.toml'", "cupcake.toml"),
     ("bash -lc 'rm cupcake.toml'", "cupcake.toml"),
@@ -172,6 +176,8 @@ def test_a_script_written_and_run_in_one_command_is_blocked(guarded):
 
 
 ALLOWED = [
+    "jq . .claude/settings.json",
+    "less cupcake.toml",
     "git status",
     "rm -rf build",
     "echo x > notes.txt",
