@@ -55,8 +55,6 @@ def cache_disagreement(root: str, env, compiled_from_source):
     """None when ``.cupcake/policy.cache`` is absent, stale (it would be rebuilt), or holds exactly
     what the policy files compile to; else what is wrong with it, for `doctor` and `validate` to say
     loudly. The cache is never trusted for this: the source was compiled first."""
-    import marshal
-
     path = os.path.join(root, WORK_DIR, cache.CACHE_NAME)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -74,12 +72,16 @@ def cache_disagreement(root: str, env, compiled_from_source):
         return None  # another version's format: it is rebuilt, never read
     unpacked = cache.unpack(data, env)
     if isinstance(unpacked, str):
+        body = data[8 + cache.MAC_LENGTH :]
+        if data[8 : 8 + cache.MAC_LENGTH] == cache.mac(cache.UNKEYED, body):
+            return None  # sealed before the per-user secret existed: runs no longer trust it, the next rebuilds it
         return f"{WORK_DIR}/{cache.CACHE_NAME} is not trusted: {unpacked}. It may have been forged"
     stored_key, cached = unpacked
     identities = [cache.file_identity(p) for p in policy_files(root, env)]
     if stored_key != cache.cache_key(identities) or not _imports_unchanged(cached):
         return None  # stale: the next run rebuilds it
-    if marshal.dumps(cached) != marshal.dumps(compiled_from_source):
+    expected = {k: v for k, v in compiled_from_source.items() if k != "problems"}  # what a run caches
+    if cached != expected:  # by value: marshal's bytes for equal data differ with reference counts
         return (
             f"{WORK_DIR}/{cache.CACHE_NAME} disagrees with the policy files: it claims to be current but does not "
             "hold what they compile to. It may have been forged"
