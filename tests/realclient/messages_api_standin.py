@@ -15,8 +15,10 @@ import itertools
 import json
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from .loopback import LoopbackServer
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class ToolResult:
 
 
 @dataclass
-class ScriptedMessagesAPI:
+class ScriptedMessagesAPI(LoopbackServer):
     script: list[Turn] = field(default_factory=list)
     final_text: str = "Done."
     max_lifetime: float = 300.0
@@ -80,46 +82,17 @@ class ScriptedMessagesAPI:
         self._lock = threading.Lock()
         self._turns = iter(self.script)
         self._ids = itertools.count(1)
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-        self._watchdog: threading.Timer | None = None
+        self.thread_name = "messages-api-standin"
 
-    # -- lifecycle ---------------------------------------------------------------------
+    # -- lifecycle (LoopbackServer) -----------------------------------------------------
 
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None, "server not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> ScriptedMessagesAPI:
+    def handler(self) -> type[_Handler]:
         api = self
 
         class Handler(_Handler):
             owner = api
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="messages-api-standin", daemon=True)
-        self._thread.start()
-        self._watchdog = threading.Timer(self.max_lifetime, self.stop)
-        self._watchdog.daemon = True
-        self._watchdog.start()
-        return self
-
-    def stop(self) -> None:
-        server, self._server = self._server, None
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-        if server is not None:
-            server.shutdown()
-            server.server_close()
-
-    def __enter__(self) -> ScriptedMessagesAPI:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        return Handler
 
     # -- the script --------------------------------------------------------------------
 

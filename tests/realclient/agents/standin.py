@@ -15,8 +15,10 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from ..loopback import LoopbackServer
 
 MAX_BODY_BYTES = 32 * 1024 * 1024
 
@@ -93,7 +95,7 @@ def complete_arguments(arguments: dict[str, Any], schema: Any) -> dict[str, Any]
     return filled
 
 
-class ScriptedModel:
+class ScriptedModel(LoopbackServer):
     """The shared part of a stand-in: subclasses route requests and speak one wire format."""
 
     name = "model-standin"
@@ -112,45 +114,17 @@ class ScriptedModel:
         self.max_lifetime = max_lifetime
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._watchdog: threading.Timer | None = None
+        self.thread_name = self.name
 
-    # -- lifecycle ---------------------------------------------------------------------
+    # -- lifecycle (LoopbackServer) -----------------------------------------------------
 
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None, "server not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> ScriptedModel:
+    def handler(self) -> type[_Handler]:
         owner = self
 
         class Handler(_Handler):
             model = owner
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, name=self.name, daemon=True).start()
-        self._watchdog = threading.Timer(self.max_lifetime, self.stop)
-        self._watchdog.daemon = True
-        self._watchdog.start()
-        return self
-
-    def stop(self) -> None:
-        with self._lock:
-            server, self._server = self._server, None
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-        if server is not None:
-            server.shutdown()
-            server.server_close()
-
-    def __enter__(self) -> ScriptedModel:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        return Handler
 
     # -- the script --------------------------------------------------------------------
 
