@@ -142,6 +142,17 @@ def entries(
     return out
 
 
+def scope_path(scopes: dict, scope: str, project_dir: str, env) -> str:
+    """Where a scope's hook file is, from an agent's ``SCOPES`` table: a path under ``~`` is in the
+    user's home (``env``'s HOME), any other is relative to the project directory."""
+    relative = scopes[scope]
+    if relative == "~" or relative.startswith("~/"):
+        return home_of(env) + relative[1:]
+    import os
+
+    return os.path.join(project_dir, relative)
+
+
 def home_of(env) -> str:
     import os
 

@@ -19,9 +19,7 @@ TIMEOUT_UNIT = "seconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:
-    if scope == "user":
-        return os.path.join(hookfile.home_of(env), ".copilot", "settings.json")
-    return os.path.join(project_dir, SCOPES["project"])
+    return hookfile.scope_path(SCOPES, scope, project_dir, env)
 
 
 def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
