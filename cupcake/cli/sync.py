@@ -199,8 +199,10 @@ def _edited(doc: Document, loaded):
     return new_text if new_text != loaded.text else None
 
 
-def _show_dry_run(loaded, new_text, ignore, out) -> int:
-    shown = diff(loaded.label, loaded.text, new_text) if new_text is not None else ""
+def show_dry_run(loaded, new_text, ignore, out) -> int:
+    """Print what sync would change (``new_text`` None or unchanged: nothing), and write nothing."""
+    old = loaded.text if loaded.exists else None
+    shown = diff(loaded.label, old, new_text) if new_text is not None and new_text != (old or "") else ""
     if ignore is not None and ignore.new is not None:
         shown += diff(".gitignore", ignore.old, ignore.new)
     out(shown.rstrip("\n") if shown else f"{loaded.label}: nothing to change.")
@@ -208,8 +210,30 @@ def _show_dry_run(loaded, new_text, ignore, out) -> int:
     return 0
 
 
-def _backup_note(loaded) -> str:
+def backup_note(loaded) -> str:
+    """Where the file's previous version is kept (settings_file.write keeps one whenever the file existed)."""
     return f" (the previous version is in {loaded.label}.bak)." if loaded.exists else "."
+
+
+def write_gitignore(ignore, out) -> None:
+    """Write the planned ``.gitignore`` (``stores.gitignore.plan``), if it adds anything."""
+    if ignore is None or ignore.new is None:
+        return
+    try:
+        settings_file.replace_atomically(ignore.path, gitignore.encode(ignore.new))
+    except OSError as exc:
+        raise Refused(f".gitignore: cannot write it: {exc.strerror or exc} (the hooks were written)") from None
+    out(f"Added {' and '.join(ignore.added)} to .gitignore.")
+
+
+def policy_errors_warning(policy_errors, closed: bool) -> str:
+    """What sync says when the policy files it read have errors: what they name is out of service."""
+    return (
+        f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed what they name is "
+        "out of service, and `cupcake run` reports them on every event"
+        + (' (and blocks every event that can be blocked: fail_mode "closed")' if closed else "")
+        + ". `cupcake validate` lists them."
+    )
 
 
 def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
@@ -224,7 +248,7 @@ def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
         stripped = protections.remove(base, record)
         new_text = stripped if stripped != loaded.text else None
     if dry_run:
-        return _show_dry_run(loaded, new_text, None, out)
+        return show_dry_run(loaded, new_text, None, out)
     if new_text is None:
         out(f"{loaded.label}: no Cupcake hooks; nothing to remove.")
         if record is not None:
@@ -234,8 +258,7 @@ def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
     if record is not None:
         protections.delete_record(loaded.path)
     out(
-        f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {loaded.label}"
-        + _backup_note(loaded)
+        f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {loaded.label}" + backup_note(loaded)
     )
     if record is not None:
         out("Removed the protections sync had added (permissions.deny rules, sandbox paths), and nothing else.")
@@ -261,7 +284,7 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     extra = (gitignore.LOCAL_ENTRY,) if scope == "local" else ()
     ignore = gitignore.plan(root, extra) if scope != "user" else None
     if dry_run:
-        return _show_dry_run(loaded, new_text, ignore, out)
+        return show_dry_run(loaded, new_text, ignore, out)
 
     secret(env, create=True)  # the policy cache's seal from now on (run itself writes only under .cupcake/)
     shown_command = entries.hook_command(word, "<Event>", closed)
@@ -272,25 +295,15 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     if new_text is not None:
         out(
             f"Wrote Cupcake's hooks to {loaded.label}: {len(events)} events, `{shown_command}`, "
-            f"timeout {timeout} s" + _backup_note(loaded)
+            f"timeout {timeout} s" + backup_note(loaded)
         )
     else:
         out(f"{loaded.label}: Cupcake's hooks are already up to date (`{shown_command}`, timeout {timeout} s).")
-    if ignore is not None and ignore.new is not None:
-        try:
-            settings_file.replace_atomically(ignore.path, gitignore.encode(ignore.new))
-        except OSError as exc:
-            raise Refused(f".gitignore: cannot write it: {exc.strerror or exc} (the hooks were written)") from None
-        out(f"Added {' and '.join(ignore.added)} to .gitignore.")
+    write_gitignore(ignore, out)
     for warning in path_warnings(executable, env, closed):
         err(f"warning: {warning}")
     if policy_errors:
-        err(
-            f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed what they name is "
-            "out of service, and `cupcake run` reports them on every event"
-            + (' (and blocks every event that can be blocked: fail_mode "closed")' if closed else "")
-            + ". `cupcake validate` lists them."
-        )
+        err(policy_errors_warning(policy_errors, closed))
     level = "sandboxed" if sandbox else protections.level(root, env)[0]
     if level == "sandboxed":
         out("Protection: sandboxed (Claude Code's sandbox keeps Bash from writing Cupcake's files).")

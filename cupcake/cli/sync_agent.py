@@ -20,7 +20,16 @@ from cupcake.agents import adapter, project_dir_in
 from cupcake.agents.claude import hook_entries as entries
 from cupcake.agents.claude import settings_file
 from cupcake.agents.claude.settings_file import SettingsFileError
-from cupcake.cli.sync import Refused, chosen_executable, diff, policy_settings, scope_label
+from cupcake.cli.sync import (
+    Refused,
+    backup_note,
+    chosen_executable,
+    policy_errors_warning,
+    policy_settings,
+    scope_label,
+    show_dry_run,
+    write_gitignore,
+)
 from cupcake.project import PROJECT_FILE, find_root
 from cupcake.stores import gitignore
 
@@ -77,12 +86,12 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) 
         word = entries.command_word(command) if command else "cupcake"
         new_text = _edit(install, text, word, 600, False, True, scope, label)
         if dry_run:
-            return _dry_run(loaded, new_text, None, out)
+            return show_dry_run(loaded, new_text, None, out)
         if new_text == text:
             out(f"{label}: no Cupcake hooks for {display}; nothing to remove.")
             return 0
         _write(loaded, new_text)
-        out(f"Removed Cupcake's {display} hooks from {label}" + _backup_note(loaded))
+        out(f"Removed Cupcake's {display} hooks from {label}" + backup_note(loaded))
         return 0
 
     fail_mode, timeout, policy_errors, present, _compiled = policy_settings(scope, root, env)
@@ -92,7 +101,7 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) 
     new_text = _edit(install, text, word, timeout, closed, False, scope, label)
     ignore = gitignore.plan(root) if scope != "user" else None
     if dry_run:
-        return _dry_run(loaded, new_text, ignore, out)
+        return show_dry_run(loaded, new_text, ignore, out)
 
     from cupcake.agents.hookfile import command_line
     from cupcake.policy.cache import secret
@@ -103,16 +112,11 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) 
         _write(loaded, new_text)
         out(
             f"Wrote Cupcake's {display} hooks to {label}: {len(install.EVENTS)} events, `{shown}`, "
-            f"timeout {timeout} s" + _backup_note(loaded)
+            f"timeout {timeout} s" + backup_note(loaded)
         )
     else:
         out(f"{label}: Cupcake's {display} hooks are already up to date (`{shown}`, timeout {timeout} s).")
-    if ignore is not None and ignore.new is not None:
-        try:
-            settings_file.replace_atomically(ignore.path, gitignore.encode(ignore.new))
-        except OSError as exc:
-            raise Refused(f".gitignore: cannot write it: {exc.strerror or exc} (the hooks were written)") from None
-        out("Added .cupcake/ to .gitignore.")
+    write_gitignore(ignore, out)
     from cupcake.cli.sync import path_warnings
 
     for warning in path_warnings(executable, env, closed):
@@ -122,10 +126,7 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) 
         )
         err("warning: " + warning)
     if policy_errors:
-        err(
-            f"warning: the policy files have {len(policy_errors)} error(s); until they are fixed `cupcake run` "
-            "reports them instead of enforcing any policy. `cupcake validate` lists them."
-        )
+        err(policy_errors_warning(policy_errors, closed))
     for line in _next_steps(agent, scope, root, env, trust, out, err):
         out(line)
     if not present:
@@ -181,20 +182,6 @@ def _write(loaded, text: str) -> None:
         settings_file.write(loaded, "{}\n")  # never leave an empty file an agent might not read
         return
     settings_file.write(loaded, text)
-
-
-def _dry_run(loaded, new_text, ignore, out) -> int:
-    old = loaded.text if loaded.exists else None
-    shown = diff(loaded.label, old, new_text) if new_text != (old or "") else ""
-    if ignore is not None and ignore.new is not None:
-        shown += diff(".gitignore", ignore.old, ignore.new)
-    out(shown.rstrip("\n") if shown else f"{loaded.label}: nothing to change.")
-    out("(dry run: nothing was written)")
-    return 0
-
-
-def _backup_note(loaded) -> str:
-    return f" (the previous version is in {loaded.label}.bak)." if loaded.exists and loaded.raw else "."
 
 
 def configured_agents(root: str, env) -> list[tuple[str, str, str]]:
