@@ -175,6 +175,8 @@ def _positional_words(cmd, skip: int) -> list:
 def _roots(outside, project: str) -> tuple:
     import os
 
+    from cupcake.shell.model import normpath  # the reader is loaded: this runs on parsed commands
+
     home = os.path.expanduser("~")
     found = []
     for root in outside:
@@ -187,7 +189,7 @@ def _roots(outside, project: str) -> tuple:
         if root == "$TMPDIR":
             found.append(root)
             continue
-        root = _normpath(root)
+        root = normpath(root)
         found.append(root)
         real = os.path.realpath(root)
         if real != root:
@@ -213,6 +215,7 @@ def _inside(path: str, roots) -> bool:
 
 def path_outside(word, cwd, roots) -> bool:
     """Whether the argument ``word`` could name a path outside every root (unknown parts could be anything)."""
+    from cupcake.shell.model import normpath  # the reader is loaded: this runs on parsed commands
     from cupcake.shell.words import ANY, match
 
     if "$TMPDIR" in roots and _in_tmpdir(word):
@@ -250,23 +253,10 @@ def path_outside(word, cwd, roots) -> bool:
         if cwd is None:
             return True
         text = cwd.rstrip("/") + "/" + text
-    path = _normpath(text)
+    path = normpath(text)
     if not _inside(path, roots):
         return True
     import os
 
     real = os.path.realpath(path)
     return real != path and not _inside(real, roots)
-
-
-def _normpath(path: str) -> str:
-    out: list = []
-    for part in path.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if out:
-                out.pop()
-            continue
-        out.append(part)
-    return "/" + "/".join(out)

@@ -291,9 +291,9 @@ class Write:
         if word.exact:
             value = word.value
             if value.startswith("/"):
-                self.path = _normpath(value)
+                self.path = normpath(value)
             elif cwd is not None:
-                self.path = _normpath(cwd.rstrip("/") + "/" + value) if value else None
+                self.path = normpath(cwd.rstrip("/") + "/" + value) if value else None
         if self.path is not None:
             self.tokens = list(self.path)
             return
@@ -411,7 +411,7 @@ class Script:
         return f"Script({self.commands!r}, incomplete={self.incomplete!r})"
 
 
-def _normpath(path: str) -> str:
+def normpath(path: str) -> str:
     """Lexical normalisation (``os.path.normpath`` for an absolute path, without importing more)."""
     out: list[str] = []
     for part in path.split("/"):
@@ -426,7 +426,7 @@ def _normpath(path: str) -> str:
 
 
 def _normtokens(tokens) -> list:
-    """``_normpath`` over pattern tokens (a component holding a wildcard is kept as is)."""
+    """``normpath`` over pattern tokens (a component holding a wildcard is kept as is)."""
     comps: list[list[Token]] = [[]]
     for tok in tokens:
         if tok == "/" and tok.__class__ is str:

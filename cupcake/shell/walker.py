@@ -14,7 +14,7 @@ from __future__ import annotations
 from cupcake.shell import unwrap
 from cupcake.shell.grammar import Parser, Simple
 from cupcake.shell.limits import MAX_DEPTH, MAX_LOOP_ITEMS
-from cupcake.shell.model import Command, Opaque, Redirect, _normpath
+from cupcake.shell.model import Command, Opaque, Redirect, normpath
 from cupcake.shell.words import GlobValue, Word, expand
 
 _UNKNOWN = object()
@@ -553,10 +553,10 @@ def _resolve_dir(word: Word, cwd):
         return None
     value = word.value
     if value.startswith("/"):
-        return _normpath(value)
+        return normpath(value)
     if cwd is None:
         return None
-    return _normpath(cwd.rstrip("/") + "/" + value)
+    return normpath(cwd.rstrip("/") + "/" + value)
 
 
 def _isdir(path: str) -> bool:
