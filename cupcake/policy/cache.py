@@ -31,7 +31,7 @@ MAC_LENGTH = 32
 UNKEYED = b"cupcake: no per-user secret yet"
 SECRET_NAME = "cache-secret"
 
-MAGIC = b"CUPCAKE\x05"  # the compiled format: bump when its shape changes (5: BLAKE2b MAC, packed SRE forms)
+MAGIC = b"CUPCAKE\x06"  # the compiled format: bump when its shape changes (6: BLAKE2b MAC, packed SRE forms)
 CACHE_NAME = "policy.cache"
 # The code that shapes the compiled form is the whole package (the compiler, its compile_* modules,
 # the schema, the state conditions, the event tables, the run_command checks …). An installed copy

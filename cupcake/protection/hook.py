@@ -226,22 +226,18 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
     dirs = _forms([os.path.join(root, WORK_DIR), *(os.path.join(root, d) for d in extra_dirs)])
     agent_dirs = claude_install.settings_dirs(root, env)
     settings_dirs = _forms(agent_dirs)
-    globs, needles = [], {"cupcake", "settings", "*", "?", *(os.path.basename(d) for d in agent_dirs)}
+    globs = []
     for base, pattern in import_patterns:
         parts = pattern.split("/")
         literal = 0
         while literal < len(parts) and not has_magic(parts[literal]):
             literal += 1
-        needles.update(p for p in parts[:literal] if p)
         if literal == len(parts):
             continue  # a plain file: protected as a policy file
         rest = [p.lower() for p in parts[literal:]] if _FOLD else parts[literal:]
         for prefix in _forms([os.path.join(base, *parts[:literal])]):
             globs.append((prefix, rest, pattern))
-    for path in imported_files:
-        needles.add(os.path.basename(path))
     agent_config = _forms(agent_config_paths(root, env))
-    needles.update(os.path.basename(p) for p in agent_config)
     inodes = []
     for path in policy_files:
         try:
@@ -257,7 +253,6 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         "agent_config": agent_config,
         "globs": globs,
         "inodes": inodes,
-        "needles": sorted(needles),
     }
 
 
