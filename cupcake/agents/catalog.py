@@ -36,12 +36,3 @@ def action_supported(kind: str, event: str) -> bool:
     if kind not in ("approve", "ask", "context"):
         return True
     return claude.action_supported(kind, event)
-
-
-def tool_names() -> frozenset[str]:
-    """Every tool name some agent uses, canonical and the agents' own (for matcher warnings)."""
-    found: set[str] = set()
-    for agent in _all():
-        found.update(agent.TOOLS)
-        found.update(agent.TOOLS.values())
-    return frozenset(found)

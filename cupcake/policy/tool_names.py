@@ -2,60 +2,17 @@
 
 A matcher is a regex over the tool name Claude Code sends. ``bash`` (tool names are capitalised)
 or Claude Code's permission-rule syntax ``Bash(git *)`` (read as a regex, it matches "Bashgit …")
-never fires, silently. The built-in tool names are Claude Code's (its tools reference), with the
-renamed and legacy ones it may still send; MCP tools are ``mcp__<server>__<tool>``."""
+never fires, silently. The built-in tool names are Claude Code's (``cupcake.agents.claude.capabilities.TOOL_NAMES``);
+MCP tools are ``mcp__<server>__<tool>``."""
 
 from __future__ import annotations
 
 import re
 
-BUILTIN_TOOLS = (
-    "Agent",
-    "Artifact",
-    "AskUserQuestion",
-    "Bash",
-    "CronCreate",
-    "CronDelete",
-    "CronList",
-    "Edit",
-    "EnterPlanMode",
-    "EnterWorktree",
-    "ExitPlanMode",
-    "ExitWorktree",
-    "Glob",
-    "Grep",
-    "LSP",
-    "ListAgents",
-    "ListMcpResourcesTool",
-    "Monitor",
-    "MultiEdit",  # legacy
-    "NotebookEdit",
-    "PowerShell",
-    "PushNotification",
-    "Read",
-    "ReadMcpResourceTool",
-    "RemoteTrigger",
-    "ReportFindings",
-    "ScheduleWakeup",
-    "SendMessage",
-    "SendUserFile",
-    "ShareOnboardingGuide",
-    "Skill",
-    "Task",  # the name of Agent before Claude Code 2.1.63
-    "TaskCreate",
-    "TaskGet",
-    "TaskList",
-    "TaskOutput",
-    "TaskStop",
-    "TaskUpdate",
-    "TodoWrite",
-    "ToolSearch",
-    "WaitForMcpServers",
-    "WebFetch",
-    "WebSearch",
-    "Workflow",
-    "Write",
-)
+from cupcake.agents.claude.capabilities import TOOL_NAMES as CLAUDE_TOOLS
+
+# Claude Code's tool names (its vocabulary is the canonical one): the list lives with its adapter.
+BUILTIN_TOOLS = CLAUDE_TOOLS
 # Names an MCP tool may have, to try a matcher on: a regex that matches one of them targets MCP tools.
 MCP_SAMPLES = ("mcp__server__tool", "mcp__plugin_name_server__tool", "mcp__github__create_issue")
 FILE_TOOLS = ("Read", "Edit", "Write", "MultiEdit", "NotebookEdit")

@@ -71,34 +71,59 @@ USER_POLICY_FILE = USER_DIR + "/cupcake.toml"
 MEMORY_NAMES = ("CLAUDE.md", USER_DIR + "/CLAUDE.md")
 USER_MEMORY = USER_DIR + "/CLAUDE.md"
 
-# Built-in tool names (hook-protocols §6.1) and the MCP form, for matcher warnings.
-_TOOL_NAMES = (
+# Claude Code's tool names (its tools reference), with the renamed and legacy ones it may still send;
+# `validate` warns for a matcher none of them (nor an MCP tool) can match.
+TOOL_NAMES = (
     "Agent",
-    "Task",
+    "Artifact",
+    "AskUserQuestion",
     "Bash",
-    "BashOutput",
-    "KillShell",
+    "CronCreate",
+    "CronDelete",
+    "CronList",
     "Edit",
-    "MultiEdit",
-    "Write",
-    "Read",
+    "EnterPlanMode",
+    "EnterWorktree",
+    "ExitPlanMode",
+    "ExitWorktree",
     "Glob",
     "Grep",
-    "LS",
+    "LSP",
+    "ListAgents",
+    "ListMcpResourcesTool",
+    "Monitor",
+    "MultiEdit",  # legacy
     "NotebookEdit",
-    "NotebookRead",
+    "PowerShell",
+    "PushNotification",
+    "Read",
+    "ReadMcpResourceTool",
+    "RemoteTrigger",
+    "ReportFindings",
+    "ScheduleWakeup",
+    "SendMessage",
+    "SendUserFile",
+    "ShareOnboardingGuide",
+    "Skill",
+    "Task",  # the name of Agent before Claude Code 2.1.63
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskOutput",
+    "TaskStop",
+    "TaskUpdate",
+    "TodoWrite",
+    "ToolSearch",
+    "WaitForMcpServers",
     "WebFetch",
     "WebSearch",
-    "TodoWrite",
-    "ExitPlanMode",
-    "Skill",
-    "SlashCommand",
-    "AskUserQuestion",
+    "Workflow",
+    "Write",
 )
 MCP_TOOL_PREFIX = "mcp__"
 
 # Tool names are canonical: each maps to itself. Shell and file-writing tools, for self-protection.
-TOOLS = {tool: tool for tool in _TOOL_NAMES}
+TOOLS = {tool: tool for tool in TOOL_NAMES}
 SHELL_TOOLS = frozenset({"Bash"})
 FILE_WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 

@@ -44,11 +44,6 @@ def with_project(env, root: str) -> dict:
     return env
 
 
-def shell_variables(root: str) -> dict:
-    """The variables a command line in the hook's session may use, with known values."""
-    return dict.fromkeys(PROJECT_DIR_ENV, root) if root else {}
-
-
 def from_audit(record: dict) -> dict:
     """An audit record's tool call as a payload (the record keeps a masked summary of the input)."""
     summary = record.get("input") or {}
