@@ -38,6 +38,18 @@ def names() -> tuple[str, ...]:
     return NAMES
 
 
+# The agents `cupcake init --agent NAME` can run headless: each has a ``translator`` module whose
+# ``Translator`` class runs its CLI (Cursor has no headless mode that can write the policy files).
+HEADLESS = ("claude", "codex", "gemini", "copilot", "droid")
+
+
+def translator(name: str):
+    """The class that runs agent ``name`` headless for `cupcake init` (``name`` in ``HEADLESS``)."""
+    if name not in HEADLESS:
+        raise UnknownAgent(f"no translator for agent {name!r} (known: {', '.join(HEADLESS)})")
+    return __import__(f"{ADAPTERS[name]}.translator", fromlist=("Translator",)).Translator
+
+
 def project_dir_in(env) -> str | None:
     """The project directory an agent names in the environment (a command run from inside the agent), or None."""
     return adapter(DEFAULT).project_dir(env)

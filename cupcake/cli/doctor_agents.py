@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 
-from cupcake.cli.sync_agent import configured_agents, executable_in, hook_commands, scope_label
+from cupcake.agents.installers import configured_agents, executable_in, hook_commands
+from cupcake.cli.sync import scope_label
 
 
 def check_agents(report, root: str, env, found=None) -> list:

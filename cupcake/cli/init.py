@@ -64,6 +64,7 @@ def init(
     load, then shows one line per policy and the diff. Nothing is saved without your yes (or --yes);
     a file replaced is kept as <name>.bak. Then it runs `cupcake sync`.
     """
+    from cupcake.cli.sync import sync as run_sync
     from cupcake.init.flow import Io, Options
     from cupcake.init.flow import init as run_init
 
@@ -79,7 +80,7 @@ def init(
         agent_timeout=agent_timeout,
         sync=sync,
     )
-    raise typer.Exit(run_init(os.environ, os.getcwd(), options, Io(typer.echo, _echo_err, _ask)))
+    raise typer.Exit(run_init(os.environ, os.getcwd(), options, Io(typer.echo, _echo_err, _ask, run_sync)))
 
 
 def _echo_err(message: str) -> None:

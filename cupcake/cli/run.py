@@ -52,10 +52,9 @@ def execute(raw: bytes, args, env, last_resort: bool = False):
     the process (only for the real command: a test in the same process must not exit)."""
     from cupcake.pipeline.clock import AlarmClock
     from cupcake.pipeline.context import Context
-    from cupcake.pipeline.order import Stage
     from cupcake.pipeline.plan import build_plan
     from cupcake.pipeline.runner import Failure, run_plan
-    from cupcake.systems import builtin_systems, finish
+    from cupcake.systems import REPLAN, builtin_systems, finish
 
     event, options, problem = parse_args(args)
     options["started"] = time.monotonic()
@@ -66,8 +65,7 @@ def execute(raw: bytes, args, env, last_resort: bool = False):
     for text in filter(None, (problem, unknown)):
         ctx.failures.append(Failure("cli", text, True))
     clock = AlarmClock(last_resort=(lambda: _answer_and_exit(ctx)) if last_resort else None)
-    replan = (Stage.POLICY_LOAD, configured_plan)
-    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=replan)
+    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=REPLAN)
     return ctx
 
 
@@ -79,17 +77,6 @@ def _adapter(name):
         return agents.adapter(name or agents.DEFAULT), None
     except agents.UnknownAgent as exc:
         return agents.adapter(agents.DEFAULT), f"`cupcake run --agent`: {exc}"
-
-
-def configured_plan(ctx, rest):
-    """After policy load: the rest of the plan as ``[pipeline.systems]`` has it. Runs that name no
-    system import nothing more."""
-    policies = ctx.policies
-    if not policies or not policies.get("systems"):
-        return rest
-    from cupcake.stages.configure import configure
-
-    return configure(ctx, rest)
 
 
 def _answer_and_exit(ctx) -> None:
@@ -120,7 +107,7 @@ def _answer_and_exit(ctx) -> None:
 def emergency(exc: BaseException, closed: bool = False):
     """Last resort when even the guarantee failed: (stdout, stderr, exit code) naming the failure.
     fail_mode "closed" (``--fail-closed`` on the hook command line) blocks: exit 2, the reason on stderr."""
-    from cupcake.cli.entry import last_resort
+    from cupcake.cli.last_resort import last_resort
 
     return last_resort(exc, closed)
 

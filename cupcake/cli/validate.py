@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 
 from cupcake.agents import project_dir_in
-from cupcake.compile.problems import ERROR, WARNING, Problem
+from cupcake.problems import ERROR, WARNING, Problem
 
 SCHEMA_VERSION = 1
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from cupcake.compile.problems import WARNING, Problem
 from cupcake.evaluate.compiled import Action, Policy
+from cupcake.problems import WARNING, Problem
 
 _KINDS = {"block": "block", "approve": "approve", "ask": "ask", "context": "add context"}
 
@@ -25,7 +25,7 @@ def _kind(action):
 
 def installed_agents(root: str, env) -> list[str]:
     """The agents whose hook configuration holds Cupcake's hooks (Claude Code's settings included)."""
-    from cupcake.cli.sync_agent import configured_agents
+    from cupcake.agents.installers import configured_agents
 
     found = [agent for agent, _scope, _path in configured_agents(root, env)]
     from cupcake.agents.claude import install as claude

@@ -176,7 +176,7 @@ FeedbackAction = TableSchema(
 )
 ApproveAction = TableSchema("action", {"type": _literal("approve"), "reason": _str()}, required=("type",))
 AskAction = TableSchema("action", {"type": _literal("ask"), "reason": _str()}, required=("type", "reason"))
-# ``inject_context``: exactly one of text, file, command (checked in ``cupcake.inject_context.compile``).
+# ``inject_context``: exactly one of text, file, command (checked in ``cupcake.compile.compile_context``).
 InjectContextAction = TableSchema(
     "action",
     {

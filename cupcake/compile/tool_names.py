@@ -58,7 +58,7 @@ def _plain(name: str) -> bool:
 
 
 def _nearest(name: str):
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     folded = {t.lower(): t for t in BUILTIN_TOOLS}
     if name.lower() in folded:

@@ -52,10 +52,14 @@ class Options:
 
 
 class Io:
-    def __init__(self, out, err, ask):
+    """The person's streams and questions, and ``sync``: `cupcake sync` as the command line runs it
+    (``sync(scope, env, root, out=, err=) -> exit code``), handed in so that init never imports a command."""
+
+    def __init__(self, out, err, ask, sync=None):
         self.out = out
         self.err = err
         self.ask = ask
+        self.sync = sync
 
 
 def init(env, cwd: str, options: Options, io: Io) -> int:

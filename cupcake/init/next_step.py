@@ -13,13 +13,11 @@ def sync_next(root: str, env, io, enabled: bool = True) -> int:
     every project)."""
     scope = "project" if os.path.exists(os.path.join(root, PROJECT_FILE)) else "user"
     command = "cupcake sync" + (" --scope user" if scope == "user" else "")
-    if not enabled:
+    if not enabled or io.sync is None:
         io.out(f"Next: run `{command}` to register Cupcake's hooks with Claude Code.")
         return 0
-    from cupcake.cli.sync import sync
-
     io.out(f"\nRegistering the hooks (`{command}`):")
-    code = sync(scope, env, root, out=io.out, err=io.err)
+    code = io.sync(scope, env, root, out=io.out, err=io.err)
     if code != 0:
         io.err(f"The policies are saved, but the hooks are not registered: fix the above and run `{command}`.")
     return code

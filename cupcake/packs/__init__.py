@@ -102,7 +102,7 @@ def settings_of(table) -> dict:
 
 def check_settings(packs: dict, report, warn) -> None:
     """Report the shape of ``[packs]``; warn about rule ids no pack has."""
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     known = all_rules()
     for key in packs:

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from cupcake.cli.sync_agent import configured_agents, hook_commands, sync_agent
+from cupcake.agents.installers import configured_agents, hook_commands
+from cupcake.cli.sync_agent import sync_agent
 
 AGENTS = ("codex", "gemini", "copilot", "droid", "cursor")
 FILES = {
