@@ -324,7 +324,7 @@ Feature: Nothing fails silently
                 action = { type = "provide_feedback", message = "Stay inside the repository" }
                 """
             When the user runs "cupcake sync"
-            Then the output says "Wrote Cupcake's hooks to .claude/settings.json: 13 events"
+            Then the output says "Wrote Cupcake's Claude Code hooks to .claude/settings.json: 13 events"
             And ".claude/settings.json" has a Cupcake hook on "SubagentStart"
             And ".claude/settings.json" has a Cupcake hook on "CwdChanged"
             And ".claude/settings.json" has a Cupcake hook on "PreToolUse"

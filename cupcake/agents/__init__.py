@@ -51,8 +51,13 @@ def translator(name: str):
 
 
 def project_dir_in(env) -> str | None:
-    """The project directory an agent names in the environment (a command run from inside the agent), or None."""
-    return adapter(DEFAULT).project_dir(env)
+    """The project directory an agent names in the environment (a command run from inside an agent), or
+    None: each adapter reads its own variable, the default agent's first."""
+    for name in NAMES:
+        found = adapter(name).project_dir(env)
+        if found:
+            return found
+    return None
 
 
 # ## The capability tables' rows (every adapter's CAPABILITIES is made of these) ############################

@@ -9,8 +9,9 @@ SAMPLE_COMMAND = "echo cupcake doctor"
 SESSION = "cupcake-doctor"
 
 
-def sample_pre_tool(agent: str, root: str) -> tuple[str, dict]:
-    """(the agent's before-tool event, a payload asking its shell tool to run ``echo cupcake doctor``)."""
+def sample_pre_tool(agent: str, root: str) -> tuple[str, dict, str]:
+    """(the agent's before-tool event, a payload asking its shell tool to run ``echo cupcake doctor``,
+    that tool's name)."""
     from cupcake.agents import adapter
 
     mod = adapter(agent)
@@ -19,23 +20,35 @@ def sample_pre_tool(agent: str, root: str) -> tuple[str, dict]:
     shell = sorted(mod.SHELL_TOOLS)[0] if mod.SHELL_TOOLS else "Bash"
     tool_input = {"command": SAMPLE_COMMAND}
     if agent == "copilot":
-        return event, {"sessionId": SESSION, "timestamp": 0, "cwd": root, "toolName": shell, "toolArgs": tool_input}
+        return (
+            event,
+            {"sessionId": SESSION, "timestamp": 0, "cwd": root, "toolName": shell, "toolArgs": tool_input},
+            shell,
+        )
     if agent == "cursor":
-        return event, {
-            "conversation_id": SESSION,
-            "hook_event_name": event,
-            "workspace_roots": [root],
+        return (
+            event,
+            {
+                "conversation_id": SESSION,
+                "hook_event_name": event,
+                "workspace_roots": [root],
+                "cwd": root,
+                "tool_name": shell,
+                "tool_input": tool_input,
+            },
+            shell,
+        )
+    return (
+        event,
+        {
+            "session_id": SESSION,
             "cwd": root,
+            "hook_event_name": event,
             "tool_name": shell,
             "tool_input": tool_input,
-        }
-    return event, {
-        "session_id": SESSION,
-        "cwd": root,
-        "hook_event_name": event,
-        "tool_name": shell,
-        "tool_input": tool_input,
-    }
+        },
+        shell,
+    )
 
 
 def read_decision(stdout: str) -> tuple[str | None, str, str]:

@@ -16,7 +16,8 @@ from cupcake.errors import CupcakeError
 
 app = typer.Typer(
     name="cupcake",
-    help="Deterministic policies for AI coding agents, enforced through Claude Code's hooks.\n\n"
+    help="Deterministic policies for AI coding agents, enforced through the agents' own hooks (Claude Code by "
+    "default; Codex, Gemini CLI, Copilot CLI, droid and Cursor with --agent).\n\n"
     "Policies live in cupcake.toml at the project root and in ~/.claude/cupcake.toml.",
     no_args_is_help=True,
     add_completion=False,
@@ -115,9 +116,9 @@ def sync(
         typer.Option(
             "--scope",
             metavar="project|local|user",
-            help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
-            "user: ~/.claude/settings.json (both with this installation's absolute path). Other agents: project "
-            "or user (their own files, see --agent).",
+            help="project: the agent's file in the project, shared with the team (it names `cupcake`); local: "
+            "your own file in the project (where the agent has one); user: the agent's file in your home. "
+            "local and user name this installation's absolute path.",
         ),
     ] = "project",
     agent: Annotated[
@@ -125,9 +126,8 @@ def sync(
         typer.Option(
             "--agent",
             metavar="NAME",
-            help="The agent whose hooks to write: claude (default), codex (.codex/hooks.json), gemini "
-            "(.gemini/settings.json), copilot (.github/hooks/cupcake.json), droid (.factory/settings.json), "
-            "cursor (.cursor/hooks.json).",
+            help="The agent whose hooks to write: claude (Claude Code, the default), codex, gemini, copilot, "
+            "droid or cursor. `--dry-run` shows which file.",
         ),
     ] = "claude",
     command: Annotated[
@@ -143,55 +143,27 @@ def sync(
         bool,
         typer.Option(
             "--sandbox",
-            help="Also turn on Claude Code's sandbox (Linux: needs bubblewrap and socat), so Bash cannot write "
-            "Cupcake's files whatever the command.",
+            help="Also turn on the agent's sandbox where sync can (Claude Code's; Linux: needs bubblewrap and "
+            "socat), so shell commands cannot write Cupcake's files whatever their syntax.",
         ),
     ] = False,
     trust: Annotated[
         bool,
         typer.Option(
             "--trust",
-            help="Codex only: ask Codex (codex app-server) to trust Cupcake's hooks and this project, as its "
-            "/hooks review would; Codex skips untrusted hooks without a word.",
+            help="Where the agent runs only hooks it trusts (Codex): ask it to trust Cupcake's hooks and this "
+            "project, as its own review would.",
         ),
     ] = False,
 ) -> None:
-    """Write Cupcake's hooks into an agent's hook settings (Claude Code's by default), one entry per event.
-
-    For Claude Code, also writes its own protections for Cupcake's files: `permissions.deny` Edit rules and
-    `sandbox.filesystem.denyWrite` paths (the sandbox enforces them once it is on: --sandbox).
+    """Write Cupcake's hooks into an agent's hook settings, one entry per event.
 
     Every other key, hook and matcher group stays exactly as it was; running it twice changes
     nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
-    never overwritten. The previous file is kept as <name>.bak. Also adds .cupcake/ to .gitignore.
-    With --agent NAME the hook commands are `cupcake run --agent NAME --event <its event>`.
+    never overwritten. The previous file is kept as <name>.bak, and git is told to ignore it. Also adds
+    .cupcake/ to .gitignore. Where the agent has its own protections for Cupcake's files (Claude Code:
+    permission deny rules and sandbox paths), they go beside the hooks, into a personal file.
     """
-    if agent != "claude":
-        from cupcake import agents
-        from cupcake.cli.sync_agent import sync_agent
-
-        if agent not in agents.NAMES:
-            _echo_err(f"cupcake sync: unknown agent {agent!r} (known: {', '.join(agents.NAMES)})")
-            raise typer.Exit(2)
-        if sandbox:
-            _echo_err("cupcake sync: --sandbox turns on Claude Code's sandbox; it is for --agent claude")
-            raise typer.Exit(2)
-        code = sync_agent(
-            agent,
-            scope,
-            os.environ,
-            os.getcwd(),
-            command=command,
-            dry_run=dry_run,
-            uninstall=uninstall,
-            trust=trust,
-            out=typer.echo,
-            err=_echo_err,
-        )
-        raise typer.Exit(code)
-    if trust:
-        _echo_err("cupcake sync: --trust is for Codex (--agent codex); Claude Code needs no trust step")
-        raise typer.Exit(2)
     from cupcake.cli.sync import sync as run_sync
 
     code = run_sync(
@@ -204,6 +176,8 @@ def sync(
         out=typer.echo,
         err=_echo_err,
         sandbox=sandbox,
+        agent=agent,
+        trust=trust,
     )
     raise typer.Exit(code)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from cupcake.agents.claude.recorded import event_of
+from cupcake.agents.recorded import event_of
 from cupcake.evaluate.compiled import Policy
 from cupcake.evaluate.conditions import candidates, holds
 from cupcake.evaluate.event_view import EventView

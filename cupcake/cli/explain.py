@@ -28,7 +28,7 @@ def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool =
         if not isinstance(payload, dict):
             out("cupcake explain: the event must be a JSON object")
             return 2
-        from cupcake.agents.claude.recorded import completed
+        from cupcake.agents.recorded import completed
 
         payload = completed(payload, root)
     started = time.perf_counter()

@@ -11,7 +11,7 @@ import os
 
 def audit_events(path: str, since=None):
     """(payload, recorded decision, time) for each tool call of the audit trail at ``path``."""
-    from cupcake.agents.claude.recorded import from_audit
+    from cupcake.agents.recorded import from_audit
     from cupcake.stores.audit.reader import read_trail
 
     for entry in read_trail(path):
@@ -25,7 +25,7 @@ def audit_events(path: str, since=None):
 
 def transcript_events(path: str, since=None):
     """(payload, "allow", time) for each tool call of a Claude Code transcript."""
-    from cupcake.agents.claude.recorded import transcript_calls
+    from cupcake.agents.recorded import transcript_calls
 
     for payload, stamp in transcript_calls(path, since):
         yield payload, "allow", stamp
@@ -33,7 +33,7 @@ def transcript_events(path: str, since=None):
 
 def replay(env, cwd, sources, since=None, json_out: bool = False, out=print, err=print) -> int:
     from cupcake.agents import project_dir_in
-    from cupcake.agents.claude.recorded import completed
+    from cupcake.agents.recorded import completed
     from cupcake.cli import dry_run
     from cupcake.project import find_root
     from cupcake.stores.audit.reader import default_log

@@ -45,14 +45,14 @@ class Outcome:
 
 
 def payload_for(event: str, tool, tool_input, root: str, session: str = "cupcake-test") -> dict:
-    from cupcake.agents.claude.recorded import tool_call
+    from cupcake.agents.recorded import tool_call
 
     return tool_call(event, tool, tool_input, root, session, os.path.join(root, ".cupcake", "no-transcript.jsonl"))
 
 
 def run_payload(payload: dict, root: str, env, agent=None) -> Outcome:
     """Run one event through the pipeline, as the hook would from ``root``."""
-    from cupcake.agents.claude.recorded import event_of, with_project
+    from cupcake.agents.recorded import event_of, with_project
     from cupcake.cli.run import execute
 
     env = with_project(env, root)
@@ -63,7 +63,7 @@ def run_payload(payload: dict, root: str, env, agent=None) -> Outcome:
 
 def scenario_payload(table: dict, root: str) -> dict:
     if isinstance(table.get("payload"), dict):
-        from cupcake.agents.claude.recorded import completed
+        from cupcake.agents.recorded import completed
 
         return completed(table["payload"], root)
     event = table.get("event", "PreToolUse")

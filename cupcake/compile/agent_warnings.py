@@ -24,22 +24,10 @@ def _kind(action):
 
 
 def installed_agents(root: str, env) -> list[str]:
-    """The agents whose hook configuration holds Cupcake's hooks (Claude Code's settings included)."""
+    """The agents whose hook configuration holds Cupcake's hooks."""
     from cupcake.agents.installers import configured_agents
 
-    found = [agent for agent, _scope, _path in configured_agents(root, env)]
-    from cupcake.agents.claude import install as claude
-
-    for scope in claude.SCOPES:
-        try:
-            with open(claude.config_path(scope, root, env), encoding="utf-8") as f:
-                text = f.read(1 << 20)
-        except (OSError, UnicodeDecodeError):
-            continue
-        if "cupcake" in text and " run --event " in text:
-            found.insert(0, "claude")
-            break
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(agent for agent, _scope, _path in configured_agents(root, env)))
 
 
 def capability_warnings(compiled: dict, root: str, env) -> list[dict]:

@@ -1,10 +1,10 @@
-"""The agent that writes the policy files: headless Claude Code by default, or any command.
+"""The agent that writes the policy files: an agent run headless (the default agent, Claude Code, unless
+``--agent`` names another), or any command.
 
-Claude Code (the command's program is named ``claude``) runs as
-``claude -p --output-format json --settings '{"disableAllHooks": true}' --allowedTools Edit(./<tmp>)…``
-with the prompt on stdin, in the project root: the project's own hooks (Cupcake among them) do not
-judge the translation, and the only files it may write are the temporary policy files. A correction
-goes to the same session (``--resume <session_id>`` from the JSON result).
+Each agent's translator (``cupcake/agents/<name>/translator.py``, chosen through ``agents.translator``)
+runs its CLI in the project root with the prompt, its own hooks off (the project's hooks, Cupcake among
+them, do not judge the translation), and only the temporary policy files writable; a correction goes to
+the same session when the agent names one.
 
 Any other command gets the prompt on stdin, or in place of an argument ``{prompt}``, or as the path
 of a file for an argument ``{prompt_file}``; it runs in the project root with

@@ -178,9 +178,8 @@ def test_the_hot_path_imports_no_json_or_re(name):
         [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True, env={"PYTHONPATH": repo}
     )
     assert done.stdout.strip() == "[]"
-    # Claude Code's settings editor is the one that reads JSON (its install module only names paths).
-    settings = "claude.settings_file" if name == "claude" else f"{name}.install"
-    install = code.replace("print(", "import cupcake.agents.%s; print(" % settings)
+    # The hook-file reader every installer uses reads JSON.
+    install = code.replace("print(", "import cupcake.agents.settings_file, cupcake.agents.%s.install; print(" % name)
     done = subprocess.run(
         [sys.executable, "-S", "-c", install], capture_output=True, text=True, check=True, env={"PYTHONPATH": repo}
     )

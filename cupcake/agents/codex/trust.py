@@ -20,6 +20,8 @@ import shutil
 import subprocess
 import time
 
+from cupcake.agents import hookfile
+
 TIMEOUT = 30.0
 HOW = (
     "Codex runs only hooks it trusts, and a project's hooks only in a trusted project: run "
@@ -40,15 +42,22 @@ def codex_executable(env) -> str:
 
 
 def codex_home(env) -> str:
-    from cupcake.agents.codex.install import codex_home as home
+    return (env or {}).get("CODEX_HOME") or os.path.join(hookfile.home_of(env), ".codex")
 
-    return home(env)
+
+def trusted_config(config_text: str, project_dir: str) -> str:
+    """``config.toml`` with ``[projects."<dir>"] trust_level = "trusted"`` (unchanged when present)."""
+    quoted = '"' + project_dir.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    header = f"[projects.{quoted}]"
+    if header in config_text:
+        return config_text
+    sep = "" if not config_text or config_text.endswith("\n\n") else ("\n" if config_text.endswith("\n") else "\n\n")
+    return f'{config_text}{sep}{header}\ntrust_level = "trusted"\n'
 
 
 def trust_project(project_dir: str, env) -> bool:
     """Mark ``project_dir`` trusted in ``$CODEX_HOME/config.toml`` (every other byte kept); True when changed."""
-    from cupcake.agents.claude.settings_file import replace_atomically
-    from cupcake.agents.codex.install import trust_project as with_trust
+    from cupcake.agents.settings_file import replace
 
     path = os.path.join(codex_home(env), "config.toml")
     try:
@@ -58,11 +67,10 @@ def trust_project(project_dir: str, env) -> bool:
         text = ""
     except (OSError, UnicodeDecodeError) as exc:
         raise TrustError(f"cannot read {path}: {exc}") from None
-    new = with_trust(text, project_dir)
+    new = trusted_config(text, project_dir)
     if new == text:
         return False
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    replace_atomically(path, new.encode("utf-8"))
+    replace(path, new.encode("utf-8"))
     return True
 
 

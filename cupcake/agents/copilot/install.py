@@ -8,7 +8,12 @@ import os
 
 from cupcake.agents import hookfile
 from cupcake.agents.copilot.capabilities import CAPABILITIES
+from cupcake.agents.hookfile import no_doctor_findings as doctor_findings  # noqa: F401
+from cupcake.agents.hookfile import no_findings as file_findings  # noqa: F401
+from cupcake.agents.hookfile import nothing_to_protect as protect  # noqa: F401 (the installer interface)
+from cupcake.agents.hookfile import nothing_to_unprotect as unprotect  # noqa: F401
 
+OPTIONS: frozenset = frozenset()  # what `cupcake sync` may do here besides the hooks
 NAME = "copilot"
 SCOPES = {
     "project": os.path.join(".github", "hooks", "cupcake.json"),
@@ -35,11 +40,18 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
 
 
 def update_text(
-    text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False, scope: str = "project"
+    text: str, events, word: str, timeout, closed: bool = False, uninstall: bool = False, scope="project", also=()
 ) -> str:
     top = {"version": 1} if scope == "project" else {}
     return hookfile.update(
-        text, NAME, hook_entries(events, word, timeout, closed), grouped=False, key="bash", top=top, uninstall=uninstall
+        text,
+        NAME,
+        hook_entries(events, word, int(timeout), closed),
+        grouped=False,
+        key="bash",
+        top=top,
+        uninstall=uninstall,
+        also=also,
     )
 
 
@@ -50,4 +62,22 @@ def protected_paths(project_dir: str, env) -> list[str]:
         os.path.join(project_dir, ".github", "hooks"),
         os.path.join(home, ".copilot", "settings.json"),
         os.path.join(home, ".copilot", "config.json"),
+    ]
+
+
+def hook_events(compiled) -> tuple:
+    """The events Cupcake hooks here, whatever the policies name."""
+    return EVENTS
+
+
+def hooks_in(text: str) -> list:
+    """(event, command, timeout in seconds) of Cupcake's hooks in the file (ValueError: not JSON)."""
+    return hookfile.commands_in(text, NAME, "bash", "timeoutSec", 1)
+
+
+def notes(scope: str, root: str, env, **_options) -> list[str]:
+    if scope != "project":
+        return []
+    return [
+        "Copilot CLI loads .github/hooks/ only in a folder it trusts (answer its trust prompt, or run with --trust-folder)."
     ]

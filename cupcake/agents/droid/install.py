@@ -7,7 +7,13 @@ import os
 
 from cupcake.agents import hookfile
 from cupcake.agents.droid.capabilities import CAPABILITIES
+from cupcake.agents.hookfile import no_doctor_findings as doctor_findings  # noqa: F401
+from cupcake.agents.hookfile import no_findings as file_findings  # noqa: F401
+from cupcake.agents.hookfile import no_notes as notes  # noqa: F401
+from cupcake.agents.hookfile import nothing_to_protect as protect  # noqa: F401 (the installer interface)
+from cupcake.agents.hookfile import nothing_to_unprotect as unprotect  # noqa: F401
 
+OPTIONS: frozenset = frozenset()  # what `cupcake sync` may do here besides the hooks
 NAME = "droid"
 SCOPES = {"project": os.path.join(".factory", "settings.json"), "user": os.path.join("~", ".factory", "settings.json")}
 EVENTS = (
@@ -42,8 +48,12 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
     )
 
 
-def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
-    return hookfile.update(text, NAME, hook_entries(events, word, timeout, closed), grouped=True, uninstall=uninstall)
+def update_text(
+    text: str, events, word: str, timeout, closed: bool = False, uninstall: bool = False, scope="project", also=()
+) -> str:
+    return hookfile.update(
+        text, NAME, hook_entries(events, word, int(timeout), closed), grouped=True, uninstall=uninstall, also=also
+    )
 
 
 def protected_paths(project_dir: str, env) -> list[str]:
@@ -53,3 +63,13 @@ def protected_paths(project_dir: str, env) -> list[str]:
         out += [os.path.join(base, n) for n in ("settings.json", "settings.local.json", "hooks.json")]
         out.append(os.path.join(base, "hooks", "hooks.json"))
     return out
+
+
+def hook_events(compiled) -> tuple:
+    """The events Cupcake hooks here, whatever the policies name."""
+    return EVENTS
+
+
+def hooks_in(text: str) -> list:
+    """(event, command, timeout in seconds) of Cupcake's hooks in the file (ValueError: not JSON)."""
+    return hookfile.commands_in(text, NAME, "command", "timeout", 1)

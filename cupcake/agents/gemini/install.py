@@ -6,7 +6,13 @@ import os
 
 from cupcake.agents import hookfile
 from cupcake.agents.gemini.capabilities import CAPABILITIES
+from cupcake.agents.hookfile import no_doctor_findings as doctor_findings  # noqa: F401
+from cupcake.agents.hookfile import no_findings as file_findings  # noqa: F401
+from cupcake.agents.hookfile import no_notes as notes  # noqa: F401
+from cupcake.agents.hookfile import nothing_to_protect as protect  # noqa: F401 (the installer interface)
+from cupcake.agents.hookfile import nothing_to_unprotect as unprotect  # noqa: F401
 
+OPTIONS: frozenset = frozenset()  # what `cupcake sync` may do here besides the hooks
 NAME = "gemini"
 SCOPES = {"project": os.path.join(".gemini", "settings.json"), "user": os.path.join("~", ".gemini", "settings.json")}
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact")
@@ -32,8 +38,12 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
     )
 
 
-def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
-    return hookfile.update(text, NAME, hook_entries(events, word, timeout, closed), grouped=True, uninstall=uninstall)
+def update_text(
+    text: str, events, word: str, timeout, closed: bool = False, uninstall: bool = False, scope="project", also=()
+) -> str:
+    return hookfile.update(
+        text, NAME, hook_entries(events, word, int(timeout), closed), grouped=True, uninstall=uninstall, also=also
+    )
 
 
 def protected_paths(project_dir: str, env) -> list[str]:
@@ -43,3 +53,13 @@ def protected_paths(project_dir: str, env) -> list[str]:
         os.path.join(home, ".gemini", "settings.json"),
         os.path.join(os.sep, "etc", "gemini-cli", "settings.json"),
     ]
+
+
+def hook_events(compiled) -> tuple:
+    """The events Cupcake hooks here, whatever the policies name."""
+    return EVENTS
+
+
+def hooks_in(text: str) -> list:
+    """(event, command, timeout in seconds) of Cupcake's hooks in the file (ValueError: not JSON)."""
+    return hookfile.commands_in(text, NAME, "command", "timeout", 1000)
