@@ -234,6 +234,7 @@ Feature: Nothing fails silently
                 | without | cupcake/compile/compile_actions.py  |
                 | without | cupcake/compile/state_conditions.py |
                 | without | cupcake/agents/claude/render.py     |
+                | without | cupcake/packs/git.toml              |
 
     Rule: What validate accepts, run and sync accept too (7)
 

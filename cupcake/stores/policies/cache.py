@@ -36,7 +36,7 @@ SECRET_NAME = "cache-secret"
 MAGIC = b"CUPCAKE\x06"  # the compiled format: bump when its shape changes (6: BLAKE2b MAC, packed SRE forms)
 CACHE_NAME = "policy.cache"
 # The code that shapes the compiled form is the whole package (the compiler, its compile_* modules,
-# the schema, the state conditions, the event tables, the run_command checks …). An installed copy
+# the schema, the state conditions, the event tables, the run_command checks, the packs' TOML …). An installed copy
 # is identified by its install record: pip writes RECORD anew on every install, even of the same
 # version number (as when installing from a branch), so one stat covers every module. A source
 # checkout (no record beside the package) is identified by the stat of every module in it.
@@ -62,7 +62,7 @@ def _modules(folder: str, found: list) -> None:
         return
     with entries:
         for entry in entries:
-            if entry.name.endswith(".py"):
+            if entry.name.endswith((".py", ".toml")):  # the modules, and the built-in packs' rules
                 try:
                     st = entry.stat()
                 except OSError:
