@@ -135,7 +135,7 @@ def test_paths_per_scope():
 
 
 def test_codex_project_trust():
-    from cupcake.agents.codex.trust import trusted_config
+    from cupcake.agents.codex.home import trusted_config
 
     text = trusted_config('model = "x"\n', '/p/my "proj"')
     assert text == 'model = "x"\n\n[projects."/p/my \\"proj\\""]\ntrust_level = "trusted"\n'

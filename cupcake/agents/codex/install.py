@@ -8,7 +8,7 @@ import os
 
 from cupcake.agents import hookfile
 from cupcake.agents.codex.capabilities import CAPABILITIES
-from cupcake.agents.codex.trust import codex_home
+from cupcake.agents.codex.home import codex_home
 from cupcake.agents.hookfile import no_findings as file_findings  # noqa: F401
 from cupcake.agents.hookfile import nothing_to_protect as protect  # noqa: F401 (the installer interface)
 from cupcake.agents.hookfile import nothing_to_unprotect as unprotect  # noqa: F401

@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import time
 
-from cupcake.agents import hookfile
+from cupcake.agents.codex.home import codex_home, trusted_config
 
 TIMEOUT = 30.0
 HOW = (
@@ -39,20 +39,6 @@ def codex_executable(env) -> str:
     if not found:
         raise TrustError("`codex` is not on PATH")
     return found
-
-
-def codex_home(env) -> str:
-    return (env or {}).get("CODEX_HOME") or os.path.join(hookfile.home_of(env), ".codex")
-
-
-def trusted_config(config_text: str, project_dir: str) -> str:
-    """``config.toml`` with ``[projects."<dir>"] trust_level = "trusted"`` (unchanged when present)."""
-    quoted = '"' + project_dir.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    header = f"[projects.{quoted}]"
-    if header in config_text:
-        return config_text
-    sep = "" if not config_text or config_text.endswith("\n\n") else ("\n" if config_text.endswith("\n") else "\n\n")
-    return f'{config_text}{sep}{header}\ntrust_level = "trusted"\n'
 
 
 def trust_project(project_dir: str, env) -> bool:
