@@ -366,6 +366,19 @@ def packs(
     raise typer.Exit(list_packs(json_out=json_out, out=typer.echo))
 
 
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of cupcake.toml, for editors.
+
+    Save it beside the policy file and name it on the file's first line, which TOML editors (Taplo,
+    Even Better TOML) read:  cupcake schema > cupcake.schema.json, then  #:schema ./cupcake.schema.json
+    """
+    from cupcake.compile.schema import JSON_SCHEMA_FILE
+
+    with open(JSON_SCHEMA_FILE, encoding="utf-8") as f:
+        typer.echo(f.read(), nl=False)
+
+
 @app.command("test")
 def test_policies(
     files: Annotated[

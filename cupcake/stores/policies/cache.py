@@ -62,7 +62,7 @@ def _modules(folder: str, found: list) -> None:
         return
     with entries:
         for entry in entries:
-            if entry.name.endswith((".py", ".toml")):  # the modules, and the built-in packs' rules
+            if entry.name.endswith((".py", ".toml", ".json")):  # modules, the packs' rules, the compiled tables
                 try:
                     st = entry.stat()
                 except OSError:
