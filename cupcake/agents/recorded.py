@@ -4,8 +4,7 @@ sees, the tool calls of a Claude Code transcript, an audit record turned back in
 
 from __future__ import annotations
 
-import json
-
+from cupcake import jsonio
 from cupcake.agents import DEFAULT, adapter
 from cupcake.agents.event import Event
 
@@ -58,7 +57,7 @@ def transcript_calls(path: str, since=None):
     with open(path, "rb") as f:
         for raw in f:
             try:
-                line = json.loads(raw)
+                line = jsonio.loads(raw)  # a long session's transcript: thousands of lines
             except ValueError:
                 continue
             if not isinstance(line, dict):

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 
-import orjson
-
+from cupcake import jsonio
 from cupcake.agents import project_dir_in
 from cupcake.project import WORK_DIR, find_root
 from cupcake.stores.audit.writer import LOG_NAME, trail_files
@@ -23,8 +22,8 @@ class Entry:
         self.record = None
         self.error = None
         try:
-            value = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
+            value = jsonio.loads(raw)
+        except jsonio.DecodeError as exc:
             self.error = f"not valid JSON ({exc})"
             return
         if isinstance(value, dict):
