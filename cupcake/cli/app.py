@@ -395,21 +395,31 @@ def packs(
 @app.command("test")
 def test_policies(
     files: Annotated[
-        list[str] | None, typer.Argument(help="Scenario files or directories (default: tests/cupcake/).")
+        list[str] | None,
+        typer.Argument(metavar="[FILE|DIR]...", help="Scenario files or folders of them (default: tests/cupcake/)."),
     ] = None,
     packs_: Annotated[bool, typer.Option("--packs", help="Run every built-in pack's own examples.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the results as one JSON object (schema version 1).")
+    ] = False,
+    junit: Annotated[
+        str | None, typer.Option("--junit", metavar="FILE", help="Also write the results as JUnit XML to FILE.")
+    ] = None,
 ) -> None:
     """Run scenario files against the project's policies; exit 1 when any gets another decision.
 
     A scenario: [[scenario]] with command = "git push --force" (or tool = "Read" and input = {…},
     or payload = {…}), expect = "block" (allow, block, ask, approve, feedback, context) and,
-    optionally, expect_text and expect_policy.
+    optionally, expect_text and expect_policy. Each goes through the hook's own pipeline (checks
+    run) and nothing is recorded: no audit line, no session state. Exit code 2 when a FILE named
+    does not exist.
     """
     from cupcake.cli.scenarios import run_pack_examples, run_scenarios
 
     if packs_:
-        raise typer.Exit(run_pack_examples(os.environ, typer.echo))
-    raise typer.Exit(run_scenarios(files or [], os.environ, os.getcwd(), typer.echo, _echo_err))
+        raise typer.Exit(run_pack_examples(os.environ, typer.echo, _echo_err, json_out=json_out, junit=junit))
+    code = run_scenarios(files or [], os.environ, os.getcwd(), typer.echo, _echo_err, json_out=json_out, junit=junit)
+    raise typer.Exit(code)
 
 
 @app.command()
@@ -418,14 +428,19 @@ def explain(
         str | None, typer.Option("--command", help="A Bash command (else the event JSON on stdin).")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the explanation as JSON.")] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Show every candidate policy and why it did or did not match.")
+    ] = False,
 ) -> None:
-    """Show how the current policies decide one event: the parsed command, every candidate policy,
-    each condition's result and why, the decision and the policy that made it, and timings.
-    Nothing runs and nothing is recorded."""
+    """Show how one event is decided, by the pipeline `cupcake run` uses: the parsed command, the
+    policies that matched and why (--all: every candidate), every check that fired (self-protection
+    and the policies), the decision, the exact text the agent is shown, and timings.
+    Nothing is recorded and no command runs (a check is named instead)."""
     from cupcake.cli.explain import explain as run_explain
 
     text = None if command is not None else sys.stdin.read()
-    raise typer.Exit(run_explain(os.environ, os.getcwd(), command, text, json_out=json_out, out=typer.echo))
+    code = run_explain(os.environ, os.getcwd(), command, text, json_out=json_out, every=every, out=typer.echo)
+    raise typer.Exit(code)
 
 
 @app.command()
