@@ -58,4 +58,4 @@ Feature: Testing policies: test, explain, replay
             | git reset --hard HEAD~1 |
         When the user runs "cupcake replay session.jsonl"
         Then the output says "Replayed 3 recorded call(s) through the current policies: 2 would change."
-        And the output says "git.force-push would have blocked 1 of 3 call(s)"
+        And the output says "git.force-push would have blocked 1 of 3 recorded call(s)"
