@@ -109,7 +109,7 @@ def replay(env, cwd, sources, since=None, json_out: bool = False, out=print, err
             row = {
                 "time": stamp,
                 "tool": event.tool if event is not None else None,
-                "input": _shown(event),
+                "input": _shown(event, ctx.root or root),
                 "was": recorded,
             }
             if not transcript:
@@ -221,14 +221,19 @@ def _state_calls(root: str, start):
     return counted
 
 
-def _shown(event) -> str:
-    """The command, or the file path, of a replayed call ("" when it has neither)."""
+def _shown(event, root: str) -> str:
+    """The command, or the file path (relative to the root when inside it), of a replayed call."""
     if event is None:
         return ""
-    for key in ("command", "file_path", "notebook_path", "path"):
+    command = event.tool_input.get("command")
+    if isinstance(command, str) and command:
+        return command
+    for key in ("file_path", "notebook_path", "path"):
         value = event.tool_input.get(key)
-        if isinstance(value, str) and value:
-            return value
+        if isinstance(value, str) and value and "\0" not in value:
+            from cupcake.project import shown_path
+
+            return shown_path(value, root, event.cwd)
     return ""
 
 

@@ -319,13 +319,24 @@ def _report(results, out, err, json_out: bool, report_file, every: bool, label: 
     passed = sum(1 for r in results if r.ok)
     errors = sum(1 for r in results if r.error)
     failed = len(results) - passed - errors
+    # What the runs told the user (a policy out of service, say): once each, not once per scenario.
+    warnings = list(dict.fromkeys(w for r in results if r.outcome is not None for w in r.outcome.warnings))
     if report_file is not None:
         with report_file:
             report_file.write(junit_xml(results))
     if json_out:
-        summary = {"schema": SCHEMA_VERSION, "passed": passed, "failed": failed, "errors": errors}
-        out(json.dumps(summary | {"results": [r.data() for r in results]}, indent=2, ensure_ascii=False))
+        summary = {
+            "schema": SCHEMA_VERSION,
+            "passed": passed,
+            "failed": failed,
+            "errors": errors,
+            "warnings": warnings,
+            "results": [r.data() for r in results],
+        }
+        out(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
+        for warning in warnings:
+            err(warning)
         for result in results:
             if result.error:
                 err(result.error)
