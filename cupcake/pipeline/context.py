@@ -86,6 +86,8 @@ class Context:
         # bookkeeping
         "failures",  # Failure records of systems that raised
         "warnings",  # problems that do not change the decision (e.g. state could not be written)
+        "standing",  # a problem every run meets until a person fixes it (.cupcake/ cannot be written): told on
+        # the events that open a session or a turn only (cupcake.stores.workdir)
         "timings",  # (system name, seconds)
         "current",  # the name of the system running now
         "ext",  # integrators' namespaced slots
@@ -126,6 +128,7 @@ class Context:
         self.sealed: bool = False
         self.failures: list[Failure] = []
         self.warnings: list[str] = []
+        self.standing: list[str] = []
         self.timings: list[tuple[str, float]] = []
         self.current: str | None = None
         self.ext: dict[str, Any] = {}

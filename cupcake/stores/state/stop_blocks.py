@@ -53,7 +53,10 @@ def cap(ctx) -> None:
     try:
         dir_fd = store.open_state_dir(ctx.root, create=blocks and writes)
     except CupcakeError as exc:
-        ctx.warnings.append(f"Cupcake: blocked stops could not be counted: {exc}")
+        from cupcake.stores.workdir import standing
+
+        if not standing(ctx):
+            ctx.warnings.append(f"Cupcake: blocked stops could not be counted: {exc}")
         return
     if dir_fd is None:
         return
