@@ -16,7 +16,11 @@ def init(
     json_out: Annotated[bool, typer.Option("--json", help="With --list: print it as JSON.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking (for scripts).")] = False,
     template: Annotated[
-        bool, typer.Option("--template", help="Write a commented starter cupcake.toml instead; no agent needed.")
+        bool,
+        typer.Option(
+            "--template",
+            help="Write a starter cupcake.toml instead (the recommended rules on, examples to adapt); no agent needed.",
+        ),
     ] = False,
     agent_command: Annotated[
         str | None,
