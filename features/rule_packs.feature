@@ -37,7 +37,7 @@ Feature: Rule packs
         When the agent asks to run "git reset --hard"
         Then the denial says "Use git stash in this repository. [git.reset-hard]"
 
-    Scenario: An unknown rule id is reported by validate
+    Scenario: A misspelled id in [packs] disable is an error, and the rule meant is still on
         Given the project policy:
             """
             imports = ["cupcake:git"]
@@ -46,8 +46,24 @@ Feature: Rule packs
             disable = ["git.force-pushes"]
             """
         When the user runs "cupcake validate"
-        Then the output says "no built-in rule has the id"
-        And the output says "git.force-pushes"
+        Then the exit code is 1
+        And the output says "cupcake.toml:4: error: [packs] disable: no built-in rule has the id "git.force-pushes" (did you mean "git.force-push"?), so no rule is switched off for it (`cupcake packs` lists the ids)"
+        When the agent asks to run "git push --force"
+        Then the tool call is denied
+        And the user is told "[packs] disable: no built-in rule has the id \"git.force-pushes\""
+
+    Scenario: An unknown id in [packs.messages] is reported on its own line
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs.messages]
+            "git.reset-hard" = "Use git stash in this repository."
+            "git.force-pushes" = "Open a pull request instead."
+            """
+        When the user runs "cupcake validate"
+        Then the exit code is 0
+        And the output says "cupcake.toml:5: warning: [packs.messages]: no built-in rule has the id "git.force-pushes" (did you mean "git.force-push"?), so this message is never shown"
 
     Scenario: An unknown pack is an error
         Given the project policy:
