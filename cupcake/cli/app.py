@@ -429,15 +429,34 @@ def explain(
     every: Annotated[
         bool, typer.Option("--all", help="Show every candidate policy and why it did or did not match.")
     ] = False,
+    agent: Annotated[
+        str, typer.Option("--agent", metavar="NAME", help="The agent whose event is on stdin (default claude).")
+    ] = "claude",
+    event: Annotated[
+        str | None,
+        typer.Option("--event", metavar="EVENT", help="The hook event, as `cupcake sync` writes it for that agent."),
+    ] = None,
 ) -> None:
     """Show how one event is decided, by the pipeline `cupcake run` uses: the parsed command, the
     policies that matched and why (--all: every candidate), every check that fired (self-protection
     and the policies), the decision, the exact text the agent is shown, and timings.
     Nothing is recorded and no command runs (a check is named instead)."""
     from cupcake.cli.explain import explain as run_explain
+    from cupcake.cli.options import agent_name
 
+    agent = agent_name(agent, "explain")
     text = None if command is not None else sys.stdin.read()
-    code = run_explain(os.environ, os.getcwd(), command, text, json_out=json_out, every=every, out=typer.echo)
+    code = run_explain(
+        os.environ,
+        os.getcwd(),
+        command,
+        text,
+        json_out=json_out,
+        every=every,
+        out=typer.echo,
+        agent=None if agent == "claude" else agent,
+        event=event,
+    )
     raise typer.Exit(code)
 
 
@@ -471,6 +490,8 @@ def main(args=None) -> int:
         return code if isinstance(code, int) else 0
     except typer.Exit as exc:
         return exc.exit_code
+    except SystemExit as exc:  # shell completion answers, then exits: its code is the command's
+        return exc.code if isinstance(exc.code, int) else 0
     except (typer.Abort, KeyboardInterrupt):
         print("Interrupted.", file=sys.stderr)
         return errors.INTERRUPTED

@@ -19,8 +19,18 @@ _EVALUATE = ("state_load", "feedback_collection", "hard_action_scan")
 
 
 def explain(
-    env, cwd, command=None, stdin_text=None, tool=None, json_out: bool = False, every: bool = False, out=print
+    env,
+    cwd,
+    command=None,
+    stdin_text=None,
+    tool=None,
+    json_out: bool = False,
+    every: bool = False,
+    out=print,
+    agent=None,
+    event=None,
 ) -> int:
+    """``agent``: the event on stdin is that agent's (``event``: its name, as the hook command gives it)."""
     from cupcake.agents import project_dir_in
     from cupcake.cli.rehearse import rehearse
     from cupcake.cli.scenarios import payload_for
@@ -28,7 +38,8 @@ def explain(
 
     root = find_root(project_dir_in(env), cwd)
     if command is not None:
-        payload = payload_for("PreToolUse", tool or "Bash", {"command": command}, root)
+        payload = payload_for(event or "PreToolUse", tool or "Bash", {"command": command}, root)
+        agent = event = None  # written in Claude Code's words: the canonical vocabulary
     else:
         try:
             payload = json.loads(stdin_text or "")
@@ -38,10 +49,11 @@ def explain(
         if not isinstance(payload, dict):
             out("cupcake explain: the event must be a JSON object")
             return 2
-        from cupcake.agents.claude.recorded import completed
+        if agent is None:
+            from cupcake.agents.claude.recorded import completed
 
-        payload = completed(payload, root)
-    outcome = rehearse(payload, root, env)
+            payload = completed(payload, root)
+    outcome = rehearse(payload, root, env, agent=agent, event=event)
     ctx = outcome.ctx
     if ctx.configured is False:
         out(f"No policy file for {root}: Cupcake does nothing here.")

@@ -30,16 +30,23 @@ class Outcome:
         self.not_run = list(rehearsal.not_run)
 
 
-def rehearse(payload: dict, root: str, env, runs_programs: bool = False) -> Outcome:
-    """``payload`` (Claude Code's form) as the hook would get it in the project at ``root``."""
+def rehearse(payload: dict, root: str, env, runs_programs: bool = False, agent=None, event=None) -> Outcome:
+    """``payload`` as the hook would get it in the project at ``root``: Claude Code's form, or with
+    ``agent`` that agent's (``event`` as its hook command names it, when the payload does not)."""
+    from cupcake.agents import adapter
     from cupcake.agents.claude.recorded import event_of, with_project
     from cupcake.cli.run import execute
     from cupcake.pipeline.rehearsal import Rehearsal
 
     env = with_project(env, root)
     env.pop("CUPCAKE_TIMINGS", None)
+    if agent is None:
+        args = ["--event", event or event_of(payload).name]
+    else:
+        env.update(dict.fromkeys(adapter(agent).PROJECT_DIR_ENV, root))
+        args = ["--agent", agent] + (["--event", event] if event else [])
     rehearsal = Rehearsal(runs_programs)
-    ctx = execute(json.dumps(payload).encode(), ["--event", event_of(payload).name], env, rehearsal=rehearsal)
+    ctx = execute(json.dumps(payload).encode(), args, env, rehearsal=rehearsal)
     return Outcome(ctx, rehearsal)
 
 

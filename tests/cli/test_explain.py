@@ -235,34 +235,60 @@ action = { type = "inject_context", context = "Welcome." }
 
 
 def _corpus(project):
+    """(label, payload, agent, event): every captured payload of every agent, every pack example and every
+    self-protection example of issue 15."""
     for path in sorted(PAYLOADS.glob("*.json")):
-        yield path.stem, captured_payload(path.stem, project)
+        yield path.stem, captured_payload(path.stem, project), None, None
+    for folder in sorted(p for p in PAYLOADS.iterdir() if p.is_dir()):
+        for path in sorted(folder.glob("*.json")):
+            text = (
+                path.read_text().replace("/home/dev/project", str(project.root)).replace("/home/dev", str(project.home))
+            )
+            yield f"{folder.name} {path.stem}", json.loads(text), folder.name, path.stem
     for name in packs.names():
         for rule in packs.load(name).rules:
             for expected, tool, tool_input in packs.examples(rule):
-                yield f"{rule['id']} {expected}", project.tool_call(tool, tool_input)
+                yield f"{rule['id']} {expected}", project.tool_call(tool, tool_input), None, None
     for label, command, _protected in SELF_PROTECTION_EXAMPLES:
-        yield f"self-protection {label}", project.tool_call("Bash", {"command": command})
+        yield f"self-protection {label}", project.tool_call("Bash", {"command": command}), None, None
 
 
 def test_explain_and_run_agree_on_every_event_of_the_corpus(project, monkeypatch):
+    from cupcake.agents import adapter
     from cupcake.cli.explain import explain
+    from cupcake.cli.run import execute
 
     project.write_policy(CORPUS_POLICY)
     (project.root / ".git").mkdir()
     for key, value in project.env().items():
         monkeypatch.setenv(key, value)
-    seen = 0
-    for label, payload in _corpus(project):
-        ran = project.send(payload)
+    seen: set = set()
+    count = 0
+    for label, payload, agent, event in _corpus(project):
+        env = project.env()
+        args = ["--event", event or payload["hook_event_name"]]
+        if agent is not None:  # as that agent's hook runs it: its event, its project directory
+            env.update(dict.fromkeys(adapter(agent).PROJECT_DIR_ENV, str(project.root)))
+            args += ["--agent", agent]
+        ran = execute(json.dumps(payload).encode(), args, env)
+        stdout, _stderr, code = ran.envelope
         printed = io.StringIO()
-        code = explain(
-            project.env(), str(project.root), stdin_text=json.dumps(payload), json_out=True, out=printed.write
-        )
-        assert code == 0, label
+        assert (
+            explain(
+                env,
+                str(project.root),
+                stdin_text=json.dumps(payload),
+                json_out=True,
+                out=printed.write,
+                agent=agent,
+                event=event,
+            )
+            == 0
+        ), label
         report = json.loads(printed.getvalue())
-        assert report["answer"] == {"stdout": ran.stdout.decode(), "exit_code": ran.code}, label
-        fired = [ran.ctx.hard.by] if ran.ctx.hard else []
-        assert [f["by"] for f in report["fired"]] == fired + [by for by, _t in ran.ctx.other_blocks], label
-        seen += 1
-    assert seen > 250  # every payload, pack example and self-protection example was there
+        assert report["answer"] == {"stdout": stdout.decode(), "exit_code": code}, label
+        fired = [ran.hard.by] if ran.hard else []
+        assert [f["by"] for f in report["fired"]] == fired + [by for by, _t in ran.other_blocks], label
+        seen.add(agent or "claude")
+        count += 1
+    assert seen == {"claude", "codex", "copilot", "droid", "gemini"} and count > 250
