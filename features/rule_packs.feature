@@ -95,3 +95,23 @@ Feature: Rule packs
         When the user runs "cupcake test --packs"
         Then the output says "0 failed"
         And the exit code is 0
+
+    Scenario: cupcake packs NAME shows one pack in full
+        When the user runs "cupcake packs git"
+        Then the exit code is 0
+        And the output says "Turn it on in cupcake.toml: imports = ["cupcake:git"]"
+        And the output says "git.reset-hard  (high, block, Bash)"
+        And the output says "  catches: git reset --hard; git reset --hard HEAD~5"
+
+    Scenario: cupcake packs --project shows which packs and rules this project has on
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs]
+            disable = ["git.no-verify"]
+            """
+        When the user runs "cupcake packs --project"
+        Then the exit code is 0
+        And the output says "cupcake:git (imported by cupcake.toml): 7 of 8 rules on"
+        And the output says "  off  git.no-verify  switched off by [packs] disable in cupcake.toml"

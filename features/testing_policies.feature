@@ -45,6 +45,23 @@ Feature: Testing policies: test, explain, replay
         And the output says "+decision: allow"
         And the exit code is 1
 
+    Scenario: A scenario file that is not there is a usage error, not a failed test
+        When the user runs "cupcake test tests/cupcake/gti.toml"
+        Then the exit code is 2
+        And the output says "cupcake test: no such file or directory: tests/cupcake/gti.toml"
+
+    Scenario: The results as JUnit XML for CI
+        Given the project file "tests/cupcake/git.toml" holds:
+            """
+            [[scenario]]
+            name = "force push"
+            command = "git push -f"
+            expect = "block"
+            """
+        When the user runs "cupcake test --junit junit.xml"
+        Then the exit code is 0
+        And the project file "junit.xml" holds "<testcase classname="tests/cupcake/git.toml" name="force push""
+
     Scenario: Scenarios leave nothing in the audit trail or the session state
         Given the project policy:
             """

@@ -93,7 +93,7 @@ def test_shell_completion_is_shown_installed_and_completes(project):
     for words, cword, expected in (
         ("cupcake pa", "1", ["packs"]),
         ("cupcake audit st", "2", ["stats"]),
-        ("cupcake explain --a", "2", ["--all"]),
+        ("cupcake explain --al", "2", ["--all"]),
     ):
         env = dict(project.env(), COMP_WORDS=words, COMP_CWORD=cword, _CUPCAKE_COMPLETE="complete_bash")
         done = _cli(project, env=env)
