@@ -36,8 +36,3 @@ class Rehearsal:
         if not self.runs_programs:
             self.not_run.append(what)
         return self.runs_programs
-
-
-def of(ctx):
-    """The run's rehearsal, or None for a real run."""
-    return ctx.options.get("rehearsal")
