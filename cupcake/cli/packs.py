@@ -89,6 +89,7 @@ def project_packs(root: str, env) -> dict:
     import tomli
 
     from cupcake import packs
+    from cupcake.cli.sync import scope_label
     from cupcake.compile.compiler import compile_files
     from cupcake.evaluate.compiled import Policy
     from cupcake.project import policy_files
@@ -99,13 +100,11 @@ def project_packs(root: str, env) -> dict:
     named: dict = {}  # pack -> the files that import it
     disabled: dict = {}  # rule id -> the file that switches it off
     for path in paths:
-        shown = (
-            os.path.relpath(path, root) if path.startswith(root + os.sep) else path.replace(env.get("HOME") or "~", "~")
-        )
+        shown = scope_label("project", path, root, env)  # cupcake.toml, or ~/.claude/cupcake.toml
         try:
             with open(path, "rb") as f:
                 table = tomli.load(f)
-        except (OSError, tomli.TOMLDecodeError):
+        except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
             continue  # validate reports it; its packs are not on
         imports = table.get("imports")
         for entry in imports if isinstance(imports, list) else ():

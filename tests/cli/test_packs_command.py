@@ -93,3 +93,16 @@ def test_an_unknown_id_in_packs_messages_is_reported_on_its_own_line(project):
         "0 errors, 1 warning\n",
         0,
     )
+
+
+def test_packs_project_names_the_users_file_too(project):
+    project.write_policy('imports = ["cupcake:git"]\n')
+    project.write_user_policy('imports = ["cupcake:network"]\n')
+    done = _cli(project, "packs", "--project")
+    assert done.returncode == 0, done.stderr
+    heads = [line for line in done.stdout.splitlines() if line.startswith("cupcake:")]
+    git, network = len(packs.load("git").rules), len(packs.load("network").rules)
+    assert heads == [
+        f"cupcake:git (imported by cupcake.toml): {git} of {git} rules on",
+        f"cupcake:network (imported by ~/.claude/cupcake.toml): {network} of {network} rules on",
+    ]
