@@ -55,6 +55,7 @@ class Tally:
         self.by_policy: dict = {}
         self.first_time = None  # the oldest logged call replayed (audit log only)
         self.went_ahead: dict = {}  # (session, tool) -> logged calls that went ahead
+        self.warnings: dict = {}  # what the runs told the user, once each, in order
 
     def data(self, not_logged) -> dict:
         return {
@@ -65,6 +66,7 @@ class Tally:
             "by_policy": self.by_policy,
             "cannot_judge": self.unjudged,
             "not_logged": not_logged,
+            "warnings": list(self.warnings),
         }
 
 
@@ -103,6 +105,7 @@ def replay(env, cwd, sources, since=None, json_out: bool = False, out=print, err
         for payload, recorded, stamp, kept, session in events(source, since):
             tally.total += 1
             outcome = rehearse(completed(payload, root), root, env)
+            tally.warnings.update(dict.fromkeys(outcome.warnings))  # a policy out of service, say: told once
             ctx = outcome.ctx
             settings = ctx.settings if settings is None else settings
             event = ctx.incoming
@@ -129,6 +132,8 @@ def replay(env, cwd, sources, since=None, json_out: bool = False, out=print, err
                     counts = tally.by_policy.setdefault(outcome.policy, {})
                     counts[now] = counts.get(now, 0) + 1
     not_logged = _not_logged(root, settings or {}, tally, since) if audited else None
+    for warning in tally.warnings:
+        err(warning)
     if json_out:
         out(json.dumps(tally.data(not_logged), indent=2, ensure_ascii=False))
         return 0

@@ -125,3 +125,18 @@ def test_a_state_condition_cannot_be_judged_from_the_log(project):
     done = _cli(project, "replay")
     assert "1 cannot be judged" in done.stdout
     assert "Write: 'a.txt': Read the notes first: the session's state at the time is not recorded\n" in done.stdout
+
+
+def test_a_policy_out_of_service_is_told_once(project):
+    project.write_policy(CONTENT_POLICY)
+    project.send_process(project.tool_call("Bash", {"command": "git push --force"}))
+    project.send_process(project.tool_call("Bash", {"command": "git push --force"}))
+    project.write_policy(
+        CONTENT_POLICY + '\n[[policy]]\nname = "broken"\nconditions = [{ type = "command_regex", value = "(" }]\n'
+        'action = { type = "block_with_feedback", feedback_message = "x" }\n'
+    )
+    done = _cli(project, "replay")
+    assert done.returncode == 0
+    assert done.stderr.startswith("Cupcake: out of service until fixed (every other policy is enforced):\n")
+    assert done.stderr.count("out of service") == 1 and 'policy "broken"' in done.stderr
+    assert done.stdout.startswith("Replayed 2 logged call(s) through the current policies: 0 would change.\n")
