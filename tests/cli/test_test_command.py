@@ -167,3 +167,20 @@ def test_a_policy_out_of_service_is_told_once_not_per_scenario(project):
     assert done.returncode == 0
     assert done.stderr.startswith("Cupcake: out of service until fixed (every other policy is enforced):\n")
     assert done.stderr.count("out of service") == 1 and 'policy "broken"' in done.stderr
+
+
+def test_the_packs_own_examples_as_json(project):
+    from cupcake import packs
+
+    done = _cli(project, "test", "--packs", "--json")
+    assert done.returncode == 0, done.stdout[-2000:]
+    data = json.loads(done.stdout)
+    examples = sum(
+        1
+        for name in packs.names()
+        if name != "recommended"
+        for rule in packs.load(name).rules
+        for _ in packs.examples(rule)
+    )
+    assert (data["passed"], data["failed"], data["errors"]) == (examples, 0, 0)
+    assert {r["suite"] for r in data["results"]} == {f"cupcake:{n}" for n in packs.names() if n != "recommended"}
