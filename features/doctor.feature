@@ -91,7 +91,7 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         When the user runs "cupcake doctor"
         Then the exit code is 1
         And the doctor reports the problem "`cupcake` (the hooks in .claude/settings.json) is not found on PATH"
-        And its fix says "pipx install cupcake"
+        And its fix says "`pipx install .` or `uv tool install .` from its source"
         When cupcake is on the PATH
         And the user runs "cupcake doctor"
         Then the exit code is 0
@@ -126,7 +126,7 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         When the user runs "cupcake doctor"
         Then the exit code is 0
         And the doctor warns "a fresh login shell does not find `cupcake` (only this shell's PATH does)"
-        And its fix says "pipx install cupcake"
+        And its fix says "`pipx install .` or `uv tool install .` from its source"
 
     Scenario: Hooks an older Cupcake wrote let the call through when cupcake cannot start
         Given the file ".claude/settings.json":

@@ -305,7 +305,7 @@ Feature: Hooking Cupcake into an agent with cupcake sync
             And the user runs "cupcake sync --agent <agent>"
             When the <agent> agent, started without cupcake on its PATH, asks to run "ls"
             Then the hook blocks the call (exit 2) and says "this hook could not run cupcake (exit 127"
-            And the hook says "pipx install cupcake, or uv tool install cupcake"
+            And the hook says "Install Cupcake where every shell finds it (with pipx or uv tool)"
 
             Examples:
                 | agent   |

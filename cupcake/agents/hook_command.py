@@ -31,7 +31,7 @@ BLOCKING_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmi
 
 _MISSING = (
     "Cupcake: this hook could not run {exe} (exit $s: not found or not executable), so the call is blocked. "
-    "Install Cupcake where every shell finds it (pipx install cupcake, or uv tool install cupcake), "
+    "Install Cupcake where every shell finds it (with pipx or uv tool), "
     "then run cupcake doctor."
 )
 _FAILED = (

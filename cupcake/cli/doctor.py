@@ -305,7 +305,7 @@ def _guarded(items: list[Installed]) -> bool:
 def _missing_fix(exe: str, items: list[Installed], mine) -> str:
     if "/" not in exe:
         shared = any(item.scope in hooks.SHARED_SCOPES for item in items)
-        fix = "install Cupcake where every shell finds it (`pipx install cupcake` or `uv tool install cupcake`)"
+        fix = "install Cupcake where every shell finds it (`pipx install .` or `uv tool install .` from its source)"
         if mine and shared:
             # the shared file names `cupcake`: writing a path elsewhere would only add a second hook
             return f"{fix}, or put {os.path.dirname(mine)} on the PATH the agent starts with"
@@ -328,7 +328,7 @@ def _check_login_shell(report: Report, exe: str, path: str, where: str, displays
             WARNING,
             f"a fresh login shell does not find `{exe}` (only this shell's PATH does): {displays} started from "
             f"the desktop or a new terminal would block every call it could stop (the hooks in {where})",
-            "install Cupcake where every shell finds it (`pipx install cupcake` or `uv tool install cupcake`), "
+            "install Cupcake where every shell finds it (`pipx install .` or `uv tool install .` from its source), "
             f"or add {os.path.dirname(path)} to PATH in your shell's profile",
         )
     elif os.path.realpath(found) != os.path.realpath(path):
@@ -336,7 +336,7 @@ def _check_login_shell(report: Report, exe: str, path: str, where: str, displays
             "executable",
             WARNING,
             f"a fresh login shell finds `{exe}` at {found}, not {path}: an agent started from there runs that one",
-            "keep one Cupcake on PATH (`pipx install cupcake` or `uv tool install cupcake`)",
+            "keep one Cupcake on PATH (installed with pipx or uv tool)",
         )
     else:
         report.add("executable", OK, f"a fresh login shell finds `{exe}` there too")

@@ -131,7 +131,7 @@ def path_warnings(executable: str, env, agent: str = DEFAULT) -> list[str]:
     found = shutil.which(executable, path=env.get("PATH", os.defpath))
     again = f"cupcake sync{_agent_flag(agent)}"
     fix = (
-        "Install Cupcake where every shell finds it (`pipx install cupcake` or `uv tool install cupcake`), "
+        "Install Cupcake where every shell finds it (`pipx install .` or `uv tool install .` from its source), "
         f"or run `{again} --scope local` to write this installation's absolute path."
         if mine
         else "Install Cupcake on PATH, or pass --command with its absolute path."

@@ -57,7 +57,7 @@ def test_an_agent_started_without_cupcake_on_its_path_is_blocked_with_the_reason
     )
     assert ran.returncode == 2, (command, ran)  # every agent's blocking exit; 127 would let the call through
     assert "this hook could not run cupcake (exit 127" in ran.stderr
-    assert "pipx install cupcake, or uv tool install cupcake" in ran.stderr
+    assert "where every shell finds it (with pipx or uv tool)" in ran.stderr
 
 
 @pytest.mark.parametrize("agent", AGENTS)
