@@ -1,4 +1,4 @@
-"""The README's capability tables are the ones the adapters generate."""
+"""The capability tables in docs/agents.md are the ones the adapters generate."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from pathlib import Path
 from cupcake.agents import NAMES, adapter
 from cupcake.agents.table import NOT_VERIFIED, agent_table, in_text, replaced, table
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "agents.md"
 
 
 def test_the_readme_holds_the_generated_tables():
     text = README.read_text(encoding="utf-8")
-    assert in_text(text) == table(), "run `python -m cupcake.agents.table --write README.md`"
+    assert in_text(text) == table(), "run `python -m cupcake.agents.table --write docs/agents.md`"
 
 
 def test_a_changed_capability_changes_the_table(monkeypatch):
