@@ -75,7 +75,8 @@ def run(
     """Evaluate one hook event read from stdin and answer the agent (what the hooks call).
 
     Reads the event JSON on stdin, evaluates the project's and the user's policies, and prints
-    the agent's answer (for Claude Code: nothing when nothing matched, else one JSON object; exit code 0).
+    the agent's answer in its own form (--agent NAME; Claude Code by default: nothing when nothing
+    matched, else one JSON object; exit code 0).
     Whatever fails, it still prints one well-formed answer ([settings] fail_mode decides
     whether a failure blocks).
     """
