@@ -427,6 +427,47 @@ def audit_verify(ctx: typer.Context, json_out: _JsonObject = False, log: _Log = 
     raise typer.Exit(code)
 
 
+# ## cupcake shadow ################################################################################
+
+shadow_app = typer.Typer(
+    help="Shadow runs: a candidate policy set evaluated on every live event beside the enforced one.\n\n"
+    'Name it in cupcake.toml with [shadow] candidate = "cupcake.candidate.toml"; it never decides.\n'
+    'A policy with mode = "observe" (or [packs] observe = [...]) is recorded, not enforced.',
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(shadow_app, name="shadow")
+
+
+@shadow_app.command("report")
+def shadow_report(since: _Since = None, json_out: _JsonObject = False) -> None:
+    """Where the candidate (and each observed policy) decided otherwise: events, rules, decisions."""
+    from cupcake.shadow.report import report
+
+    cutoff = None
+    if since:
+        from cupcake.stores.audit.query import QueryError, parse_since
+
+        try:
+            cutoff = parse_since(since)
+        except QueryError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    raise typer.Exit(report(os.environ, os.getcwd(), cutoff, json_out=json_out, out=typer.echo))
+
+
+@shadow_app.command("promote")
+def shadow_promote(
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Promote without asking (for scripts).")] = False,
+) -> None:
+    """Make the candidate the enforced set: shows the policy changes, what the shadow log recorded
+    and the file diff, then asks. The previous cupcake.toml is kept as cupcake.toml.bak."""
+    from cupcake.shadow.promote import promote
+
+    raise typer.Exit(promote(os.environ, os.getcwd(), yes, typer.echo, _echo_err, _ask))
+
+
 def _ask(question: str) -> bool:
     """A yes or no on stdin; the end of input is a no."""
     typer.echo(f"{question} [y/N] ", nl=False)

@@ -69,6 +69,7 @@ POLICY_TABLE = TableSchema(
         "hook_event": _str(),
         "matcher": _str(),
         "agents": cs.list_schema(_str()),
+        "mode": _literal("enforce", "observe"),  # observe: recorded, never enforced (cupcake.shadow)
         "conditions": cs.list_schema(_table()),
         "action": _table(),
     },

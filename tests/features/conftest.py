@@ -20,6 +20,7 @@ from tests.features.steps.policies import *  # noqa: F403
 from tests.features.steps.policy_cache import *  # noqa: F403
 from tests.features.steps.projects import *  # noqa: F403
 from tests.features.steps.run_command import *  # noqa: F403
+from tests.features.steps.shadow import *  # noqa: F403
 from tests.features.steps.stages import *  # noqa: F403
 from tests.features.steps.state import *  # noqa: F403
 from tests.features.steps.sync import *  # noqa: F403
