@@ -427,6 +427,41 @@ def audit_verify(ctx: typer.Context, json_out: _JsonObject = False, log: _Log = 
     raise typer.Exit(code)
 
 
+@app.command("allow")
+def allow_command(
+    code: Annotated[str | None, typer.Argument(metavar="CODE", help="The code from the block message.")] = None,
+    for_: Annotated[
+        str | None,
+        typer.Option("--for", metavar="DURATION", help="Let this exact call through for a while: 30m, 2h, 1d."),
+    ] = None,
+    always: Annotated[
+        bool, typer.Option("--always", help="Always let this exact call through (needs --reason).")
+    ] = False,
+    reason: Annotated[
+        str | None, typer.Option("--reason", metavar="TEXT", help="Why; recorded with the grant.")
+    ] = None,
+    list_: Annotated[bool, typer.Option("--list", help="The codes offered (never the codes) and the grants.")] = False,
+    revoke: Annotated[str | None, typer.Option("--revoke", metavar="ID", help="Take a grant back.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="With --list: print it as JSON.")] = False,
+) -> None:
+    """Let a call a policy blocked go ahead: once, for a while, or always with a reason.
+
+    Run it yourself, in your own terminal, with the code from the block message (shown to you, never
+    to the agent). Agents may not run it. Every grant is in the audit trail. Five wrong codes in 15
+    minutes withdraw every pending code.
+    """
+    from cupcake.approvals import grant
+
+    if list_:
+        raise typer.Exit(grant.listing(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
+    if revoke:
+        raise typer.Exit(grant.revoke(os.environ, os.getcwd(), revoke, out=typer.echo))
+    if not code:
+        _echo_err("cupcake allow: give the code from the block message (or --list, or --revoke ID)")
+        raise typer.Exit(2)
+    raise typer.Exit(grant.allow(os.environ, os.getcwd(), code, for_, always, reason, out=typer.echo))
+
+
 # ## cupcake shadow ################################################################################
 
 shadow_app = typer.Typer(

@@ -94,6 +94,7 @@ SETTINGS_TABLE = TableSchema(
         "self_protection": _bool(),
         "state_ttl_days": _number(gt=0),
         "stop_block_limit": _int(ge=1),
+        "approvals": _literal("code", "ask", "off"),
         "eval_feedback": EVAL_FEEDBACK_TABLE.core_schema(),
     },
 )

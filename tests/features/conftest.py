@@ -8,6 +8,7 @@ says what it does and that no step text is defined twice.
 
 from tests.features.steps.agents import *  # noqa: F403
 from tests.features.steps.answers import *  # noqa: F403
+from tests.features.steps.approvals import *  # noqa: F403
 from tests.features.steps.audit import *  # noqa: F403
 from tests.features.steps.commands import *  # noqa: F403
 from tests.features.steps.doctor import *  # noqa: F403

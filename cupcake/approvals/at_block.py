@@ -1,0 +1,155 @@
+"""What a run does when a policy blocks a tool call (imported only then).
+
+- ``use_grant``: a person's grant for this exact call and this rule lets it through (a "once" grant
+  is used up); the use is noted for the audit trail, which records it even with audit logging off.
+- ``offer``: otherwise, a fresh code for the person, sent only in the agent's user-only channel
+  (``Response.private``); the store keeps its keyed hash. An agent without such a channel gets no
+  code (``[settings] approvals = "ask"`` turns such a block into the agent's own question instead).
+
+Nothing here can loosen a decision by failing: a store that cannot be read means no grant, and a code
+that cannot be stored is not shown."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from cupcake.approvals import NOTES, store
+from cupcake.approvals.codes import approval_key, code_hash, fingerprint, new_code, shown
+
+CODE_SECONDS = 15 * 60
+BY = "cupcake allow"  # how the decision is named where a policy name would be
+SCOPES = ("once", "until", "always")
+
+
+def mode_of(ctx) -> str:
+    mode = ctx.settings.get("approvals")
+    return mode if mode in ("code", "ask", "off") else "code"
+
+
+def has_channel(ctx) -> bool:
+    return bool(getattr(ctx.agent, "USER_CHANNEL", None))
+
+
+def as_ask(ctx) -> bool:
+    """``approvals = "ask"`` on an agent with no user-only channel that can ask: the block becomes the
+    agent's own question to the person."""
+    return (
+        mode_of(ctx) == "ask"
+        and ctx.event == "PreToolUse"
+        and not has_channel(ctx)
+        and ctx.agent.action_supported("ask", ctx.event)
+    )
+
+
+def key_of(env):
+    from cupcake.policy.cache import secret
+
+    found = secret(env)
+    return approval_key(found) if found else None
+
+
+def _call(ctx) -> str:
+    event = ctx.incoming
+    return fingerprint(ctx.root, event.name, event.tool, event.cwd, event.tool_input)
+
+
+def _notes(ctx) -> list:
+    return ctx.ext.setdefault(NOTES, {"notes": []})["notes"]
+
+
+def use_grant(ctx, rule: str) -> bool:
+    """Whether a person's grant lets this exact call through ``rule``."""
+    if ctx.event != "PreToolUse" or ctx.incoming is None or ctx.root is None or not store.exists(ctx.root):
+        return False
+    key = key_of(ctx.env)
+    if key is None:
+        return False
+    call = _call(ctx)
+    try:
+        with store.Locked(ctx.root, key, create=False) as held:
+            for grant in held.data["grants"]:
+                if grant.get("call") != call or grant.get("rule") != rule or grant.get("scope") not in SCOPES:
+                    continue
+                if grant.get("scope") == "once":
+                    held.data["grants"].remove(grant)
+                    held.save()
+                what = {"once": "once", "until": "until " + _stamp(grant.get("until")), "always": "always"}
+                _notes(ctx).append(
+                    f"used a person's approval ({what.get(grant.get('scope'), '?')}) of {rule} for this call: "
+                    f"granted by {grant.get('by')} at {_stamp(grant.get('at'))} (id {grant.get('id')})"
+                    + (f", reason: {grant['reason']}" if grant.get("reason") else "")
+                )
+                ctx.ext[NOTES]["used"] = True
+                return True
+    except (OSError, store.StoreError) as exc:
+        ctx.warn(f"Cupcake: the approvals could not be read, so the block stands: {exc}")
+    return False
+
+
+def approve_used(ctx) -> None:
+    """After the scan: when a grant let a block through and nothing else decided, the call is approved
+    (the person has answered for it), and the person is told."""
+    used = ctx.ext.get(NOTES, {}).get("used")
+    if not used or ctx.hard is not None:
+        return
+    ctx.decide("approve", "Allowed by a person's approval (cupcake allow).", BY)
+
+
+def tell_used(ctx) -> None:
+    """The person is told (and only the person) that their approval let this call through."""
+    notes = ctx.ext.get(NOTES, {})
+    if notes.get("used") and ctx.response is not None and has_channel(ctx):
+        ctx.response.private = "Cupcake: " + notes["notes"][-1].replace(
+            "used a person's approval", "let through by your approval", 1
+        )
+
+
+def offer(ctx) -> None:
+    """A code for the person, for the block ``ctx.hard`` (by a policy, on a tool call)."""
+    if mode_of(ctx) == "off" or not has_channel(ctx) or ctx.response is None or ctx.incoming is None:
+        return
+    rule = ctx.hard.by
+    key = key_of(ctx.env)
+    if key is None:
+        return  # no per-user secret yet (`cupcake sync` makes it): no code can be kept safely; doctor says so
+    from cupcake.stores.audit import mask
+    from cupcake.stores.audit.record import SESSION_CHARS, summarize_input
+
+    mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
+    event = ctx.incoming
+    now = time.time()
+    code = new_code()
+    entry = {
+        "id": os.urandom(3).hex(),
+        "code": code_hash(key, code),
+        "call": _call(ctx),
+        "rule": rule,
+        "event": event.name,
+        "tool": event.tool,
+        "input": summarize_input(event),
+        "agent": event.agent,
+        "session": event.session_id[:SESSION_CHARS] if isinstance(event.session_id, str) else None,
+        "created": now,
+        "expires": now + CODE_SECONDS,
+    }
+    try:
+        with store.Locked(ctx.root, key) as held:
+            held.data["pending"].append(store.sealed(key, entry, "pending"))
+            held.save()
+    except (OSError, store.StoreError) as exc:
+        ctx.warn(f"Cupcake: no approval code could be offered: {exc}")
+        return
+    _notes(ctx).append(f"offered an approval code for {rule} (id {entry['id']}, valid {CODE_SECONDS // 60} min)")
+    ctx.response.private = (
+        f"Cupcake: {rule} blocked this call. If it should go ahead, run this in your own terminal "
+        f"(not through the agent):\n  cupcake allow {shown(code)}\n"
+        'It lets this exact call through once; add --for 1h for a while, or --always --reason "…". '
+        f"The code expires in {CODE_SECONDS // 60} minutes."
+    )
+
+
+def _stamp(seconds) -> str:
+    if not isinstance(seconds, (int, float)):
+        return "?"
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
