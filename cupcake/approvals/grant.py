@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import NoReturn
 
 from cupcake.approvals import NOTES, store
 from cupcake.approvals.codes import code_hash, normalized
@@ -118,7 +119,7 @@ def allow(env, cwd, code: str, duration=None, always: bool = False, reason=None,
     return 0
 
 
-def _refuse(root: str, held, why: str):
+def _refuse(root: str, held, why: str) -> NoReturn:
     held.save()
     _audit(root, "ApprovalRefused", "block", {}, why, None)
     raise Refused(why)
@@ -168,7 +169,8 @@ def listing(env, cwd, json_out: bool = False, out=print) -> int:
 
 
 def _call_text(entry: dict) -> str:
-    given = entry.get("input") if isinstance(entry.get("input"), dict) else {}
+    value = entry.get("input")
+    given: dict = value if isinstance(value, dict) else {}
     shown = given.get("command") or given.get("file_path") or given.get("path") or json.dumps(given)
     return f"{entry.get('tool') or entry.get('event')} `{shown}`"
 

@@ -145,11 +145,13 @@ class Locked:
             value = {}
         now = time.time()
         for name in ("pending", "grants"):
-            entries = value.get(name) if isinstance(value.get(name), list) else []
+            given = value.get(name)
+            entries: list = given if isinstance(given, list) else []
             kept = [e for e in entries if trusted(self.key, e, name)]
             self.dropped += len(entries) - len(kept)
             self.data[name] = [e for e in kept if _live(e, now)]
-        wrong = value.get("wrong") if isinstance(value.get("wrong"), list) else []
+        given = value.get("wrong")
+        wrong: list = given if isinstance(given, list) else []
         self.data["wrong"] = [t for t in wrong if isinstance(t, (int, float))][-64:]
 
     def save(self) -> None:
