@@ -462,6 +462,32 @@ def allow_command(
     raise typer.Exit(grant.allow(os.environ, os.getcwd(), code, for_, always, reason, out=typer.echo))
 
 
+@audit_app.command("report")
+def audit_report(
+    ctx: typer.Context,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.html", help="Where to write the page.")],
+    logs: Annotated[
+        list[str] | None,
+        typer.Option("--log", metavar="PATH", help="An audit log to include (give several for several projects)."),
+    ] = None,
+    session: _Session = None,
+    event: _Event = None,
+    decision: _Decision = None,
+    policy: _Policy = None,
+    since: _Since = None,
+) -> None:
+    """A self-contained HTML page: decisions over time, top rules, per agent and per project, the
+    slowest hooks. Nothing in it loads from the network."""
+    from cupcake.cli.audit import report
+
+    given = ctx.obj or {}
+    filters = _audit_filters(session, event, decision, policy, since)
+    if not filters:
+        filters = given.get("filters") or filters
+    paths = [os.path.abspath(p) for p in logs] if logs else [_audit_log(given.get("log"))]
+    raise typer.Exit(report(paths, filters, output, out=typer.echo, err=_echo_err))
+
+
 # ## cupcake shadow ################################################################################
 
 shadow_app = typer.Typer(
