@@ -46,7 +46,7 @@ def collect(logs: list[tuple[str, list[dict]]]) -> dict:
     agents: dict[str, dict[str, int]] = {}
     projects: dict[str, dict[str, int]] = {}
     for (project, r), when in zip(runs, times):
-        decision = r.get("decision") if r.get("decision") in KINDS else "error"
+        decision = str(r.get("decision")) if r.get("decision") in KINDS else "error"
         if when is not None:
             row = buckets.setdefault(int(when // width) * width, {})
             row[decision] = row.get(decision, 0) + 1
