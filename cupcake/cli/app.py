@@ -599,14 +599,30 @@ def explain(
         str | None, typer.Option("--command", help="A Bash command (else the event JSON on stdin).")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the explanation as JSON.")] = False,
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            metavar="NAME",
+            help="The agent whose own layers to show beside Cupcake's: claude (default), gemini, codex, "
+            "copilot, droid or cursor.",
+        ),
+    ] = "claude",
 ) -> None:
-    """Show how the current policies decide one event: the parsed command, every candidate policy,
-    each condition's result and why, the decision and the policy that made it, and timings.
-    Nothing runs and nothing is recorded."""
+    """Show how one event is decided: the parsed command, every candidate policy, each condition's
+    result and why, Cupcake's decision and the policy that made it, timings; then, for a tool call,
+    every layer in the agent that decides it (its permission rules, mode, other hooks, managed
+    settings) and which one wins by the agent's precedence. Nothing runs and nothing is recorded."""
+    from cupcake import agents
     from cupcake.cli.explain import explain as run_explain
 
+    if agent not in agents.NAMES:
+        _echo_err(f"cupcake explain: unknown agent {agent!r} (known: {', '.join(agents.NAMES)})")
+        raise typer.Exit(2)
     text = None if command is not None else sys.stdin.read()
-    raise typer.Exit(run_explain(os.environ, os.getcwd(), command, text, json_out=json_out, out=typer.echo))
+    raise typer.Exit(
+        run_explain(os.environ, os.getcwd(), command, text, json_out=json_out, out=typer.echo, agent=agent)
+    )
 
 
 @app.command()

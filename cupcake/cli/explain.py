@@ -10,7 +10,9 @@ import os
 import time
 
 
-def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool = False, out=print) -> int:
+def explain(
+    env, cwd, command=None, stdin_text=None, tool=None, json_out: bool = False, out=print, agent: str = "claude"
+) -> int:
     from cupcake.agents import project_dir_in
     from cupcake.cli import dry_run
     from cupcake.cli.scenarios import payload_for
@@ -86,11 +88,26 @@ def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool =
             "evaluate": round(verdict.seconds * 1000, 3),
         },
     }
+    if verdict.event == "PreToolUse":
+        source = next((p["source"] for p in report["policies"] if p["name"] == verdict.policy), None)
+        report["effective"] = _effective(agent, payload, root, env, verdict, source)
     if json_out:
         out(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
     out(_text(report, root))
+    if report.get("effective"):
+        from cupcake.effective import text_lines
+
+        out("\n".join(text_lines(report["effective"])))
     return 0
+
+
+def _effective(agent: str, payload: dict, root: str, env, verdict, source) -> dict:
+    """Every layer that decides this call in the agent, and which one wins (``cupcake.effective``)."""
+    from cupcake.agents.claude.recorded import event_of
+    from cupcake.effective import view
+
+    return view(agent, event_of(payload), root, env, verdict.decision, verdict.policy, verdict.text, source)
 
 
 def _text(report: dict, root: str) -> str:
