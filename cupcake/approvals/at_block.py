@@ -43,7 +43,7 @@ def as_ask(ctx) -> bool:
 
 
 def key_of(env):
-    from cupcake.policy.cache import secret
+    from cupcake.stores.policies.cache import secret
 
     found = secret(env)
     return approval_key(found) if found else None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake.policy.problems import ERROR, Problem, suggestion
+from cupcake.compile.problems import ERROR, Problem, suggestion
 
 TABLE = "shadow"
 KEYS = ("candidate",)
@@ -88,9 +88,9 @@ def misplaced(source, problems) -> None:
 
 def compile_candidate(path: str, user_file: str, root: str, env) -> Candidate:
     """The candidate compiled as ``run`` would compile it in place of ``cupcake.toml``."""
-    from cupcake.policy.cache import file_identity
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
     from cupcake.project import label
+    from cupcake.stores.policies.cache import file_identity
 
     candidate = Candidate(path, label(path, root, env))
     candidate.identities.append(file_identity(path))
@@ -117,6 +117,6 @@ def observed_set(policies: list, agents: dict) -> dict | None:
     """The run's form of the observed policies (None when there are none)."""
     if not policies:
         return None
-    from cupcake.policy.compile_index import build_index
+    from cupcake.compile.compile_index import build_index
 
     return {"policies": policies, "index": build_index(policies), "agents": agents, "file": "observe"}

@@ -8,9 +8,9 @@ as not comparable rather than as a difference."""
 
 from __future__ import annotations
 
-from cupcake.policy.compiled import Policy
-from cupcake.policy.conditions import all_hold, event_candidates
-from cupcake.policy.event_view import EventView
+from cupcake.evaluate.compiled import Policy
+from cupcake.evaluate.conditions import all_hold, event_candidates
+from cupcake.evaluate.event_view import EventView
 
 HARD = ("block", "approve", "ask")
 

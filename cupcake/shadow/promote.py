@@ -36,7 +36,7 @@ def policy_diff(enforced: dict, candidate: dict) -> tuple[list[str], list[str], 
 
 def promote(env, cwd, yes: bool, out, err, ask) -> int:
     from cupcake.agents import project_dir_in
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
     from cupcake.project import PROJECT_FILE, find_root, label, user_policy_file
     from cupcake.shadow.log import read
     from cupcake.shadow.report import summarize
@@ -128,7 +128,7 @@ class _Source:
     """What ``candidate_path`` reads of the project file."""
 
     def __init__(self, path: str, table: dict):
-        from cupcake.policy.lines import FileLines
+        from cupcake.compile.lines import FileLines
 
         self.path = path
         self.name = os.path.basename(path)
@@ -138,7 +138,7 @@ class _Source:
 
 
 def _nested(path: str, root: str, env) -> dict:
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
     from cupcake.project import user_policy_file
 
     return compile_files((path, user_policy_file(env)), root, env)

@@ -154,7 +154,7 @@ def report(env, cwd, since=None, json_out: bool = False, out=print) -> int:
 def _compiled(root: str, env):
     import os
 
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
     from cupcake.project import policy_files
 
     files = [p for p in policy_files(root, env) if os.path.exists(p)]

@@ -39,8 +39,8 @@ class ShadowEvaluation(BaseSystem):
         return ctx.deadline is None or time.monotonic() < ctx.deadline
 
     def process(self, ctx) -> None:
-        from cupcake.policy.patterns import Patterns
-        from cupcake.policy.patterns import of as run_patterns
+        from cupcake.evaluate.patterns import Patterns
+        from cupcake.evaluate.patterns import of as run_patterns
         from cupcake.shadow.evaluate import verdict
 
         started = time.perf_counter()
