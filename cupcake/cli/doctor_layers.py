@@ -8,11 +8,10 @@ rules that can override what Cupcake says (a deny or ask rule beats Cupcake's ap
 
 from __future__ import annotations
 
-from cupcake.agents.samples import SAMPLE_COMMAND
+from cupcake.agents.samples import SAMPLE_COMMAND, sample_event
 
 
 def check_layers(report, root: str, env, agents) -> None:
-    from cupcake.agents.event import Event
     from cupcake.cli.doctor import OK, PROBLEM, WARNING
     from cupcake.effective import view
 
