@@ -16,10 +16,7 @@ def check_layers(report, root: str, env, agents) -> None:
     from cupcake.effective import view
 
     for agent in agents:
-        event = Event(
-            "PreToolUse", {"tool_name": "Bash", "tool_input": {"command": SAMPLE_COMMAND}, "cwd": root}, agent
-        )
-        found = view(agent, event, root, env, "allow")
+        found = view(agent, sample_event(agent, root), root, env, "allow")
         check = f"layers {agent}"
         display = found["display"]
         layers = found["layers"]
