@@ -211,13 +211,53 @@ def sync(
 @app.command()
 def doctor(
     json_out: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+    live: Annotated[
+        bool,
+        typer.Option(
+            "--live",
+            help="Run the agent you have installed (Claude Code, Gemini CLI) against a scripted model on "
+            "127.0.0.1, in a throwaway project, and prove that a sample deny blocks and an allow runs.",
+        ),
+    ] = False,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option("--agent", metavar="NAME", help="With --live: claude or gemini (default: every one installed)."),
+    ] = None,
+    agent_path: Annotated[
+        str | None,
+        typer.Option("--agent-path", metavar="PATH", help="With --live: the agent's executable (default: on PATH)."),
+    ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", metavar="SECONDS", min=5, help="With --live: the most one agent's run may take."),
+    ] = 120.0,
 ) -> None:
     """Check the installation: why didn't it block?
 
     Looks for Cupcake's hooks in every settings scope and runs the executable they name, validates
     the policy files, checks that .cupcake/ is writable, and sends a sample event through the hook
-    command, timed. Each problem says how to fix it. Exit code 1 when there is a problem.
+    command, timed; then shows the agent's own layers (permission rules, other hooks) for a sample call.
+    Each problem says how to fix it. Exit code 1 when there is a problem.
+
+    With --live, only the live check runs: no API key, no network, bounded in time.
     """
+    if live:
+        from cupcake.live.check import AGENTS, doctor_live
+
+        unknown = [a for a in agent or () if a not in AGENTS]
+        if unknown:
+            _echo_err(f"cupcake doctor --live: {unknown[0]!r} is not supported (it runs {', '.join(AGENTS)})")
+            raise typer.Exit(2)
+        if agent_path and len(agent or ()) != 1:
+            _echo_err("cupcake doctor --live: --agent-path needs exactly one --agent")
+            raise typer.Exit(2)
+        code = doctor_live(
+            os.environ, agent, timeout, agent_path, json_out=json_out, out=typer.echo, progress=_echo_err
+        )
+        raise typer.Exit(code)
+    if agent or agent_path:
+        _echo_err("cupcake doctor: --agent and --agent-path go with --live")
+        raise typer.Exit(2)
     from cupcake.cli.doctor import doctor as run_doctor
 
     raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo, progress=_echo_err))

@@ -11,8 +11,9 @@ import subprocess
 
 import pytest
 
+from cupcake.live.standin import Shell, Text
+
 from ...conftest import cupcake_executable
-from .standin import Shell, Text
 from .test_cupcake_in_agents import _sync_default
 
 pytestmark = pytest.mark.real_client
