@@ -126,3 +126,13 @@ Feature: Shadow runs: try new rules on real work before they enforce anything
     Scenario: validate says what is evaluated beside the enforced set
         When the user runs "cupcake validate"
         Then the output says "shadow: the candidate cupcake.candidate.toml (8 policies, with the user's file)"
+
+    Scenario: The shadow evaluation is in the pipeline only where it has something to evaluate
+        When the user runs "cupcake systems"
+        Then the output says "950  shadow_evaluation"
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+            """
+        When the user runs "cupcake systems"
+        Then the output does not say "shadow_evaluation"

@@ -103,6 +103,12 @@ def output_says(run, text):
     assert _expand(text) in run.answer.text, run.answer
 
 
+@then(parsers.parse('the output does not say "{text}"'))
+def output_does_not_say(run, text):
+    """Nothing the command printed (stdout and stderr) contains the text."""
+    assert _expand(text) not in run.answer.text, run.answer
+
+
 @then(parsers.parse('the user is warned "{text}"'))
 def user_warned(run, text):
     """A line of stderr starting with "warning: " contains the text."""
