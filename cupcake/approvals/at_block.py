@@ -58,8 +58,9 @@ def _notes(ctx) -> list:
     return ctx.ext.setdefault(NOTES, {"notes": []})["notes"]
 
 
-def use_grant(ctx, rule: str) -> bool:
-    """Whether a person's grant lets this exact call through ``rule``."""
+def use_grant(ctx, rule: str, text: str) -> bool:
+    """Whether a person's grant lets this exact call through ``rule`` (whose block says ``text``). A
+    "once" grant is used up only when the call goes ahead (``approve_used``)."""
     if ctx.event != "PreToolUse" or ctx.incoming is None or ctx.root is None or not store.exists(ctx.root):
         return False
     key = key_of(ctx.env)
@@ -68,32 +69,52 @@ def use_grant(ctx, rule: str) -> bool:
     call = _call(ctx)
     try:
         with store.Locked(ctx.root, key, create=False) as held:
-            for grant in held.data["grants"]:
-                if grant.get("call") != call or grant.get("rule") != rule or grant.get("scope") not in SCOPES:
-                    continue
-                if grant.get("scope") == "once":
-                    held.data["grants"].remove(grant)
-                    held.save()
-                what = {"once": "once", "until": "until " + _stamp(grant.get("until")), "always": "always"}
-                _notes(ctx).append(
-                    f"used a person's approval ({what.get(grant.get('scope'), '?')}) of {rule} for this call: "
-                    f"granted by {grant.get('by')} at {_stamp(grant.get('at'))} (id {grant.get('id')})"
-                    + (f", reason: {grant['reason']}" if grant.get("reason") else "")
-                )
-                ctx.ext[NOTES]["used"] = True
-                return True
+            grants = list(held.data["grants"])
     except (OSError, store.StoreError) as exc:
         ctx.warn(f"Cupcake: the approvals could not be read, so the block stands: {exc}")
+        return False
+    for grant in grants:
+        if grant.get("call") == call and grant.get("rule") == rule and grant.get("scope") in SCOPES:
+            ctx.ext.setdefault(NOTES, {"notes": []}).setdefault("skipped", []).append((rule, text, grant))
+            return True
     return False
 
 
 def approve_used(ctx) -> None:
-    """After the scan: when a grant let a block through and nothing else decided, the call is approved
-    (the person has answered for it), and the person is told."""
-    used = ctx.ext.get(NOTES, {}).get("used")
-    if not used or ctx.hard is not None:
+    """After the scan. When another policy blocked anyway, no grant is used. Otherwise each "once" grant
+    is used up (under the store's lock: of two identical calls at once, one gets it and the other is
+    blocked as before), the call is approved (the person answered for it), and every use is noted."""
+    found = ctx.ext.get(NOTES, {})
+    skipped = found.get("skipped") or ()
+    if not skipped or (ctx.hard is not None and ctx.hard.kind == "block"):
         return
-    ctx.decide("approve", "Allowed by a person's approval (cupcake allow).", BY)
+    once = [grant for _rule, _text, grant in skipped if grant.get("scope") == "once"]
+    gone = set()
+    if once:
+        try:
+            with store.Locked(ctx.root, key_of(ctx.env), create=False) as held:
+                present = {g.get("id") for g in held.data["grants"]}
+                gone = {g.get("id") for g in once if g.get("id") not in present}
+                ids = {g.get("id") for g in once}
+                held.data["grants"] = [g for g in held.data["grants"] if g.get("id") not in ids]
+                held.save()
+        except (OSError, store.StoreError) as exc:
+            gone = {g.get("id") for g in once}
+            ctx.warn(f"Cupcake: a person's approval could not be used, so the block stands: {exc}")
+    for rule, text, grant in skipped:
+        if grant.get("id") in gone:
+            ctx.decide("block", text, rule)
+            return
+    for rule, _text, grant in skipped:
+        what = {"once": "once", "until": "until " + _stamp(grant.get("until")), "always": "always"}
+        found["notes"].append(
+            f"used a person's approval ({what.get(grant.get('scope'), '?')}) of {rule} for this call: "
+            f"granted by {grant.get('by')} at {_stamp(grant.get('at'))} (id {grant.get('id')})"
+            + (f", reason: {grant['reason']}" if grant.get("reason") else "")
+        )
+    found["used"] = True
+    if ctx.hard is None:
+        ctx.decide("approve", "Allowed by a person's approval (cupcake allow).", BY)
 
 
 def tell_used(ctx) -> None:

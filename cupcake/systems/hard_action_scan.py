@@ -85,28 +85,28 @@ class HardActionScan(BaseSystem):
             policy = Policy(policies[i])
             action = policy.action
             if action.kind in HARD:
-                if action.kind == "block" and _person_allowed(ctx, policy.name):
+                if action.kind == "block" and _person_allowed(ctx, policy.name, action.text):
                     continue  # a person let this exact call through: the scan goes on
                 ctx.decide(_kind(ctx, action.kind), action.text, policy.name)  # stricter than a custom decision, or not
-                return
+                break
             if action.kind == "check" and action.on_failure == "block":
                 from cupcake.run_command.check import run_check  # only when a check matched
 
                 ok, text = run_check(ctx, policy.name, action)
-                if not ok and not _person_allowed(ctx, policy.name):
+                if not ok and not _person_allowed(ctx, policy.name, text):
                     ctx.decide(_kind(ctx, "block"), text, policy.name)
-                    return
-        if "cupcake.approvals" in ctx.ext:
+                    break
+        if "cupcake.approvals" in ctx.ext:  # a person's grant was met on the way: used, or not
             from cupcake.approvals.at_block import approve_used
 
             approve_used(ctx)
 
 
-def _person_allowed(ctx, rule: str) -> bool:
+def _person_allowed(ctx, rule: str, text: str) -> bool:
     """A person's grant (``cupcake allow``) for this exact call and rule (read only when a policy blocks)."""
     from cupcake.approvals.at_block import use_grant
 
-    return use_grant(ctx, rule)
+    return use_grant(ctx, rule, text)
 
 
 def _kind(ctx, kind: str) -> str:

@@ -221,3 +221,26 @@ def test_without_the_per_user_secret_no_code_is_offered(project):
     answer = blocked(project)
     assert "systemMessage" not in answer.json
     assert not (project.root / ".cupcake" / "approvals.json").exists()
+
+
+def test_a_once_grant_is_not_used_up_when_another_rule_blocks_the_call(guarded):
+    person(guarded, "allow", code_of(blocked(guarded)), check=True)
+    guarded.write_policy(
+        POLICY + '\n[[policy]]\nname = "no-push-at-all"\nmatcher = "Bash"\n'
+        'conditions = [{ type = "command_regex", value = "git push" }]\n'
+        'action = { type = "block_with_feedback", feedback_message = "No pushing today." }\n'
+    )
+    answer = blocked(guarded)
+    assert answer.specific["permissionDecisionReason"] == "Operation blocked: No pushing today."
+    guarded.write_policy(POLICY)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"  # the grant was still there
+
+
+def test_two_identical_calls_at_once_share_one_once_grant(guarded):
+    import concurrent.futures
+
+    person(guarded, "allow", code_of(blocked(guarded)), check=True)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _n: blocked(guarded), range(4)))
+    decisions = sorted(a.specific["permissionDecision"] for a in answers)
+    assert decisions == ["allow", "deny", "deny", "deny"]
