@@ -419,6 +419,9 @@ def allow_command(
     Run it yourself, in your own terminal, with the code from the block message (shown to you, never
     to the agent). Agents may not run it. Every grant is in the audit trail. Five wrong codes in 15
     minutes withdraw every pending code.
+
+    Agents with no user-only channel (Copilot CLI, Cursor) get no code: there, [settings]
+    approvals = "ask" turns such a block into the agent's own question to you instead.
     """
     from cupcake.approvals import grant
 
