@@ -39,6 +39,15 @@ def check_layers(report, root: str, env, agents) -> None:
                 + "): what they answer cannot be known, and a deny from any of them blocks",
                 "`cupcake explain --agent " + agent + " --command '…'` shows every layer for a call",
             )
+        from cupcake.agents import adapter
+
+        if getattr(adapter(agent), "USER_CHANNEL", None) is None:
+            report.add(
+                check,
+                OK,
+                f"{display} has no user-only channel ({adapter(agent).USER_CHANNEL_SEEN}): a block there carries "
+                'no `cupcake allow` code; [settings] approvals = "ask" makes such a block its own question to the person',
+            )
         rules = [layer for layer in layers if layer["kind"] in ("permission rule", "policy rule", "command rule")]
         strict = [layer for layer in rules if layer["says"] in ("deny", "ask")]
         winner = eff["winner"]

@@ -58,7 +58,7 @@ def plan_report(env, cwd) -> dict:
                 "version": None,
                 "core": False,
                 "enabled": True,
-                "configured_in": "[shadow] / mode = \"observe\"",
+                "configured_in": '[shadow] / mode = "observe"',
             }
         )
     for item in resolve(entries, None):
