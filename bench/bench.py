@@ -450,15 +450,16 @@ AGENT_SCENARIOS = {12: "codex", 13: "gemini", 14: "copilot", 15: "droid", 16: "c
 
 
 def make_shadow_candidate(project: Path) -> Setup:
-    """Scenario 1, with a shadow candidate (the same 50 policies and cupcake:recommended) evaluated beside
-    them and one observed policy: the candidate matches nothing either, so nothing is recorded."""
+    """Scenario 1, with a shadow candidate (the same 50 policies) evaluated beside them and one observed
+    policy: the candidate matches nothing either, so nothing is recorded. What the mechanism costs; a
+    candidate that imports a pack adds what the pack costs anyway (scenario 8)."""
     shadow = '[shadow]\ncandidate = "cupcake.candidate.toml"\n\n'
     observed = policy_block(
         "watch curl", "Bash", [("command_regex", "curl")], {"type": "provide_feedback", "message": "curl"}
     )
     observed = observed.replace("[[policy]]\n", '[[policy]]\nmode = "observe"\n', 1)
     (project / "cupcake.toml").write_text(policy_file(fifty_policies() + [observed]) + "\n" + shadow, encoding="utf-8")
-    candidate = 'imports = ["cupcake:recommended"]\n\n' + "\n".join(fifty_policies())
+    candidate = "\n".join(fifty_policies())
     (project / "cupcake.candidate.toml").write_text(candidate, encoding="utf-8")
     return Setup(bash_payload(project), expect_nothing)
 
@@ -590,7 +591,7 @@ SCENARIOS: list[Scenario] = [
     Scenario(
         17,
         "shadow-candidate",
-        "scenario 1 with a shadow candidate (the same 50 + cupcake:recommended) and an observed policy: no output",
+        "scenario 1 with a shadow candidate (the same 50 policies) and an observed policy: no output",
         2.5,
         1.5,
         make_shadow_candidate,

@@ -110,3 +110,9 @@ Feature: Approvals only a person can give
             """
         When the copilot agent asks to run "git push --force"
         Then the copilot agent asks the person
+
+    Scenario: doctor says which agent gets no code, and what to use there
+        Given the user runs "cupcake sync --agent copilot"
+        When the user runs "cupcake doctor"
+        Then the output says "Copilot CLI has no user-only channel"
+        And the output says "[settings] approvals = \"ask\" makes such a block its own question to the person"

@@ -14,8 +14,11 @@ from __future__ import annotations
 import os
 import time
 
-from cupcake.approvals import NOTES, store
-from cupcake.approvals.codes import approval_key, code_hash, fingerprint, new_code, shown
+from cupcake.approvals import NOTES, STORE_NAME
+from cupcake.project import WORK_DIR
+
+# The store and the codes are imported only once a grant may exist or a code is offered: a block in a
+# project where no person ever approved anything pays one stat.
 
 CODE_SECONDS = 15 * 60
 BY = "cupcake allow"  # how the decision is named where a policy name would be
@@ -46,10 +49,16 @@ def key_of(env):
     from cupcake.stores.policies.cache import secret
 
     found = secret(env)
-    return approval_key(found) if found else None
+    if not found:
+        return None
+    from cupcake.approvals.codes import approval_key
+
+    return approval_key(found)
 
 
 def _call(ctx) -> str:
+    from cupcake.approvals.codes import fingerprint
+
     event = ctx.incoming
     return fingerprint(ctx.root, event.name, event.tool, event.cwd, event.tool_input)
 
@@ -61,11 +70,15 @@ def _notes(ctx) -> list:
 def use_grant(ctx, rule: str, text: str) -> bool:
     """Whether a person's grant lets this exact call through ``rule`` (whose block says ``text``). A
     "once" grant is used up only when the call goes ahead (``approve_used``)."""
-    if ctx.event != "PreToolUse" or ctx.incoming is None or ctx.root is None or not store.exists(ctx.root):
+    if ctx.event != "PreToolUse" or ctx.incoming is None or ctx.root is None:
+        return False
+    if not os.path.isfile(os.path.join(ctx.root, WORK_DIR, STORE_NAME)):
         return False
     key = key_of(ctx.env)
     if key is None:
         return False
+    from cupcake.approvals import store
+
     call = _call(ctx)
     try:
         with store.Locked(ctx.root, key, create=False) as held:
@@ -91,6 +104,8 @@ def approve_used(ctx) -> None:
     once = [grant for _rule, _text, grant in skipped if grant.get("scope") == "once"]
     gone = set()
     if once:
+        from cupcake.approvals import store
+
         try:
             with store.Locked(ctx.root, key_of(ctx.env), create=False) as held:
                 present = {g.get("id") for g in held.data["grants"]}
@@ -134,6 +149,8 @@ def offer(ctx) -> None:
     key = key_of(ctx.env)
     if key is None:
         return  # no per-user secret yet (`cupcake sync` makes it): no code can be kept safely; doctor says so
+    from cupcake.approvals import store
+    from cupcake.approvals.codes import code_hash, new_code, shown
     from cupcake.stores.audit import mask
     from cupcake.stores.audit.record import SESSION_CHARS, summarize_input
 
