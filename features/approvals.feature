@@ -115,4 +115,4 @@ Feature: Approvals only a person can give
         Given the user runs "cupcake sync --agent copilot"
         When the user runs "cupcake doctor"
         Then the output says "Copilot CLI has no user-only channel"
-        And the output says "[settings] approvals = \"ask\" makes such a block its own question to the person"
+        And the output says "makes such a block its own question to the person"
