@@ -39,7 +39,6 @@ class ShadowEvaluation(BaseSystem):
         return ctx.deadline is None or time.monotonic() < ctx.deadline
 
     def process(self, ctx) -> None:
-        from cupcake.evaluate.patterns import Patterns
         from cupcake.evaluate.patterns import of as run_patterns
         from cupcake.shadow.evaluate import verdict
 
@@ -47,8 +46,9 @@ class ShadowEvaluation(BaseSystem):
         enforced = _enforced(ctx)
         if enforced is None:
             return
-        patterns = Patterns(ctx.policies.get("sre"))
-        patterns.scripts = run_patterns(ctx).scripts  # one reading of a Bash command per run
+        # The run's own: the compiled set's SRE programs hold the candidate's and the observed policies'
+        # patterns too, so each regex and the Bash command are read once per run, whichever set asks.
+        patterns = run_patterns(ctx)
         entry: dict = {}
         candidate = ctx.policies.get("shadow")
         if candidate is not None:
