@@ -1,7 +1,8 @@
 """What a run does when a policy blocks a tool call (imported only then).
 
-- ``use_grant``: a person's grant for this exact call and this rule lets it through (a "once" grant
-  is used up); the use is noted for the audit trail, which records it even with audit logging off.
+- ``use_grant``: a person's grant for this exact call and this rule lets it through; ``approve_used``,
+  after the scan, uses a "once" grant up (only when the call goes ahead) and notes every use for the
+  audit trail, which records it even with audit logging off.
 - ``offer``: otherwise, a fresh code for the person, sent only in the agent's user-only channel
   (``Response.private``); the store keeps its keyed hash. An agent without such a channel gets no
   code (``[settings] approvals = "ask"`` turns such a block into the agent's own question instead).
