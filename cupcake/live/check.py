@@ -16,6 +16,8 @@ import shutil
 import tempfile
 import time
 
+from cupcake.live import DEFAULT_TIMEOUT
+
 MARK = "cupcake-live-deny"
 REASON = "Blocked by cupcake doctor --live (a sample deny)."
 DENIED = f"echo denied > denied.txt # {MARK}"
@@ -30,8 +32,6 @@ matcher = "Bash"
 conditions = [{{ type = "command_regex", value = "{MARK}" }}]
 action = {{ type = "block_with_feedback", feedback_message = "{REASON}" }}
 """
-KEY = "cupcake-doctor-live-placeholder"  # no real key is ever used: the stand-in checks none
-DEFAULT_TIMEOUT = 120.0
 
 
 class Outcome:
@@ -64,73 +64,19 @@ class Outcome:
         }
 
 
-class ClaudeCode:
-    agent, display, program = "claude", "Claude Code", "claude"
-    install = "npm install -g @anthropic-ai/claude-code"
+def _runners() -> dict:
+    """The agents the live check can run: each adapter that has a ``live`` module (its headless command,
+    its environment, its stand-in)."""
+    import importlib
 
-    def prepare(self, home: str) -> None:
-        pass
-
-    def standin(self, script):
-        from cupcake.live.messages_api import ScriptedMessagesAPI, Text, ToolUse
-
-        turns = [ToolUse("Bash", {"command": c}) for c in script] + [Text("Done.")]
-        return ScriptedMessagesAPI(turns, max_lifetime=DEFAULT_TIMEOUT * 3)
-
-    def shown(self, standin) -> list[str]:
-        return [r.text for r in standin.tool_results()]
-
-    def command(self, executable: str, prompt: str) -> list[str]:
-        return [executable, "-p", prompt, "--output-format", "json", "--allowedTools", "Bash"]
-
-    def environment(self, base_url: str) -> dict:
-        return {
-            "ANTHROPIC_BASE_URL": base_url,
-            "ANTHROPIC_API_KEY": KEY,
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
-        }
+    found = {}
+    for name in ("claude", "gemini"):
+        module = importlib.import_module(f"cupcake.agents.{name}.live")
+        found[name] = module.Runner()
+    return found
 
 
-class GeminiCli:
-    agent, display, program = "gemini", "Gemini CLI", "gemini"
-    install = "npm install -g @google/gemini-cli"
-
-    def prepare(self, home: str) -> None:
-        # Headless with only a base URL, the CLI picks the "gateway" auth type and refuses to start (exit 41).
-        folder = os.path.join(home, ".gemini")
-        os.makedirs(folder, exist_ok=True)
-        settings = {
-            "privacy": {"usageStatisticsEnabled": False},
-            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
-            "security": {"auth": {"selectedType": "gemini-api-key"}},
-        }
-        with open(os.path.join(folder, "settings.json"), "w", encoding="utf-8") as f:
-            json.dump(settings, f)
-
-    def standin(self, script):
-        from cupcake.live.gemini_api import GeminiStandin
-        from cupcake.live.standin import Shell, Text, ToolCall
-
-        def shell(command: str) -> ToolCall:
-            return ToolCall("run_shell_command", {"command": command, "description": "cupcake doctor --live"})
-
-        return GeminiStandin(
-            [Shell(c) for c in script] + [Text("Done.")], shell=shell, max_lifetime=DEFAULT_TIMEOUT * 3
-        )
-
-    def shown(self, standin) -> list[str]:
-        return [r.text for r in standin.tool_results()]
-
-    def command(self, executable: str, prompt: str) -> list[str]:
-        # Headless Gemini CLI offers its shell tool to the model only in yolo mode.
-        return [executable, "-p", prompt, "--output-format", "json", "--approval-mode", "yolo"]
-
-    def environment(self, base_url: str) -> dict:
-        return {"GEMINI_CLI_TRUST_WORKSPACE": "true", "GOOGLE_GEMINI_BASE_URL": base_url, "GEMINI_API_KEY": KEY}
-
-
-AGENTS = {runner.agent: runner for runner in (ClaudeCode(), GeminiCli())}
+AGENTS = _runners()
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
