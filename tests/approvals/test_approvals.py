@@ -244,3 +244,36 @@ def test_two_identical_calls_at_once_share_one_once_grant(guarded):
         answers = list(pool.map(lambda _n: blocked(guarded), range(4)))
     decisions = sorted(a.specific["permissionDecision"] for a in answers)
     assert decisions == ["allow", "deny", "deny", "deny"]
+
+
+FORMS = [
+    "cupcake allow K7QX-4M2P",
+    "bash -c 'cupcake allow K7QX-4M2P'",
+    "c=cupcake; $c allow K7QX-4M2P",
+    "/usr/bin/env cupcake allow K7QX-4M2P",
+    "\\cupcake allow K7QX-4M2P",
+    "cupcake 'al'low K7QX-4M2P",
+    "echo K7QX-4M2P | xargs cupcake allow",
+    'eval "cupcake allow K7QX-4M2P"',
+    "command cupcake allow K7QX-4M2P",
+    "timeout 5 cupcake allow K7QX-4M2P",
+    "cupcake --version; cupcake allow K7QX-4M2P --always --reason x",
+    "cupcake shadow promote --yes",
+]
+
+
+@pytest.mark.parametrize("command", FORMS)
+def test_every_form_bash_would_run_as_cupcake_allow_is_blocked(guarded, tmp_path, command):
+    """Real bash is the oracle: with a stand-in `cupcake` first on PATH, the form does run `cupcake allow`
+    (or `shadow promote`); the hook must block it."""
+    fake = tmp_path / "fakebin"
+    fake.mkdir(exist_ok=True)
+    record = tmp_path / "argv"
+    (fake / "cupcake").write_text(f'#!/bin/sh\nprintf "%s " "$@" >> {record}\necho >> {record}\n')
+    (fake / "cupcake").chmod(0o755)
+    subprocess.run(["bash", "-c", command], env={"PATH": f"{fake}:/usr/bin:/bin"}, cwd=tmp_path, timeout=10)
+    ran = record.read_text() if record.exists() else ""
+    assert "allow" in ran or "promote" in ran, (command, ran)
+    answer = blocked(guarded, command)
+    assert answer.specific["permissionDecision"] == "deny", (command, answer)
+    assert "Cupcake self-protection" in answer.specific["permissionDecisionReason"]
