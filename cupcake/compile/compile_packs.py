@@ -22,7 +22,10 @@ def merged_settings(top_sources, problems) -> dict:
             continue
 
         def report(message, key=None, severity=ERROR, source=source):
-            line = source.lines.table_key("packs", key) if key else None
+            if isinstance(key, tuple):  # ("messages", rule id): the line of that id in [packs.messages]
+                line = source.lines.table_key("packs.messages", key[1])
+            else:
+                line = source.lines.table_key("packs", key) if key else None
             line = line or source.lines.top_key("packs") or _header(source.lines)
             problems.append(Problem(severity, source.name, line, None, message))
 

@@ -110,7 +110,9 @@ def settings_of(table) -> dict:
 
 
 def check_settings(packs: dict, report, warn) -> None:
-    """Report the shape of ``[packs]``; warn about rule ids no pack has."""
+    """Report the shape of ``[packs]`` and every rule id no pack has: an error in ``disable`` (the rule
+    meant stays on), a warning in ``messages`` (the message is not used), each with the key's line
+    (``report(message, key)``: a key of ``[packs]``, or ``("messages", rule_id)``)."""
     from cupcake.compile.problems import suggestion
 
     known = all_rules()
@@ -139,9 +141,20 @@ def check_settings(packs: dict, report, warn) -> None:
     if not isinstance(messages, dict) or not all(isinstance(v, str) and v.strip() for v in messages.values()):
         report('[packs.messages] maps a rule id to a message: "git.force-push" = "…"', "messages")
         messages = {}
-    for rule_id in list(disable) + list(messages):
+    for rule_id in disable:
         if rule_id not in known:
-            warn(f'[packs]: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}', None)
+            report(
+                f'[packs] disable: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}, so no'
+                " rule is switched off for it (`cupcake packs` lists the ids)",
+                "disable",
+            )
+    for rule_id in messages:
+        if rule_id not in known:
+            warn(
+                f'[packs.messages]: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}, so'
+                " this message is never shown",
+                ("messages", rule_id),
+            )
 
 
 def examples(rule: dict):

@@ -55,7 +55,8 @@ PRECEDENCE = (
 
 
 def agent_tool(event) -> str | None:
-    if event.agent_tool:
+    """Gemini CLI's name for the event's tool (the event may be in another agent's words, as explain's --command)."""
+    if event.agent == "gemini" and event.agent_tool:
         return event.agent_tool
     return next((agent for agent, canonical in TOOLS.items() if canonical == event.tool), event.tool)
 
