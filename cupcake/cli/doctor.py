@@ -92,6 +92,9 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_protection(report, root, env)
     _round_trip(report, installed, root, env)
     check_agents(report, root, env, others)
+    from cupcake.cli.doctor_layers import check_layers
+
+    check_layers(report, root, env, (["claude"] if installed else []) + list(dict.fromkeys(a for a, _s, _p in others)))
     return report
 
 
