@@ -449,6 +449,21 @@ def make_agent_allow(agent: str) -> Callable[[Path], Setup]:
 AGENT_SCENARIOS = {12: "codex", 13: "gemini", 14: "copilot", 15: "droid", 16: "cursor"}
 
 
+def make_shadow_candidate(project: Path) -> Setup:
+    """Scenario 1, with a shadow candidate (the same 50 policies) evaluated beside them and one observed
+    policy: the candidate matches nothing either, so nothing is recorded. What the mechanism costs; a
+    candidate that imports a pack adds what the pack costs anyway (scenario 8)."""
+    shadow = '[shadow]\ncandidate = "cupcake.candidate.toml"\n\n'
+    observed = policy_block(
+        "watch curl", "Bash", [("command_regex", "curl")], {"type": "provide_feedback", "message": "curl"}
+    )
+    observed = observed.replace("[[policy]]\n", '[[policy]]\nmode = "observe"\n', 1)
+    (project / "cupcake.toml").write_text(policy_file(fifty_policies() + [observed]) + "\n" + shadow, encoding="utf-8")
+    candidate = "\n".join(fifty_policies())
+    (project / "cupcake.candidate.toml").write_text(candidate, encoding="utf-8")
+    return Setup(bash_payload(project), expect_nothing)
+
+
 PACK_NAMES = ("destructive", "git", "secrets", "network", "system", "production", "publishing")
 
 
@@ -573,6 +588,14 @@ SCENARIOS: list[Scenario] = [
         1.5,
         make_self_protection_compound,
     ),
+    Scenario(
+        17,
+        "shadow-candidate",
+        "scenario 1 with a shadow candidate (the same 50 policies) and an observed policy: no output",
+        2.5,
+        1.5,
+        make_shadow_candidate,
+    ),
 ] + [
     Scenario(
         number,
@@ -589,7 +612,8 @@ SCENARIOS: list[Scenario] = [
 # two scenarios' paired figures (each run over the baseline run just before it), which a busy machine
 # disturbs far less than a ratio of raw medians; both are reported.
 # Each agent's allow path costs at most Claude Code's (scenario 1) + 5%.
-SCALE_BUDGETS = [(4, 7, 1.20)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
+# A shadow candidate as large as the enforced set costs at most 10% more than scenario 1 (issue 25).
+SCALE_BUDGETS = [(4, 7, 1.20), (17, 1, 1.10)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
 
 
 def scale_checks(results: list[dict]) -> list[dict]:

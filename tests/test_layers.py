@@ -55,11 +55,14 @@ def _nodes(tree):
 
 
 def layer_of(module: str, layers: list[list[str]]) -> tuple[int, str]:
-    """(the layer's number from the top, the package that places it): the longest prefix named."""
+    """(the layer's number from the top, the package that places it): the longest name that fits. A
+    name fits its module and everything under it, but the root package's name only itself: a new
+    package must be placed, not land in the base layer unnoticed."""
     best = (-1, "")
     for number, names in enumerate(layers):
         for name in names:
-            if (module == name or module.startswith(name + ".")) and len(name) > len(best[1]):
+            under = module.startswith(name + ".") and "." in name
+            if (module == name or under) and len(name) > len(best[1]):
                 best = (number, name)
     return best
 
@@ -139,9 +142,13 @@ def test_the_checks_can_fail(tmp_path):
     (package / "high.py").write_text("from cupcake.low import a\n")
     (package / "low" / "a.py").write_text("def f():\n    from cupcake import high\n")
     (package / "low" / "b.py").write_text("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from cupcake import high\n")
+    (package / "stray.py").write_text("")
     graph = imports(package)
     layers = [["cupcake.high"], ["cupcake.low", "cupcake"]]
-    assert wrong_way(graph, layers, set()) == ["cupcake.low.a:2 imports cupcake.high, a layer above (cupcake.high)"]
+    assert wrong_way(graph, layers, set()) == [
+        "cupcake.low.a:2 imports cupcake.high, a layer above (cupcake.high)",
+        "cupcake.stray: in no layer of [tool.cupcake.layers]",
+    ]
     assert circles(graph, set()) == ["cupcake.high <-> cupcake.low.a"]
     assert circles(graph, {("cupcake.low.a", "cupcake.high")}) == []
     assert "cupcake.high" not in graph["cupcake.low.b"]

@@ -65,6 +65,18 @@ def translator(name: str):
     return __import__(f"{ADAPTERS[name]}.translator", fromlist=("Translator",)).Translator
 
 
+# The agents `cupcake doctor --live` can run against a stand-in model: each has a ``live`` module
+# whose ``Runner`` starts its headless CLI.
+LIVE = ("claude", "gemini")
+
+
+def live_runner(name: str):
+    """The runner of ``cupcake doctor --live`` for agent ``name`` (one of ``LIVE``)."""
+    if name not in LIVE:
+        raise UnknownAgent(f"no live check for agent {name!r} (known: {', '.join(LIVE)})")
+    return __import__(f"{ADAPTERS[name]}.live", fromlist=("Runner",)).Runner()
+
+
 def project_dir_in(env) -> str | None:
     """The project directory an agent names in the environment (a command run from inside an agent), or
     None: each adapter reads its own variable, the default agent's first."""

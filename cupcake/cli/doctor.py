@@ -112,6 +112,9 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_workdir(report, root)
     _check_agents(report, installed, root, env)
     _round_trip(report, installed, root, env)
+    from cupcake.cli.doctor_layers import check_layers
+
+    check_layers(report, root, env, list(dict.fromkeys(item.agent for item in installed)))
     return report
 
 
@@ -522,13 +525,14 @@ def _check_agents(report: Report, installed: list[Installed], root: str, env) ->
 
 def _round_trip(report: Report, installed: list[Installed], root: str, env) -> None:
     """A sample before-tool event through each agent's hook command (the first scope that has one)."""
-    from cupcake.agents.samples import sample_pre_tool
+    from cupcake.agents.samples import sample_pre_tool, sample_tool
 
     tried = set()
     for item in installed:
         if item.agent in tried:
             continue
-        event, payload, tool = sample_pre_tool(item.agent, root)
+        event, payload = sample_pre_tool(item.agent, root)
+        tool = sample_tool(item.agent)
         command = next((c for e, c, _t in item.hooks if e == event), None)
         if command is None:
             continue
@@ -553,7 +557,7 @@ def _round_trip(report: Report, installed: list[Installed], root: str, env) -> N
             "run `cupcake sync`",
         )
         return
-    sample = sample_pre_tool(DEFAULT, root)
+    sample = (*sample_pre_tool(DEFAULT, root), sample_tool(DEFAULT))
     command = hooks.build(hooks.command_word(mine), DEFAULT, sample[0], True)
     _send(report, DEFAULT, sample, command, "this installation (no hook)", root, env)
 

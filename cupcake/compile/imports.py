@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import stat
 
-from cupcake.evaluate.globmatch import has_magic, match_name
 from cupcake.project import WORK_DIR, file_identity
+from cupcake.shell.globmatch import has_magic, match_name
 
 MAX_DIRS = 500  # a ``**`` that scans more than this is refused: every warm run would stat them all
 

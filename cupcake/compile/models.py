@@ -48,6 +48,9 @@ class Policy(BaseModel):
     agents: list[str] | None = Field(
         None, description="Only for these agents (claude, codex, gemini, copilot, droid, cursor)."
     )
+    mode: Literal["enforce", "observe"] | None = Field(
+        None, description='"observe": its decisions are recorded in the shadow log, never sent to the agent.'
+    )
     conditions: list[Table] | None = Field(None, description="All must hold; absent: always.")
     action: Table
 
@@ -75,6 +78,10 @@ class Settings(BaseModel):
     self_protection: bool | None = Field(None)
     state_ttl_days: Positive | None = Field(None)
     stop_block_limit: Annotated[int, Field(ge=1)] | None = Field(None)
+    approvals: Literal["code", "ask", "off"] | None = Field(
+        None,
+        description='How a person may let a blocked call through: "code" for `cupcake allow CODE`, "ask", or "off".',
+    )
     eval_feedback: EvalFeedback | None = Field(None)
 
 
@@ -240,12 +247,20 @@ class Packs(BaseModel):
     model_config = _config("packs")
     disable: list[str] | None = Field(None, description='Built-in rules switched off, by id ("git.force-push").')
     messages: dict[str, str] | None = Field(None, description="A rule id -> what the agent is told instead.")
+    observe: list[str] | None = Field(None, description="Rule ids or whole packs observed instead of enforced.")
 
 
 class Pipeline(BaseModel):
     model_config = _config("pipeline")
     systems: dict[str, int | bool] | None = Field(
         None, description="A custom system -> its order; a built-in -> false."
+    )
+
+
+class Shadow(BaseModel):
+    model_config = _config("shadow")
+    candidate: str = Field(
+        description="A complete policy file beside cupcake.toml, evaluated beside it, never enforced."
     )
 
 
@@ -260,6 +275,7 @@ class CupcakeFile(BaseModel):
     settings: Settings | None = Field(None)
     packs: Packs | None = Field(None)
     pipeline: Pipeline | None = Field(None)
+    shadow: Shadow | None = Field(None)
     policy: list[FullPolicy] | None = Field(None)
 
 

@@ -26,7 +26,7 @@ HARD_RANK = {APPROVE: 1, ASK: 2, BLOCK: 3}
 
 
 class Response:
-    __slots__ = ("decision", "text", "soft_text", "reason", "context", "fail_closed")
+    __slots__ = ("decision", "text", "soft_text", "reason", "context", "fail_closed", "private")
 
     def __init__(
         self,
@@ -43,6 +43,9 @@ class Response:
         self.reason = reason  # approve / ask reason
         self.context = context  # context for the model (never decides)
         self.fail_closed = fail_closed  # an error under fail_mode = "closed"
+        # For the person only, never the model: sent in the agent's user-only channel where it has one
+        # (its adapter's USER_CHANNEL), dropped where it has none (an approval code, cupcake.approvals).
+        self.private = ""
 
     def __repr__(self) -> str:
         return f"Response({self.decision!r}, text={self.text!r})"

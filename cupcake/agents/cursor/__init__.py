@@ -13,6 +13,8 @@ from cupcake.agents.cursor.capabilities import (
     PROJECT_DIR_ENV,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.cursor.protocol import parse, render
@@ -38,5 +40,7 @@ __all__ = [
     "FILE_WRITE_TOOLS",
     "PROJECT_DIR_ENV",
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "action_supported",
 ]

@@ -12,6 +12,8 @@ from cupcake.agents.droid.capabilities import (
     PROJECT_DIR_ENV,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.droid.protocol import parse, render
@@ -37,5 +39,7 @@ __all__ = [
     "FILE_WRITE_TOOLS",
     "PROJECT_DIR_ENV",
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "action_supported",
 ]

@@ -80,7 +80,7 @@ def answer(event, payload, response, warnings=()) -> dict:
         message = text
     if context:
         out["hookSpecificOutput"] = _context(agent_event, context)
-    message = join(message, note(warnings))
+    message = join(message, getattr(response, "private", ""), note(warnings))  # USER_CHANNEL
     if message:
         out["systemMessage"] = cap(message, limit=ANSWER_CAP)
     return out
