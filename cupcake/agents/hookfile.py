@@ -150,8 +150,8 @@ def nothing_to_protect(edits, scope, root, env, compiled, sandbox) -> list[str]:
     return []
 
 
-def nothing_to_unprotect(edits, scope, root, env) -> bool:
-    return False
+def nothing_to_unprotect(edits, scope, root, env) -> list[str]:
+    return []
 
 
 def no_findings(text: str) -> list:

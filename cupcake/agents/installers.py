@@ -10,7 +10,7 @@ Each adapter package has an ``install`` module, the agent's installer, with the 
 - ``hooks_in(text)``: (its event, command, timeout in seconds) of Cupcake's hooks there;
 - ``protect(edits, scope, root, env, compiled, sandbox)`` and ``unprotect(edits, scope, root, env)``:
   what it adds beside the hooks (Claude Code's deny rules and sandbox paths), with the entries git must
-  ignore; ``file_findings(text)``: what doctor says about the file; ``notes(scope, root, env, **options)``:
+  ignore, and takes out again, with what to tell the person; ``file_findings(text)``: what doctor says about the file; ``notes(scope, root, env, **options)``:
   what sync says after writing (Codex's trust step, say);
 - ``protected_paths(project_dir, env)``: its files self-protection keeps the agent off.
 

@@ -129,10 +129,11 @@ def path_warnings(executable: str, env, agent: str = DEFAULT) -> list[str]:
             return [f"{executable} is not an executable file: {fails}."]
         return []
     found = shutil.which(executable, path=env.get("PATH", os.defpath))
-    again = f"cupcake sync{_agent_flag(agent)}"
+    personal = next(s for s in installer(agent).SCOPES if s not in hooks.SHARED_SCOPES)
+    again = f"cupcake sync{_agent_flag(agent)} --scope {personal}"
     fix = (
         "Install Cupcake where every shell finds it (`pipx install .` or `uv tool install .` from its source), "
-        f"or run `{again} --scope local` to write this installation's absolute path."
+        f"or run `{again}` to write this installation's absolute path."
         if mine
         else "Install Cupcake on PATH, or pass --command with its absolute path."
     )
@@ -283,7 +284,7 @@ def _uninstall(install, display, scope, root, env, edits, path, command, dry_run
     removed = len(install.hooks_in(edits.text(path))) if edits.exists(path) else 0
     _edit(install, edits, path, (), hooks.DEFAULT_NAME, 600, False, True, scope, also)
     try:
-        protected = install.unprotect(edits, scope, root, env)
+        protected = install.unprotect(edits, scope, root, env)  # what it will say it removed
     except ValueError as exc:
         raise Refused(str(exc)) from None
     if dry_run:
@@ -297,8 +298,8 @@ def _uninstall(install, display, scope, root, env, edits, path, command, dry_run
     if removed:
         noun = "entry" if removed == 1 else "entries"
         out(f"Removed {removed} Cupcake hook {noun} for {display} from {label}" + backup_note(loaded))
-    if protected:
-        out("Removed the protections sync had added (permissions.deny rules, sandbox paths), and nothing else.")
+    for line in protected:
+        out(line)
     return 0
 
 

@@ -25,7 +25,7 @@ from cupcake.compile.state_conditions import state_plan
 from cupcake.evaluate.settings import merge, raw_settings
 from cupcake.evaluator_findings.settings import eval_feedback_settings
 from cupcake.problems import ERROR, WARNING, Problem, suggestion
-from cupcake.project import label
+from cupcake.project import file_identity, label
 from cupcake.protection.hook import protected_paths
 from cupcake.speedups import pack_forms
 from cupcake.stages import settings as pipeline_systems
@@ -412,8 +412,6 @@ class _Imported:
 
 def _imported_sources(source, root: str, env, problems, imported: _Imported) -> list:
     """The files ``source``'s ``imports`` names, read and checked, in order (policies only)."""
-    from cupcake.project import file_identity
-
     entries = source.table.get("imports")
     if entries is None:
         return []

@@ -197,3 +197,14 @@ def test_another_tools_hooks_in_the_same_file_stay(project):
     data = json.loads(path.read_text())
     assert data["hooks"]["PreToolUse"][0] == theirs["hooks"]["PreToolUse"][0]
     assert len(data["hooks"]["PreToolUse"]) == 2
+
+
+@pytest.mark.parametrize("agent, personal", [("claude", "local"), ("codex", "user"), ("gemini", "user")])
+def test_the_path_warning_offers_the_agents_own_personal_scope(project, agent, personal):
+    project.write_policy("")
+    out, err = [], []
+    env = dict(project.env(), PATH="/usr/bin:/bin")  # no cupcake on it
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    assert run_sync("project", env, str(project.root), agent=agent, out=out.append, err=err.append) == 0
+    named = "" if agent == "claude" else f" --agent {agent}"
+    assert f"`cupcake sync{named} --scope {personal}`" in "\n".join(err), err

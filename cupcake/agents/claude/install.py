@@ -155,18 +155,19 @@ def protect(edits, scope: str, root: str, env, compiled, sandbox: bool) -> list[
     return _ignored(scope, root, env)
 
 
-def unprotect(edits, scope: str, root: str, env) -> bool:
-    """Take out exactly what ``protect`` added (its record says what); True when there was something."""
+def unprotect(edits, scope: str, root: str, env) -> list[str]:
+    """Take out exactly what ``protect`` added (its record says what); what to tell the person."""
     from cupcake.agents.claude import protections
 
     done = _move_out_of_shared(edits, scope, root, env)
     path = protections_path(scope, root, env)
     record = protections.read_record(path) if os.path.exists(path) else None
-    if record is None:
-        return done
-    edits.set(path, protections.remove(edits.text(path), record))
-    edits.after(lambda: protections.delete_record(path))
-    return True
+    if record is not None:
+        edits.set(path, protections.remove(edits.text(path), record))
+        edits.after(lambda: protections.delete_record(path))
+    if not done and record is None:
+        return []
+    return ["Removed the protections sync had added (permissions.deny rules, sandbox paths), and nothing else."]
 
 
 def _move_out_of_shared(edits, scope: str, root: str, env) -> bool:
