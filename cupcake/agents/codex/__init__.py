@@ -9,6 +9,7 @@ from cupcake.agents.codex.capabilities import (
     CAPABILITIES,
     FILE_WRITE_TOOLS,
     PROJECT_DIR_ENV,
+    REWRITE,
     SHELL_TOOLS,
     TOOLS,
     action_supported,
@@ -36,6 +37,7 @@ __all__ = [
     "SHELL_TOOLS",
     "FILE_WRITE_TOOLS",
     "PROJECT_DIR_ENV",
+    "REWRITE",
     "ANSWER_CAP",
     "action_supported",
 ]

@@ -11,6 +11,7 @@ from cupcake.agents.copilot.capabilities import (
     CAPABILITIES,
     FILE_WRITE_TOOLS,
     PROJECT_DIR_ENV,
+    REWRITE,
     SHELL_TOOLS,
     TOOLS,
     action_supported,
@@ -37,6 +38,7 @@ __all__ = [
     "SHELL_TOOLS",
     "FILE_WRITE_TOOLS",
     "PROJECT_DIR_ENV",
+    "REWRITE",
     "ANSWER_CAP",
     "action_supported",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, rewrite, row, supported
 
 REAL = "real client 0.225.2"
 DOC = "documented only"
@@ -77,3 +77,15 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether droid can honour ``kind`` (block, approve, ask, context, …) on canonical ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"PreToolUse"},
+    {"Execute"},
+    ask=False,
+    allow=False,
+    shell="bash",
+    verified=REAL,
+    notes="droid drops a rewrite that comes with ask",
+)
