@@ -52,7 +52,8 @@ HIDE = "hide"  # a secret: read as empty, not writable
 WRITABLE = "rw"  # writable again inside a protected directory
 EMPTY_FILE = "empty-file"  # the empty read-only file placeholders are bound from
 EMPTY_DIR = "empty-dir"  # the empty read-only directory placeholders are bound from
-KINDS = frozenset({BWRAP, OPTION, POLICY, FILE, DIR, EXISTING, HIDE, WRITABLE, EMPTY_FILE, EMPTY_DIR})
+ENV = "env"  # an env(1) that can reset signal handling (--default-signal), found at a fixed place
+KINDS = frozenset({BWRAP, OPTION, POLICY, FILE, DIR, EXISTING, HIDE, WRITABLE, EMPTY_FILE, EMPTY_DIR, ENV})
 
 SIGNALS_TO_IGNORE = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 # Python ignores these at start; a program it starts must get them back as they were.
@@ -252,8 +253,8 @@ def _check_empty(records) -> None:
                 raise Refused(f"the placeholder directory {path} is no longer empty")
 
 
-def bwrap_argv(records, shell: str, command: str, status_fd: int, unshare_net: bool = False) -> list:
-    """The bubblewrap command line that runs ``shell -c command`` in the jail."""
+def bwrap_argv(records, inner, status_fd: int, unshare_net: bool = False) -> list:
+    """The bubblewrap command line that runs ``inner`` (an argv: ``shell -c command``) in the jail."""
     bwrap = next((p for k, p in records if k == BWRAP), None)
     if bwrap is None:
         raise Refused("the jail's description names no bubblewrap executable")
@@ -270,7 +271,7 @@ def bwrap_argv(records, shell: str, command: str, status_fd: int, unshare_net: b
         argv += ["--dev-bind", pin, pin]
     for option, source, destination in binds:
         argv += [option, source, destination]
-    argv += ["--", shell, "-c", command]
+    argv += ["--", *inner]
     return argv
 
 
@@ -380,6 +381,22 @@ def refusal(cause: str, fix: str, agent: str = "") -> str:
 # ## Running #######################################################################################
 
 
+def original_environment():
+    """The environment this process was started with, byte for byte: Python itself may add to its own
+    (LC_CTYPE, when it coerces the C locale), and the command must get the agent's, unchanged."""
+    try:
+        with open("/proc/self/environ", "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    env = {}
+    for entry in data.split(b"\0"):
+        key, sep, value = entry.partition(b"=")
+        if sep and key and key not in env:
+            env[key] = value
+    return env
+
+
 def _signals():
     import _signal
 
@@ -387,27 +404,45 @@ def _signals():
 
 
 def run_linux(records, shell: str, command: str, unshare_net: bool) -> int:
+    """Run the command in bubblewrap; return its exit status (``Refused`` when the jail did not start).
+
+    The agent stops a command by signalling its process group, which holds the launcher, bubblewrap's
+    monitor and the command alike. The launcher and the monitor ignore those signals, so that only the
+    command gets them and its status still comes back; the command gets them as the agent left them
+    (``env --default-signal`` undoes the ignoring for it, where env has that option)."""
     _signal = _signals()
     for kind, path in records:
         if kind == BWRAP and not (os.path.isfile(path) and os.access(path, os.X_OK)):
             raise Refused(f"bubblewrap is not installed at {path}", INSTALL_BWRAP)
     _check_empty(records)
+    environment = original_environment()
+    stoppers = [getattr(_signal, name) for name in SIGNALS_TO_IGNORE]
+    previous = {sig: _signal.getsignal(sig) for sig in stoppers}
+    env_tool = next((p for k, p in records if k == ENV and os.access(p, os.X_OK)), None)
+    inner = [shell, "-c", command]
+    if env_tool:
+        reset = [name[3:] for name, sig in zip(SIGNALS_TO_IGNORE, stoppers) if previous[sig] != _signal.SIG_IGN]
+        if reset:
+            inner = [env_tool, "--default-signal=" + ",".join(reset), *inner]
     read_end, write_end = os.pipe()
-    argv = bwrap_argv(records, shell, command, write_end, unshare_net)
-    ignored = [getattr(_signal, name) for name in SIGNALS_TO_IGNORE]
-    previous = {sig: _signal.signal(sig, _signal.SIG_IGN) for sig in ignored}
+    argv = bwrap_argv(records, inner, write_end, unshare_net)
+    for sig in stoppers:
+        _signal.signal(sig, _signal.SIG_IGN)
     pid = os.fork()
     if pid == 0:  # the child: becomes bubblewrap
         try:
-            for sig in ignored:  # as the agent left them: ignored stays ignored, anything else is the default
-                _signal.signal(sig, _signal.SIG_IGN if previous[sig] == _signal.SIG_IGN else _signal.SIG_DFL)
+            for sig in stoppers:  # the monitor keeps ignoring them only when the command gets them back
+                if not env_tool and previous[sig] != _signal.SIG_IGN:
+                    _signal.signal(sig, _signal.SIG_DFL)
             for name in SIGNALS_PYTHON_IGNORES:
                 _signal.signal(getattr(_signal, name), _signal.SIG_DFL)
             os.close(read_end)
             os.set_inheritable(write_end, True)
             os.closerange(3, write_end)
             os.closerange(write_end + 1, 1 << 20)
-            os.execv(argv[0], argv)
+            if environment is None:
+                os.execv(argv[0], argv)
+            os.execve(argv[0], argv, environment)
         finally:
             os._exit(127)
     os.close(write_end)

@@ -26,6 +26,7 @@ _LIBRARY_NAMES = ("ld-linux", "libc.so", "libm.so", "libpython", "libpthread", "
 _BWRAP_LIBRARIES = ("libselinux.so.1", "libcap.so.2", "libpcre2-8.so.0")
 _LOADER_FILES = ("/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/ld.so.cache")
 _LOADER_DIRS = ("/etc/ld.so.conf.d",)
+ENV_PLACES = ("/usr/bin/env", "/bin/env")
 
 
 def bwrap() -> str:
@@ -83,6 +84,19 @@ def _disables_userns(path: str) -> bool:
         return False
 
 
+def env_tool() -> str | None:
+    """An env(1) that resets signal handling (coreutils 8.31 and later), at a fixed place, or None."""
+    for place in ENV_PLACES:
+        if os.path.isfile(place) and os.access(place, os.X_OK):
+            try:
+                with open(place, "rb") as f:
+                    if b"default-signal" in f.read(4 << 20):
+                        return os.path.realpath(place)
+            except OSError:
+                pass
+    return None
+
+
 def _libraries() -> list[str]:
     """The shared libraries this interpreter has loaded that it needs at every start."""
     try:
@@ -131,6 +145,9 @@ def records() -> list[tuple[str, str]]:
     if _disables_userns(found):
         out.append((launch.OPTION, "--disable-userns"))
     out.append((launch.FILE, found))
+    env = env_tool()
+    if env:
+        out += [(launch.ENV, env), (launch.FILE, env)]
     out.append((launch.FILE, interpreter()))
     own, base_site = _module_path()
     for entry in own:
