@@ -71,10 +71,11 @@ def _decide(ctx, prepared) -> Response:
     display = getattr(ctx.agent, "DISPLAY_NAME", ctx.agent.NAME)
     rewrite = getattr(ctx.agent, "REWRITE", None)
     if shell is None:
+        failure = f" ({prepared.text.removeprefix('Cupcake: ')})" if d == ERROR and prepared.text else ""
         return _blocked(
             prepared,
-            "Cupcake could not tell which tool this call is for, and the OS layer never lets a command run "
-            "outside its jail",
+            f"Cupcake could not tell which tool this call is for{failure}, and the OS layer never lets a command "
+            "run outside its jail",
         )
     agent_event = ctx.payload.get("agent_event") if isinstance(ctx.payload, dict) else None
     tool = ctx.incoming.agent_tool or ctx.incoming.tool
