@@ -28,7 +28,7 @@ TRICKY = {
     "globs and braces": "echo {a,b}{1,2} '*' \"?\" [x]",
     "comments and bangs": "echo hi # a comment with 'quote\necho !! '!x' \"!$\"",
     "backslashes": "echo \\\\ '\\\\' \"\\\\\" \\\necontinued; printf '%s\\n' 'a\\b'",
-    "substitutions": "echo $(echo $((6*7))) `echo tick` ${HOME:+set} \"${#HOME}\"",
+    "substitutions": 'echo $(echo $((6*7))) `echo tick` ${HOME:+set} "${#HOME}"',
     "looks like a jailed command": "echo \"'/usr/bin/python3' -I -S '/x/cupcake/jail/launch.py' 'a' 'b' 'c' 'd'\"",
     "exit inside": "echo before; exit 3; echo after",
 }

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+
 def state(path) -> tuple:
     """What a change to the file would show: content, type and mode, owner, modification time."""
     try:
@@ -38,8 +39,8 @@ HOSTILE = {
     "echo '# gone' > cupcake.toml",
     "new mount namespace": "unshare -m sh -c 'umount cupcake.toml; echo gone > cupcake.toml'",
     "new user and mount namespace": "unshare -Urm sh -c 'umount cupcake.toml; echo gone > cupcake.toml'",
-    "nsenter the parent's namespaces": "nsenter -t $PPID -m -U sh -c 'echo gone > \"$0\"/cupcake.toml' \"$PWD\"; "
-    "nsenter -t $PPID -m sh -c 'echo gone > \"$0\"/cupcake.toml' \"$PWD\"",
+    "nsenter the parent's namespaces": 'nsenter -t $PPID -m -U sh -c \'echo gone > "$0"/cupcake.toml\' "$PWD"; '
+    'nsenter -t $PPID -m sh -c \'echo gone > "$0"/cupcake.toml\' "$PWD"',
     "mv over": "echo gone > new.toml; mv -f new.toml cupcake.toml",
     "rm then create": "rm -f cupcake.toml; echo gone > cupcake.toml",
     "sed -i": "sed -i 's/policy/gone/' cupcake.toml",
@@ -52,19 +53,18 @@ HOSTILE = {
     "touch": "touch -d 2000-01-01 cupcake.toml",
     "cp over": "cp /etc/hostname cupcake.toml",
     "dd": "dd if=/dev/zero of=cupcake.toml bs=1 count=4 conv=notrunc",
-    "through /proc/self/root": "echo gone > /proc/self/root\"$PWD\"/cupcake.toml",
+    "through /proc/self/root": 'echo gone > /proc/self/root"$PWD"/cupcake.toml',
     "through /proc/self/cwd": "echo gone > /proc/self/cwd/cupcake.toml",
-    "through the parent's /proc root": "echo gone > /proc/$PPID/root\"$PWD\"/cupcake.toml; "
+    "through the parent's /proc root": 'echo gone > /proc/$PPID/root"$PWD"/cupcake.toml; '
     "echo gone > /proc/$PPID/cwd/cupcake.toml",
-    "chroot": "chroot / sh -c 'echo gone > \"$0\"/cupcake.toml' \"$PWD\"",
+    "chroot": 'chroot / sh -c \'echo gone > "$0"/cupcake.toml\' "$PWD"',
     "project renamed": "cd .. && mv project project.old && mkdir project && echo gone > project/cupcake.toml",
-    "parent of the project renamed": "p=$(dirname \"$PWD\"); cd \"$(dirname \"$p\")\" && mv \"$p\" \"$p.moved\" && "
-    "mkdir -p \"$p/project\" && echo gone > \"$p/project/cupcake.toml\"",
+    "parent of the project renamed": 'p=$(dirname "$PWD"); cd "$(dirname "$p")" && mv "$p" "$p.moved" && '
+    'mkdir -p "$p/project" && echo gone > "$p/project/cupcake.toml"',
     "project removed": "cd .. && rm -rf project",
     "git checkout": "git init -q . 2>/dev/null; git checkout -- cupcake.toml 2>/dev/null; git stash -q 2>/dev/null; "
     "echo gone > cupcake.toml",
-    "python os.replace": "python3 -c 'import os; open(\"n\",\"w\").write(\"gone\"); "
-    "os.replace(\"n\", \"cup\" \"cake.toml\")'",
+    "python os.replace": 'python3 -c \'import os; open("n","w").write("gone"); os.replace("n", "cup" "cake.toml")\'',
 }
 
 
@@ -120,7 +120,7 @@ def test_cupcakes_directories_and_the_agents_settings_cannot_be_written_or_creat
         "echo x > ~/.claude/cupcake.toml",
         "mkdir -p .codex && echo x > .codex/hooks.json",
         "echo x > ~/.cache/cupcake/cache-secret",
-        "for f in .cupcake/jail/*.spec; do echo x >> \"$f\"; done",
+        'for f in .cupcake/jail/*.spec; do echo x >> "$f"; done',
     ]
     for command in commands:
         jail.run(command)
