@@ -168,6 +168,13 @@ def rewrite(events, tools, *, ask: bool, allow: bool, shell: str, verified: str,
     }
 
 
+def os_layer(layers, turn_on: str, trades: str, verified: str) -> dict:
+    """How an agent's shell commands are kept off Cupcake's files by the operating system: ``layers``
+    ("sandboxed": its own sandbox; "jailed": Cupcake's jail), the sync command that turns it on, what it
+    trades, and how it was verified (the README's security model table is generated from these)."""
+    return {"layers": tuple(layers), "turn_on": turn_on, "trades": trades, "verified": verified}
+
+
 def rewritten_input(tool_input, command: str) -> dict:
     """The tool's whole input with ``command`` in place (every client replaces the input, or
     validates it whole: the other keys must stay)."""

@@ -4,7 +4,7 @@ answer cap, and where it keeps its files. The tables the policy compiler, ``vali
 from __future__ import annotations
 
 from cupcake.agents import row, supported
-from cupcake.agents.common import rewrite
+from cupcake.agents.common import os_layer, rewrite
 
 NAME = "claude"
 DISPLAY_NAME = "Claude Code"
@@ -173,4 +173,11 @@ REWRITE = rewrite(
     verified="real client 2.1.328",
     notes="Claude Code checks its own permission rules against the rewritten command: `Bash(npm test:*)` "
     "rules no longer match a jailed command; its own sandbox (`cupcake sync --sandbox`) keeps them",
+)
+
+OS_LAYER = os_layer(
+    ("sandboxed", "jailed"),
+    "`cupcake sync --sandbox` (its own sandbox; needs bubblewrap and socat), or `cupcake sync --jail` (Cupcake's jail)",
+    "the jail: Claude Code's permission rules see the jailed command",
+    "real client 2.1.328",
 )

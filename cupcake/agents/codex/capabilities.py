@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, rewrite, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 0.169.0"
 DOC = "documented only"
@@ -93,4 +93,11 @@ REWRITE = rewrite(
     shell="user",
     verified=REAL,
     notes="Codex applies a rewrite only with an explicit allow, so Cupcake allows every command it jails; Codex's own workspace-write sandbox cannot hold a jail (sync turns it off and says so)",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent codex --sandbox` (add `--unshare-net` to keep the network off)",
+    "Codex's own sandbox is turned off (it cannot hold the jail): its write limits and network isolation go",
+    REAL,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, rewrite, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 1.0.102"
 DOC = "documented only"
@@ -103,4 +103,11 @@ REWRITE = rewrite(
     shell="bash",
     verified=REAL,
     notes="",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent copilot --sandbox`",
+    "",
+    REAL,
 )

@@ -4,7 +4,7 @@ where they differ)."""
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, rewrite, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 DOC = "documented only (not verified in the real client)"
 
@@ -119,4 +119,11 @@ REWRITE = rewrite(
     shell="user",
     verified=DOC,
     notes="updated_input on preToolUse as documented; beforeShellExecution cannot rewrite",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent cursor --sandbox`",
+    "",
+    DOC,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, rewrite, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 0.225.2"
 DOC = "documented only"
@@ -88,4 +88,11 @@ REWRITE = rewrite(
     shell="bash",
     verified=REAL,
     notes="droid drops a rewrite that comes with ask",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent droid --sandbox`",
+    "",
+    REAL,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, rewrite, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 0.61.0"
 DOC = "documented only"
@@ -96,4 +96,11 @@ REWRITE = rewrite(
     shell="bash",
     verified=REAL,
     notes="the model is told that a hook changed the tool's input",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent gemini --sandbox`",
+    "",
+    REAL,
 )
