@@ -68,6 +68,26 @@ def write_codex(plan, on: bool) -> None:
     sandbox.write(path, new, replaced, turning_off=on)
 
 
+def copilot_dirs() -> list[str]:
+    """The directories outside the project a jailed command names (Copilot CLI asks before it runs one)."""
+    import os
+
+    from cupcake.jail import runtime
+
+    return [os.path.dirname(runtime.interpreter()), runtime.package_dir()]
+
+
+def copilot_dirs_note() -> str:
+    import shlex
+
+    flags = " ".join(f"--add-dir {shlex.quote(d)}" for d in copilot_dirs())
+    return (
+        "Copilot CLI asks before it runs a command that names a path outside the project, and a jailed command "
+        f"names two directories of Cupcake's: run `copilot {flags}` (a headless run refuses every shell call "
+        "without them; an interactive one asks once for each)."
+    )
+
+
 def what_it_does(agent: str, display: str, jail: str, seconds: float | None) -> list[str]:
     """What sync says once the layer is on."""
     timing = f" (`true` in it took {seconds * 1000:.0f} ms here)" if seconds is not None else ""
@@ -81,5 +101,7 @@ def what_it_does(agent: str, display: str, jail: str, seconds: float | None) -> 
         from cupcake.agents.codex import sandbox
 
         lines.append(sandbox.TRADE)
+    if agent == "copilot":
+        lines.append(copilot_dirs_note())
     lines.append(f"To turn the layer off: cupcake sync --agent {agent} --sandbox --uninstall ({display}'s hooks stay).")
     return lines

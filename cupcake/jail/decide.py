@@ -22,7 +22,6 @@ from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, NONE, SOFT, Re
 LAYER = "Cupcake's OS layer"
 PRE_TOOL = "PreToolUse"
 SHELLS = frozenset({"bash", "zsh", "sh", "dash", "ksh", "mksh"})
-BASH_PLACES = ("/bin/bash", "/usr/bin/bash")
 
 
 def applies(ctx) -> bool:
@@ -155,13 +154,14 @@ def _root(ctx) -> str:
 
 
 def _shell(rewrite: dict, env) -> str:
-    """The shell the jailed command runs with: the agent's own (bash), or for agents that use the
-    user's login shell, ``$SHELL`` when it is an absolute path to a POSIX shell."""
+    """The shell the jailed command runs with, by name (the launcher finds it in a fixed place): the
+    agent's own (bash), or for agents that use the user's login shell, that of ``$SHELL`` when it is a
+    POSIX shell."""
     if rewrite.get("shell") == "user":
-        chosen = env.get("SHELL") or ""
-        if os.path.isabs(chosen) and os.path.basename(chosen) in SHELLS and os.access(chosen, os.X_OK):
-            return chosen
-    return next((p for p in BASH_PLACES if os.access(p, os.X_OK)), BASH_PLACES[0])
+        name = os.path.basename(env.get("SHELL") or "")
+        if name in SHELLS:
+            return name
+    return "bash"
 
 
 def _blocked(prepared, why: str) -> Response:

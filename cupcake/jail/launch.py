@@ -55,6 +55,11 @@ EMPTY_DIR = "empty-dir"  # the empty read-only directory placeholders are bound 
 ENV = "env"  # an env(1) that can reset signal handling (--default-signal), found at a fixed place
 KINDS = frozenset({BWRAP, OPTION, POLICY, FILE, DIR, EXISTING, HIDE, WRITABLE, EMPTY_FILE, EMPTY_DIR, ENV})
 
+# A shell named by its name alone is looked for here, never on PATH (the agent's PATH may be hostile); the
+# rewritten command names it that way so that it names no path an agent would ask about (Copilot CLI does).
+SHELLS = ("bash", "zsh", "sh", "dash", "ksh", "mksh")
+SHELL_PLACES = ("/bin", "/usr/bin", "/usr/local/bin")
+
 SIGNALS_TO_IGNORE = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 # Python ignores these at start; a program it starts must get them back as they were.
 SIGNALS_PYTHON_IGNORES = ("SIGPIPE", "SIGXFSZ")
@@ -381,6 +386,19 @@ def refusal(cause: str, fix: str, agent: str = "") -> str:
 # ## Running #######################################################################################
 
 
+def resolve_shell(shell: str) -> str:
+    """The shell's absolute path: as given when absolute, else a known shell's name found in a fixed place."""
+    if os.path.isabs(shell):
+        found = shell
+    elif shell in SHELLS:
+        found = next((os.path.join(d, shell) for d in SHELL_PLACES if os.path.isfile(os.path.join(d, shell))), "")
+    else:
+        raise Refused(f"the shell {shell!r} is not one the jail runs commands with ({', '.join(SHELLS)})")
+    if not (found and os.path.isfile(found) and os.access(found, os.X_OK)):
+        raise Refused(f"the shell {shell} is not an executable file here")
+    return found
+
+
 def original_environment():
     """The environment this process was started with, byte for byte: Python itself may add to its own
     (LC_CTYPE, when it coerces the C locale), and the command must get the agent's, unchanged."""
@@ -488,8 +506,7 @@ def main(argv) -> int:
                 "protect may have changed too",
                 "run the command again: the hook checks it against the policies as they are now",
             )
-        if not (os.path.isabs(shell) and os.path.isfile(shell) and os.access(shell, os.X_OK)):
-            raise Refused(f"the shell {shell} is not an executable file")
+        shell = resolve_shell(shell)
         if sys.platform == "darwin":
             if not os.access(SANDBOX_EXEC, os.X_OK):
                 raise Refused(f"{SANDBOX_EXEC} is missing")

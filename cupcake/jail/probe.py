@@ -39,7 +39,7 @@ def protected_set(root: str, env) -> dict:
     return protected_defaults(root, env)
 
 
-def check(root: str, env, agent: str = "", shell: str = "/bin/bash", unshare_net: bool = False) -> Probe:
+def check(root: str, env, agent: str = "", shell: str = "bash", unshare_net: bool = False) -> Probe:
     """Run ``true`` in the jail from ``root``, as an agent's shell would."""
     import sys
 

@@ -16,6 +16,12 @@ from cupcake.jail.quote import split_quoted
 MARK = "/cupcake/jail/"
 
 
+def launch_shells():
+    from cupcake.jail.launch import SHELLS
+
+    return SHELLS
+
+
 def looks_jailed(command) -> bool:
     """Cheap: whether ``command`` may be a jailed command line (then ``inner`` decides)."""
     return isinstance(command, str) and MARK in command[:4096] and " -I -S " in command[:4096]
@@ -48,6 +54,6 @@ def inner(command: str, root: str | None) -> str | None:
     jail_dir = os.path.join(root or "", ".cupcake", "jail") + os.sep
     if not root or not spec.startswith(jail_dir) or not spec.endswith(".spec") or "/" in spec[len(jail_dir) :]:
         return None
-    if not os.path.isabs(shell):
+    if not (os.path.isabs(shell) or shell in launch_shells()):
         return None
     return user_command

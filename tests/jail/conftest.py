@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Project
+from tests.jail.scripts import OPAQUE
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 BWRAP = "/usr/bin/bwrap"
@@ -27,20 +28,6 @@ POLICY = (
     "conditions = [{ type = \"command_regex\", value = '^deploy-prod' }]\n"
     'action = { type = "block_with_feedback", feedback_message = "No deploys from here." }\n'
 )
-# A script whose writes the hook cannot see: the protected file's name is built when it runs.
-OPAQUE = """\
-import os, sys
-name = "".join(chr(c) for c in (99, 117, 112, 99, 97, 107, 101)) + ".toml"
-try:
-    with open(os.path.join(sys.argv[1] if len(sys.argv) > 1 else ".", name), "w") as f:
-        f.write("# gone\\n")
-    print("WROTE")
-except OSError as exc:
-    print("REFUSED", exc.strerror)
-with open("ordinary.txt", "w") as f:
-    f.write("ok\\n")
-sys.exit(7)
-"""
 
 
 def need_bwrap() -> None:

@@ -108,6 +108,7 @@ REWRITE = rewrite(
 OS_LAYER = os_layer(
     ("jailed",),
     "`cupcake sync --agent copilot --sandbox`",
-    "",
+    "Copilot CLI asks before a command names a path outside the project: run it with `--add-dir` for the two "
+    "directories of Cupcake's a jailed command names (sync prints them)",
     REAL,
 )
