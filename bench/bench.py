@@ -449,6 +449,26 @@ def make_agent_allow(agent: str) -> Callable[[Path], Setup]:
 AGENT_SCENARIOS = {12: "codex", 13: "gemini", 14: "copilot", 15: "droid", 16: "cursor"}
 
 
+def expect_jailed(stdout: bytes) -> str | None:
+    """The OS layer's answer: Codex's allow with the command rewritten into the jail."""
+    try:
+        answer = json.loads(stdout)
+        command = answer["hookSpecificOutput"]["updatedInput"]["command"]
+    except (ValueError, KeyError, TypeError):
+        return f"expected the jailed command in updatedInput, got {stdout[:300]!r}"
+    return None if "/cupcake/jail/" in command and " -I -S " in command else f"not a jailed command: {command[:300]!r}"
+
+
+def make_jailed_allow(project: Path) -> Setup:
+    """Scenario 12 (Codex, the allow path) with the OS layer on (``--jail``): the same answer, rewritten.
+    The home holds the per-user secret, as `cupcake sync` leaves it (the jail's index is sealed with it)."""
+    secret = project.parent / "home" / ".cache" / "cupcake" / "cache-secret"
+    secret.parent.mkdir(parents=True, exist_ok=True)
+    secret.write_bytes(os.urandom(32))
+    setup = make_agent_allow("codex")(project)
+    return Setup(setup.payload, expect_jailed, setup.event, (*setup.extra_args, "--jail"))
+
+
 PACK_NAMES = ("destructive", "git", "secrets", "network", "system", "production", "publishing")
 
 
@@ -488,108 +508,132 @@ def make_self_protection_compound(project: Path) -> Setup:
 # The scenario table. To add one: a make_* function that writes <project>/cupcake.toml (and any other
 # project files) and returns the payload and its expected output, then one line here. Ids are stable.
 # 4 and 7 differ only in the session's length (SCALE_BUDGETS).
-SCENARIOS: list[Scenario] = [
-    Scenario(
-        1, "nothing-matches", "50 policies, a Bash call that none matches: no output", 2.3, 1.5, make_nothing_matches
-    ),
-    Scenario(
-        2,
-        "block-and-feedback",
-        "the same 50 + 1 block and 3 feedback that match: deny",
-        2.3,
-        1.5,
-        make_block_and_feedback,
-    ),
-    Scenario(
-        3,
-        "thousand-policies",
-        "1,000 policies (Bash, Write|Edit, Read, mcp__.*), a 2 KB Write: no output",
-        2.7,
-        1.5,
-        make_thousand_policies,
-    ),  # issue 10 asked 3.0; measured 2.27
-    Scenario(
-        4,
-        "state-100k",
-        "a state query (read before edit) in a session of 100,000 recorded events",
-        2.5,
-        1.5,
-        make_state_query(100_000),
-    ),  # asked 3.0; measured 1.73
-    Scenario(
-        5,
-        "cold-cache",
-        "scenario 1 with the policy file touched before every run (cache rebuilt)",
-        10.0,
-        None,
-        make_nothing_matches,
-        cold=True,
-    ),  # asked 15; measured 7.4
-    Scenario(
-        6,
-        "audit-on",
-        "scenario 1 with audit logging on for every run (audit_allows): a line per run",
-        2.3,
-        1.5,
-        make_audit_on,
-    ),
-    Scenario(
-        7,
-        "state-10",
-        "scenario 4's query in a session of 10 recorded events (its reference)",
-        2.5,
-        1.5,
-        make_state_query(10),
-    ),
-    Scenario(
-        8,
-        "recommended-harmless",
-        "cupcake:recommended on, a harmless Bash call (ls -la): no output",
-        1.8,
-        1.5,
-        make_recommended_harmless,
-    ),
-    Scenario(
-        9,
-        "recommended-compound",
-        "cupcake:recommended on, a compound command that must be parsed and matches nothing",
-        2.0,
-        1.5,
-        make_recommended_compound,
-    ),
-    Scenario(
-        10,
-        "thousand-policies-and-packs",
-        "1,000 policies and every pack, a Bash call the parser reads (git push && rm -rf build): no output",
-        2.7,
-        1.5,
-        make_thousand_policies_and_packs,
-    ),
-    Scenario(
-        11,
-        "self-protection-compound",
-        "50 policies + self-protection reading a 200-character compound command that writes: no output",
-        2.0,
-        1.5,
-        make_self_protection_compound,
-    ),
-] + [
-    Scenario(
-        number,
-        f"allow-{agent}",
-        f"scenario 1 (the allow path) as {agent} sends it, through its adapter (--agent {agent})",
-        2.3,
-        1.5,
-        make_agent_allow(agent),
-    )
-    for number, agent in AGENT_SCENARIOS.items()
-]
+SCENARIOS: list[Scenario] = (
+    [
+        Scenario(
+            1,
+            "nothing-matches",
+            "50 policies, a Bash call that none matches: no output",
+            2.3,
+            1.5,
+            make_nothing_matches,
+        ),
+        Scenario(
+            2,
+            "block-and-feedback",
+            "the same 50 + 1 block and 3 feedback that match: deny",
+            2.3,
+            1.5,
+            make_block_and_feedback,
+        ),
+        Scenario(
+            3,
+            "thousand-policies",
+            "1,000 policies (Bash, Write|Edit, Read, mcp__.*), a 2 KB Write: no output",
+            2.7,
+            1.5,
+            make_thousand_policies,
+        ),  # issue 10 asked 3.0; measured 2.27
+        Scenario(
+            4,
+            "state-100k",
+            "a state query (read before edit) in a session of 100,000 recorded events",
+            2.5,
+            1.5,
+            make_state_query(100_000),
+        ),  # asked 3.0; measured 1.73
+        Scenario(
+            5,
+            "cold-cache",
+            "scenario 1 with the policy file touched before every run (cache rebuilt)",
+            10.0,
+            None,
+            make_nothing_matches,
+            cold=True,
+        ),  # asked 15; measured 7.4
+        Scenario(
+            6,
+            "audit-on",
+            "scenario 1 with audit logging on for every run (audit_allows): a line per run",
+            2.3,
+            1.5,
+            make_audit_on,
+        ),
+        Scenario(
+            7,
+            "state-10",
+            "scenario 4's query in a session of 10 recorded events (its reference)",
+            2.5,
+            1.5,
+            make_state_query(10),
+        ),
+        Scenario(
+            8,
+            "recommended-harmless",
+            "cupcake:recommended on, a harmless Bash call (ls -la): no output",
+            1.8,
+            1.5,
+            make_recommended_harmless,
+        ),
+        Scenario(
+            9,
+            "recommended-compound",
+            "cupcake:recommended on, a compound command that must be parsed and matches nothing",
+            2.0,
+            1.5,
+            make_recommended_compound,
+        ),
+        Scenario(
+            10,
+            "thousand-policies-and-packs",
+            "1,000 policies and every pack, a Bash call the parser reads (git push && rm -rf build): no output",
+            2.7,
+            1.5,
+            make_thousand_policies_and_packs,
+        ),
+        Scenario(
+            11,
+            "self-protection-compound",
+            "50 policies + self-protection reading a 200-character compound command that writes: no output",
+            2.0,
+            1.5,
+            make_self_protection_compound,
+        ),
+    ]
+    + [
+        Scenario(
+            number,
+            f"allow-{agent}",
+            f"scenario 1 (the allow path) as {agent} sends it, through its adapter (--agent {agent})",
+            2.3,
+            1.5,
+            make_agent_allow(agent),
+        )
+        for number, agent in AGENT_SCENARIOS.items()
+    ]
+    + [
+        Scenario(
+            17,
+            "jailed-codex",
+            "scenario 12 with the OS layer on (--jail): the allowed call comes back rewritten into the jail",
+            2.3,
+            1.5,
+            make_jailed_allow,
+        ),
+    ]
+)
 
 # (scenario, reference, max ratio): growth that must not cost more than this. The ratio compares the
 # two scenarios' paired figures (each run over the baseline run just before it), which a busy machine
 # disturbs far less than a ratio of raw medians; both are reported.
 # Each agent's allow path costs at most Claude Code's (scenario 1) + 5%.
 SCALE_BUDGETS = [(4, 7, 1.20)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
+# (scenario, reference, max extra ms): the OS layer's rewrite costs the answer at most 0.5 ms (issue 26),
+# as the median of each run over the baseline run just before it, one scenario against the other.
+EXTRA_MS_BUDGETS = [(17, 12, 0.5)]
+# What the jail adds to the start of the command it wraps (issue 26): `bash -c <jailed true>` against
+# `bash -c true`, interleaved, medians.
+JAIL_START_BUDGET_MS = 30.0
 
 
 def scale_checks(results: list[dict]) -> list[dict]:
@@ -611,6 +655,67 @@ def scale_checks(results: list[dict]) -> list[dict]:
                 }
             )
     return checks
+
+
+def extra_ms_checks(results: list[dict]) -> list[dict]:
+    """The EXTRA_MS_BUDGETS whose two scenarios were both measured, with the added milliseconds."""
+    by_id = {r["id"]: r for r in results if "median_ms" in r}
+    checks = []
+    for big, small, budget in EXTRA_MS_BUDGETS:
+        if big in by_id and small in by_id:
+            extra = by_id[big]["paired_extra_median_ms"] - by_id[small]["paired_extra_median_ms"]
+            checks.append(
+                {
+                    "scenario": by_id[big]["name"],
+                    "reference": by_id[small]["name"],
+                    "extra_ms": extra,
+                    "extra_median_ms": by_id[big]["median_ms"] - by_id[small]["median_ms"],
+                    "budget_ms": budget,
+                    "ok": extra <= budget,
+                }
+            )
+    return checks
+
+
+def measure_jail_start(venv: Path, root: Path, runs: int) -> dict:
+    """What Cupcake's jail adds to the start of a command: the jailed `true` the hook answers with,
+    run by bash, against bash running `true`, interleaved; medians in ms."""
+    if not sys.platform.startswith("linux") or not os.access("/usr/bin/bwrap", os.X_OK):
+        return {"status": "skipped", "why": "needs Linux and /usr/bin/bwrap"}
+    project, home = root / "jail-start" / "project", root / "jail-start" / "home"
+    project.mkdir(parents=True, exist_ok=True)
+    home.mkdir(parents=True, exist_ok=True)
+    (project / "cupcake.toml").write_text(policy_file(fifty_policies()), encoding="utf-8")
+    event = {**bash_payload(project, "true"), "model": "gpt-5.5"}
+    env = {**clean_env(), "HOME": str(home)}
+    argv = [str(venv / "bin" / "cupcake"), "run", "--event", "PreToolUse", "--agent", "codex", "--jail"]
+    done = subprocess.run(argv, input=json.dumps(event).encode(), capture_output=True, cwd=project, env=env)
+    problem = expect_jailed(done.stdout)
+    if problem:
+        raise BenchError(f"jail start: {problem} (stderr: {done.stderr[-300:]!r})")
+    jailed = json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    plain_ns, jailed_ns = [], []
+    for command in ("true", jailed):  # warm-up
+        subprocess.run(["/bin/bash", "-c", command], cwd=project, env=env, check=True)
+    for _ in range(runs):
+        for command, samples in (("true", plain_ns), (jailed, jailed_ns)):
+            t0 = time.perf_counter_ns()
+            code = subprocess.run(["/bin/bash", "-c", command], cwd=project, env=env).returncode
+            samples.append(time.perf_counter_ns() - t0)
+            if code != 0:
+                raise BenchError(f"jail start: `{command[:80]}` exited {code}")
+    plain = statistics.median(plain_ns) / 1e6
+    jailed_ms = statistics.median(jailed_ns) / 1e6
+    paired = statistics.median(j - p for j, p in zip(jailed_ns, plain_ns, strict=True)) / 1e6
+    return {
+        "status": "ok" if paired <= JAIL_START_BUDGET_MS else "missed",
+        "runs": runs,
+        "bash_true_median_ms": plain,
+        "jailed_true_median_ms": jailed_ms,
+        "added_paired_median_ms": paired,
+        "budget_ms": JAIL_START_BUDGET_MS,
+        "ok": paired <= JAIL_START_BUDGET_MS,
+    }
 
 
 def find_scenario(key: str) -> Scenario:
@@ -1264,6 +1369,8 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         # Each run over the baseline run just before it: steadier than median/median on a busy machine.
         paired = [t / b for t, b in zip(p.times_ns, p.paired_base_ns, strict=True)]
         stats["ratio_paired_median"] = statistics.median(paired)
+        extra = [(t - b) / 1e6 for t, b in zip(p.times_ns, p.paired_base_ns, strict=True)]
+        stats["paired_extra_median_ms"] = statistics.median(extra)
         rows.append((sc, stats))
         results.append(
             {
@@ -1308,8 +1415,27 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
             f"{c['scenario']} / {c['reference']}: {c['ratio_paired']:.3f} x paired (budget <= {c['budget']:g}), "
             f"{c['ratio_median']:.3f} x of medians  {'ok' if c['ok'] else 'MISSED'}"
         )
+    extra = extra_ms_checks(results)
+    for c in extra:
+        print(
+            f"{c['scenario']} - {c['reference']}: {c['extra_ms']:+.2f} ms paired (budget <= +{c['budget_ms']:g} ms), "
+            f"{c['extra_median_ms']:+.2f} ms of medians  {'ok' if c['ok'] else 'MISSED'}"
+        )
+    jail_start = measure_jail_start(venv, tmp / "scenarios", args.runs) if 17 in {s.id for s in built} else None
+    if jail_start is not None:
+        if jail_start["status"] == "skipped":
+            print(f"jail start: skipped ({jail_start['why']})")
+        else:
+            print(
+                f"jail start: bash -c true {jail_start['bash_true_median_ms']:.2f} ms, the same jailed "
+                f"{jail_start['jailed_true_median_ms']:.2f} ms: +{jail_start['added_paired_median_ms']:.2f} ms paired "
+                f"(budget <= {jail_start['budget_ms']:g} ms)  {'ok' if jail_start['ok'] else 'MISSED'}"
+            )
     missed = [r for r in results if r.get("status") == "missed"]
     missed += [{"id": f"{c['scenario']}/{c['reference']}", "name": "scale"} for c in scale if not c["ok"]]
+    missed += [{"id": f"{c['scenario']}-{c['reference']}", "name": "extra ms"} for c in extra if not c["ok"]]
+    if jail_start is not None and jail_start.get("status") == "missed":
+        missed.append({"id": "jail", "name": "jail start"})
     out = {
         "schema": 1,
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -1329,6 +1455,8 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         "baseline": {"command": ["<venv>/bin/python", "-c", "pass"], **base},
         "scenarios": results,
         "scale": scale,
+        "extra_ms": extra,
+        "jail_start": jail_start,
         "budgets_met": not missed,
     }
     args.json_out.parent.mkdir(parents=True, exist_ok=True)

@@ -6,10 +6,8 @@ Two shapes: "grouped" (Claude Code's ``hooks.Event[].hooks[]``: Gemini CLI, Code
 
 from __future__ import annotations
 
-import json
-import shlex
-
-from cupcake.agents.jsonedit import Document, New
+# json, shlex and the in-place editor are imported where they are used: the OS layer reads an agent's hook
+# paths (``install.protected_paths``) on the hot path, and they cost it milliseconds.
 
 # fail_mode = "closed": a missing or crashing executable blocks too. Exit 2 blocks in every agent here,
 # but Gemini CLI lets a bare exit 2 through (it blocks only with a reason on stderr), and the others
@@ -39,6 +37,8 @@ def is_cupcake(command, agent: str) -> bool:
     """Whether a hook command is a Cupcake run for ``agent`` (any executable path named cupcake)."""
     if not isinstance(command, str):
         return False
+    import shlex
+
     body = command.rstrip()
     if "||" in body:  # the closed-mode tail, whichever form
         body = body[: body.index("||")]
@@ -53,6 +53,8 @@ def is_cupcake(command, agent: str) -> bool:
 
 def new_text(top: dict, wanted: dict) -> str:
     """A whole file, when there is none yet."""
+    import json
+
     return json.dumps({**top, "hooks": wanted}, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -62,6 +64,10 @@ def update(
     """``text`` with Cupcake's entries for ``agent`` set to ``wanted`` (agent event -> list of entries,
     as the file holds them), or all removed. ValueError for a file that is not a JSON object or whose
     ``hooks`` Cupcake cannot edit safely. Entries of other tools and events stay byte for byte."""
+    import json
+
+    from cupcake.agents.jsonedit import Document, New
+
     top = top or {}
     if not text.strip():
         return "" if uninstall else new_text(top, wanted)

@@ -112,7 +112,7 @@ class _Unjailable(Exception):
 
 
 def _jailed(ctx, command: str, rewrite: dict) -> str:
-    from cupcake.jail import runtime, spec
+    from cupcake.jail import command as commands
 
     root = ctx.root or _root(ctx)
     protected = ctx.policies.get("protected") if ctx.policies else None
@@ -120,14 +120,14 @@ def _jailed(ctx, command: str, rewrite: dict) -> str:
         from cupcake.protection.hook import protected_defaults
 
         protected = protected_defaults(root, ctx.env)
-    if not os.path.isfile(runtime.bwrap()) and not _darwin():
+    if not _darwin() and not commands.bwrap_found():
         raise _Unjailable(
-            f"bubblewrap is not installed (looked for {', '.join(runtime.BWRAP_PLACES)}; never on the agent's "
+            f"bubblewrap is not installed (looked for {', '.join(commands.BWRAP_PLACES)}; never on the agent's "
             "PATH), so the command cannot run in the jail. Fix: install it (Debian, Ubuntu: `sudo apt-get install "
             "bubblewrap`), then run `cupcake doctor`"
         )
     try:
-        return spec.jailed_command(
+        return commands.jailed_command(
             command,
             root=root,
             env=ctx.env,
@@ -136,7 +136,7 @@ def _jailed(ctx, command: str, rewrite: dict) -> str:
             agent=ctx.agent.NAME,
             unshare_net=bool(ctx.options.get("jail_unshare_net")),
         )
-    except spec.Unjailable as exc:
+    except commands.Unjailable as exc:
         raise _Unjailable(str(exc)) from None
 
 

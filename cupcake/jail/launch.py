@@ -1,6 +1,6 @@
 """The jail launcher: runs one shell command with Cupcake's protected paths read-only.
 
-    python -I -S launch.py [--unshare-net] [--agent NAME] SPEC FINGERPRINT SHELL COMMAND
+    python -I -S launch.py [--unshare-net] [--agent NAME] SPEC SHELL COMMAND
 
 The rewritten shell call of an agent runs this with the absolute path of the interpreter that runs
 Cupcake's hook, ``-I`` (no PYTHON* variable, no user site, no script directory on the path) and
@@ -9,8 +9,10 @@ nothing the agent may have written or set changes what it does. It is a script o
 package is not on its path) and imports nothing from Cupcake.
 
 SPEC names the jail's content-addressed file under ``.cupcake/jail/`` (its name is the digest of its
-bytes, checked here); FINGERPRINT is what the hook saw of Cupcake's policy files when it answered.
-COMMAND runs as ``SHELL -c COMMAND``, its bytes unchanged.
+bytes, checked here). It also holds what Cupcake's policy files were when the hook answered: if they
+changed since, what the jail must protect may have changed too, and the command is not run (asked
+again, the hook judges it against them as they are). COMMAND runs as ``SHELL -c COMMAND``, its bytes
+unchanged; SHELL is a shell's name, found in a fixed place (or an absolute path).
 
 On Linux: bubblewrap, in a new user namespace that maps the caller's own uid and gid and holds no
 capability (``--cap-drop ALL``), so even a command run as root cannot unmount, remount or move what
@@ -44,7 +46,8 @@ MAX_SPEC = 4 << 20
 # Record kinds of a spec: (kind, path) pairs.
 BWRAP = "bwrap"  # the bubblewrap executable (absolute; never looked up on PATH)
 OPTION = "option"  # a bwrap option this bwrap has (--disable-userns)
-POLICY = "policy"  # a Cupcake policy file: protected as a file, and fingerprinted
+POLICY = "policy"  # a Cupcake policy file: protected as a file; the next record is its state
+STATE = "state"  # what the policy file before it was when the hook answered (file_state)
 FILE = "file"  # a protected file
 DIR = "dir"  # a protected directory
 EXISTING = "existing"  # protected if it exists (no placeholder when it does not)
@@ -53,7 +56,8 @@ WRITABLE = "rw"  # writable again inside a protected directory
 EMPTY_FILE = "empty-file"  # the empty read-only file placeholders are bound from
 EMPTY_DIR = "empty-dir"  # the empty read-only directory placeholders are bound from
 ENV = "env"  # an env(1) that can reset signal handling (--default-signal), found at a fixed place
-KINDS = frozenset({BWRAP, OPTION, POLICY, FILE, DIR, EXISTING, HIDE, WRITABLE, EMPTY_FILE, EMPTY_DIR, ENV})
+KINDS = frozenset({BWRAP, OPTION, POLICY, STATE, FILE, DIR, EXISTING, HIDE, WRITABLE, EMPTY_FILE, EMPTY_DIR, ENV})
+VALUES = frozenset({OPTION, STATE})  # records whose value is not a path
 
 # A shell named by its name alone is looked for here, never on PATH (the agent's PATH may be hostile); the
 # rewritten command names it that way so that it names no path an agent would ask about (Copilot CLI does).
@@ -90,7 +94,7 @@ def encode(records) -> bytes:
     """The bytes of a spec holding ``records`` ((kind, path) pairs)."""
     parts = [VERSION]
     for kind, path in records:
-        if kind not in KINDS or "\0" in path or not (path.startswith("/") or kind == OPTION):
+        if kind not in KINDS or "\0" in path or not (path.startswith("/") or kind in VALUES):
             raise ValueError(f"not a jail record: {kind!r} {path!r}")
         parts += [kind.encode(), os.fsencode(path)]
     return b"\0".join(parts) + b"\0"
@@ -103,7 +107,7 @@ def decode(data: bytes) -> list:
     records = []
     for i in range(1, len(fields) - 1, 2):
         kind, path = fields[i].decode("ascii", "replace"), os.fsdecode(fields[i + 1])
-        if kind not in KINDS or not (path.startswith("/") or kind == OPTION):
+        if kind not in KINDS or not (path.startswith("/") or kind in VALUES):
             raise Refused(f"the jail's description holds an unknown record ({kind})")
         records.append((kind, path))
     return records
@@ -134,20 +138,22 @@ def read_spec(path: str) -> list:
     return decode(data)
 
 
-def fingerprint(paths) -> str:
-    """What Cupcake's policy files are now (identity, size, time): the hook's answer holds this
-    value, and the launcher refuses to start when the files changed in between."""
-    from _blake2 import blake2b
+def file_state(path: str) -> str:
+    """What a policy file is now (identity, size, time), or "-" when it is not there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
 
-    seen = blake2b(digest_size=8)
-    for path in paths:
-        try:
-            st = os.stat(path)
-            state = f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
-        except OSError:
-            state = "-"
-        seen.update(os.fsencode(path) + b"\0" + state.encode() + b"\0")
-    return seen.hexdigest()
+
+def changed_policies(records) -> list:
+    """The policy files whose state differs from the one recorded after them."""
+    changed = []
+    for (kind, path), (next_kind, state) in zip(records, records[1:]):
+        if kind == POLICY and (next_kind != STATE or file_state(path) != state):
+            changed.append(path)
+    return changed
 
 
 # ## What to bind ##################################################################################
@@ -496,11 +502,11 @@ def main(argv) -> int:
                 agent = args.pop(0)
             else:
                 raise Refused(f"the launcher was given an unknown option {option!r}")
-        if len(args) != 4:
-            raise Refused("the launcher was not given SPEC FINGERPRINT SHELL COMMAND")
-        spec, seen, shell, command = args
+        if len(args) != 3:
+            raise Refused("the launcher was not given SPEC SHELL COMMAND")
+        spec, shell, command = args
         records = read_spec(spec)
-        if fingerprint([p for k, p in records if k == POLICY]) != seen:
+        if changed_policies(records):
             raise Refused(
                 "Cupcake's policy files changed after the hook approved this command, so what the jail must "
                 "protect may have changed too",

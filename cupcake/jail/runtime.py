@@ -19,8 +19,8 @@ import os
 import sys
 
 from cupcake.jail import launch
+from cupcake.jail.command import BWRAP_PLACES
 
-BWRAP_PLACES = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")
 # Libraries the interpreter and bubblewrap load by name, kept read-only where they are found.
 _LIBRARY_NAMES = ("ld-linux", "libc.so", "libm.so", "libpython", "libpthread", "libdl.so", "libutil.so", "libz.so")
 _BWRAP_LIBRARIES = ("libselinux.so.1", "libcap.so.2", "libpcre2-8.so.0")

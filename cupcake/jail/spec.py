@@ -1,10 +1,10 @@
-"""The hook's side of the jail (warm): what it protects, written once as a content-addressed file under
-``.cupcake/jail/``, and the command that runs the user's command inside it.
+"""What the jail protects, written as a content-addressed file under ``.cupcake/jail/`` (the hook's side,
+when ``command`` finds no sealed index entry for it: after a change, about 2 ms).
 
 The records come from the protected set the policies were compiled with (``protected_paths``) and
-from ``runtime``; the file's name is the digest of its bytes, so the launcher can tell a changed or
-planted file from the one the hook meant, and the same set always gives the same file. Computed
-afresh on every answer: no record of a previous run decides what the next jail protects.
+from ``runtime``, and hold each policy file's state as the hook saw it; the file's name is the digest
+of its bytes, so the launcher can tell a changed or planted file from the one the hook meant, and the
+same set always gives the same file.
 
 Which locations become directories: Cupcake's own (``.cupcake/``, each agent's hook directory that
 exists, Claude Code's ``.claude`` folders) are kept read-only whole, so that a file created beside
@@ -18,20 +18,12 @@ from __future__ import annotations
 import os
 
 from cupcake.jail import launch
-from cupcake.jail.quote import quote
+from cupcake.jail.command import JAIL_DIR, Unjailable
 
-JAIL_DIR = os.path.join(".cupcake", "jail")
 EMPTY_FILE = "empty"
 EMPTY_DIR = "empty.d"
-# The kernel's limit on one argument (MAX_ARG_STRLEN, 32 pages): the agent passes the whole rewritten
-# command to its shell as one.
-MAX_COMMAND_BYTES = 131072 - 1
-# Spec files older than this are removed when a new one is written (an answer in flight names a new one).
+# Spec files and index entries older than this are removed when a new one is written.
 KEEP_SECONDS = 24 * 3600
-
-
-class Unjailable(Exception):
-    """The hook cannot give this command a jail: the call is blocked with this reason."""
 
 
 def _dedicated(directory: str, root: str, home: str) -> bool:
@@ -54,7 +46,8 @@ def protected_records(protected: dict, root: str, env, running_agent: str = "") 
             out.append((kind, path))
 
     for path in protected.get("files", ()):
-        add(launch.POLICY, path)
+        if (launch.POLICY, path) not in out:
+            out += [(launch.POLICY, path), (launch.STATE, launch.file_state(path))]
     for path in protected.get("dirs", ()):
         add(launch.DIR, path)
     own = _own_dirs(running_agent, root, home, env)
@@ -183,7 +176,7 @@ def _prune(directory: str, keep: str) -> None:
     except OSError:
         return
     for entry in entries:
-        if entry.name.endswith(".spec") and entry.name != keep:
+        if entry.name.endswith((".spec", ".index")) and entry.name != keep:
             try:
                 if entry.stat(follow_symlinks=False).st_mtime < cutoff:
                     os.unlink(entry.path)
@@ -191,41 +184,9 @@ def _prune(directory: str, keep: str) -> None:
                 pass
 
 
-def jailed_command(
-    command: str,
-    *,
-    root: str,
-    env,
-    protected: dict,
-    shell: str,
-    agent: str = "",
-    unshare_net: bool = False,
-) -> str:
-    """The command line that runs ``shell -c command`` in the jail; ``Unjailable`` when it cannot be
-    written (a NUL or an unpaired surrogate no shell can be given, or a command too long)."""
-    if "\0" in command:
-        raise Unjailable("the command holds a NUL character, which no shell can be given")
-    try:
-        command.encode("utf-8")
-    except UnicodeEncodeError:
-        raise Unjailable("the command holds text that is not valid Unicode (an unpaired surrogate)") from None
+def computed(protected: dict, root: str, env, agent: str) -> tuple[str, str, str]:
+    """(interpreter, launcher, spec path), computed afresh."""
     from cupcake.jail import runtime
 
     records = protected_records(protected, root, env, agent) + runtime.records()
-    spec = spec_path(root, records)
-    seen = launch.fingerprint([p for k, p in records if k == launch.POLICY])
-    words = [quote(runtime.interpreter()), "-I", "-S", quote(runtime.launcher())]
-    if unshare_net:
-        words.append("--unshare-net")
-    if agent:
-        words += ["--agent", agent]
-    words += [quote(spec), seen, quote(shell), quote(command)]
-    line = " ".join(words)
-    size = len(line.encode("utf-8"))
-    if size > MAX_COMMAND_BYTES:
-        raise Unjailable(
-            f"the command is {len(command.encode('utf-8'))} bytes; run in the jail it would be {size}, over the "
-            f"{MAX_COMMAND_BYTES + 1}-byte limit the kernel sets for one argument: write it to a script file "
-            "and run that"
-        )
-    return line
+    return runtime.interpreter(), runtime.launcher(), spec_path(root, records)

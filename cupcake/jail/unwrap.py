@@ -32,7 +32,7 @@ def inner(command: str, root: str | None) -> str | None:
     from cupcake.jail import runtime
 
     words = split_quoted(command)
-    if not words or len(words) < 8 or words[1:3] != ["-I", "-S"]:
+    if not words or len(words) < 7 or words[1:3] != ["-I", "-S"]:
         return None
     if words[0] != runtime.interpreter():
         return None
@@ -48,9 +48,9 @@ def inner(command: str, root: str | None) -> str | None:
             rest = rest[2:]
         else:
             return None
-    if len(rest) != 4:
+    if len(rest) != 3:
         return None
-    spec, _seen, shell, user_command = rest
+    spec, shell, user_command = rest
     jail_dir = os.path.join(root or "", ".cupcake", "jail") + os.sep
     if not root or not spec.startswith(jail_dir) or not spec.endswith(".spec") or "/" in spec[len(jail_dir) :]:
         return None
