@@ -45,7 +45,7 @@ def check(root: str, env, agent: str = "", shell: str = "bash", unshare_net: boo
 
     if not (sys.platform.startswith("linux") or sys.platform == "darwin"):
         return Probe(False, f"Cupcake's jail runs on Linux and macOS, not on {sys.platform}", "use the hook layer only")
-    from cupcake.jail import command, runtime
+    from cupcake.jail import decide, runtime
 
     if sys.platform.startswith("linux") and not os.path.isfile(runtime.bwrap()):
         return Probe(
@@ -54,7 +54,7 @@ def check(root: str, env, agent: str = "", shell: str = "bash", unshare_net: boo
             launch.INSTALL_BWRAP,
         )
     try:
-        line = command.jailed_command(
+        line = decide.jailed_command(
             "true",
             root=root,
             env=env,
@@ -63,7 +63,7 @@ def check(root: str, env, agent: str = "", shell: str = "bash", unshare_net: boo
             agent=agent,
             unshare_net=unshare_net,
         )
-    except command.Unjailable as exc:
+    except decide.Unjailable as exc:
         return Probe(False, str(exc), "run `cupcake doctor`")
     started = time.monotonic()
     try:

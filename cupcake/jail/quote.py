@@ -4,7 +4,7 @@ opens them again. ``unquote`` is the strict inverse, for exactly what ``quote`` 
 
 from __future__ import annotations
 
-from cupcake.jail.command import quote  # noqa: F401 (here beside its inverse; defined where it is warm)
+from cupcake.jail.decide import quote  # noqa: F401 (here beside its inverse; defined where it is warm)
 
 
 def unquote(word: str) -> str | None:

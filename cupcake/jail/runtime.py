@@ -19,7 +19,7 @@ import os
 import sys
 
 from cupcake.jail import launch
-from cupcake.jail.command import BWRAP_PLACES
+from cupcake.jail.decide import BWRAP_PLACES
 
 # Libraries the interpreter and bubblewrap load by name, kept read-only where they are found.
 _LIBRARY_NAMES = ("ld-linux", "libc.so", "libm.so", "libpython", "libpthread", "libdl.so", "libutil.so", "libz.so")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from cupcake.jail import launch
-from cupcake.jail.command import JAIL_DIR, Unjailable
+from cupcake.jail.decide import JAIL_DIR, Unjailable
 
 EMPTY_FILE = "empty"
 EMPTY_DIR = "empty.d"
