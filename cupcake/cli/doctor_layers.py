@@ -12,8 +12,6 @@ every jailed command would be refused: that is a problem, with the fix."""
 
 from __future__ import annotations
 
-import os
-
 JAILED, SANDBOXED, HOOK_ONLY = "jailed", "sandboxed", "hook only"
 
 
@@ -100,21 +98,13 @@ def _jailed(report, check_name, display, agent, root, env, flag, prefix="") -> N
 
 def _codex_sandbox(report, check_name: str, root: str, env) -> None:
     from cupcake.agents.codex import sandbox
-    from cupcake.agents.codex.install import codex_home
 
-    mode, where = None, None
-    for path in (os.path.join(codex_home(env), "config.toml"), os.path.join(root, ".codex", "config.toml")):
-        text = sandbox.read(path)
-        lines, end = sandbox._top_lines(text)
-        found = sandbox._key_line(lines, end)
-        if found is not None:
-            value = lines[found].split("=", 1)[1].split("#", 1)[0].strip().strip("\"'")
-            mode, where = value, path  # the project's file, read last, wins
+    mode, where = sandbox.in_effect(root, env)
     if mode and mode != sandbox.VALUE:
         report.add(
             check_name,
             "problem",
-            f'Codex: its own sandbox is on (sandbox_mode = "{mode}" in {where}): Cupcake\'s jail cannot start '
+            f"Codex: its own sandbox is on (sandbox_mode = \"{mode}\" in {where}): Cupcake's jail cannot start "
             "inside it, so every shell call would be refused",
             "run `cupcake sync --agent codex --sandbox` (it turns Codex's sandbox off where the jail replaces it)",
         )

@@ -58,7 +58,11 @@ def expected(agent: str, name: str, tool_input: dict):
             }
         },
         "context": {
-            "hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": new, "additionalContext": "House rules"}
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "updatedInput": new,
+                "additionalContext": "House rules",
+            }
         },
         "error_open": {
             "hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": new},
@@ -82,9 +86,19 @@ def expected(agent: str, name: str, tool_input: dict):
             "context": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": new}},
         },
         "codex": {
-            "none": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": new}},
+            "none": {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "allow",
+                    "updatedInput": new,
+                }
+            },
             "approve": {
-                "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": new}
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "allow",
+                    "updatedInput": new,
+                }
             },
             "context": {
                 "hookSpecificOutput": {
@@ -95,7 +109,11 @@ def expected(agent: str, name: str, tool_input: dict):
                 }
             },
             "error_open": {
-                "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": new},
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "allow",
+                    "updatedInput": new,
+                },
                 "systemMessage": "Cupcake: broken",
             },
         },
@@ -212,8 +230,7 @@ def _with_input(agent: str, raw: dict, command: str) -> dict:
 @pytest.mark.parametrize("agent", ["codex", "gemini", "copilot", "droid", "cursor"])
 def test_an_ask_the_agent_cannot_carry_with_a_rewrite_is_blocked(agent, project):
     policy = (
-        '[[policy]]\nname = "confirm"\nmatcher = "Bash"\n'
-        'action = { type = "ask", reason = "Deploys need a person" }\n'
+        '[[policy]]\nname = "confirm"\nmatcher = "Bash"\naction = { type = "ask", reason = "Deploys need a person" }\n'
     )
     stdout, _, _ = _run(agent, _raw(agent, project), project, policy=policy)
     text = stdout.decode()

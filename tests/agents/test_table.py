@@ -56,7 +56,8 @@ def test_each_agents_os_layer_is_what_the_code_does():
             assert "--jail" in layer["turn_on"] or f"--agent {name} --sandbox" in layer["turn_on"], name
         if "sandboxed" in layer["layers"]:
             assert name == "claude" and "`cupcake sync --sandbox`" in layer["turn_on"]
-        assert layer["verified"] == (
-            mod.REWRITE["verified"] if name != "cursor" else layer["verified"]
-        ) or name == "claude"
+        assert (
+            layer["verified"] == (mod.REWRITE["verified"] if name != "cursor" else layer["verified"])
+            or name == "claude"
+        )
         assert " or ".join(LAYER_WORDS[w] for w in layer["layers"]) in agent_table(name)

@@ -149,7 +149,10 @@ def test_doctor_finds_a_jail_that_cannot_start_first(synced):
     wrap = ["unshare", "-U", "-r", "/bin/sh", "-c", 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"', "sh"]
     report = _cupcake(synced, "doctor", wrap=wrap)
     assert report.returncode == 1
-    assert "problem  os layer gemini: Gemini CLI: the OS layer is on, but Cupcake's jail cannot start here" in report.stdout
+    assert (
+        "problem  os layer gemini: Gemini CLI: the OS layer is on, but Cupcake's jail cannot start here"
+        in report.stdout
+    )
     assert "every shell call is refused" in report.stdout and "max_user_namespaces" in report.stdout
 
 

@@ -40,13 +40,24 @@ def test_a_jailed_command_line_is_read_back_only_when_it_is_exactly_this_install
 
     spec_path = os.path.join(root, ".cupcake", "jail", "0" * 32 + ".spec")
     line = " ".join(
-        [quote(runtime.interpreter()), "-I", "-S", quote(runtime.launcher()), "--agent", "codex", quote(spec_path), "bash"]
+        [
+            quote(runtime.interpreter()),
+            "-I",
+            "-S",
+            quote(runtime.launcher()),
+            "--agent",
+            "codex",
+            quote(spec_path),
+            "bash",
+        ]
         + [quote("echo 'hi'")]
     )
     assert unwrap.inner(line, root) == "echo 'hi'"
     forged = [
         line.replace(quote(runtime.launcher()), quote("/tmp/x/cupcake/jail/launch.py")),  # another launcher
-        line.replace(quote(runtime.interpreter()), "'/usr/bin/python3'") if runtime.interpreter() != "/usr/bin/python3" else "",
+        line.replace(quote(runtime.interpreter()), "'/usr/bin/python3'")
+        if runtime.interpreter() != "/usr/bin/python3"
+        else "",
         line.replace(quote(spec_path), quote("/tmp/elsewhere/.cupcake/jail/x.spec")),  # another project's
         line + " extra",
         line.replace("--agent codex", "--evil"),

@@ -97,7 +97,11 @@ def test_cupcakes_jail_does_the_same_for_who_does_not_run_claude_codes_sandbox(s
     (sandbox.project / "cupcake.toml").write_text(POLICY)
     (sandbox.project / ".cupcake").mkdir()
     (sandbox.project / ".cupcake" / "keep").write_text("kept\n")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(sandbox.home), "CLAUDE_PROJECT_DIR": str(sandbox.project)}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(sandbox.home),
+        "CLAUDE_PROJECT_DIR": str(sandbox.project),
+    }
     command = [str(sandbox.cupcake), "sync", "--jail", "--command", sandbox.hook_executable]
     done = subprocess.run(command, cwd=sandbox.project, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr

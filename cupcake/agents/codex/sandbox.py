@@ -80,6 +80,19 @@ def restored(text: str, previous: str | None) -> str:
     return "".join(lines)
 
 
+def in_effect(root: str, env) -> tuple[str | None, str | None]:
+    """(the ``sandbox_mode`` Codex reads for this project, the file that sets it): the user's config.toml,
+    then the project's, which wins (in a trusted project); (None, None) when neither sets it."""
+    mode, where = None, None
+    for path in (os.path.join(codex_home(env), "config.toml"), os.path.join(root, ".codex", "config.toml")):
+        lines, end = _top_lines(read(path))
+        found = _key_line(lines, end)
+        if found is not None:
+            mode = lines[found].split("=", 1)[1].split("#", 1)[0].strip().strip("\"'")
+            where = path
+    return mode, where
+
+
 def read(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as f:
