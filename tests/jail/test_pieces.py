@@ -191,3 +191,30 @@ def test_a_shell_is_found_by_name_in_fixed_places_only(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     (tmp_path / "bash").write_text("#!/bin/sh\necho planted\n")
     assert not launch.resolve_shell("bash").startswith(str(tmp_path))  # never PATH
+
+
+def test_a_run_that_breaks_under_the_os_layer_blocks_whatever_fail_mode_says():
+    from cupcake.cli.entry import last_resort
+    from cupcake.cli.run import closed_anyway
+
+    assert closed_anyway(["--event", "PreToolUse", "--jail"]) and closed_anyway(["--jail-unshare-net"])
+    assert not closed_anyway(["--event", "PreToolUse"])
+    stdout, stderr, code = last_resort(RuntimeError("boom"), closed_anyway(["--jail"]))
+    assert code == 2 and b"blocked" in stderr and stdout == b""
+
+
+def test_the_installed_launcher_blocks_when_cupcake_cannot_import_under_the_os_layer(tmp_path):
+    """bin/cupcake's own last resort: an installation that cannot import its modules still blocks."""
+    import sys
+    from pathlib import Path
+
+    launcher = Path(__file__).resolve().parents[2] / "bin" / "cupcake"
+    broken = tmp_path / "cupcake"
+    broken.mkdir()
+    (broken / "__init__.py").write_text("raise ImportError('broken on purpose')\n")
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    args = [sys.executable, "-S", str(launcher), "run", "--event", "PreToolUse"]
+    jailed = subprocess.run([*args, "--jail"], env=env, input=b"{}", capture_output=True)
+    assert jailed.returncode == 2 and b"blocked" in jailed.stderr
+    plain = subprocess.run(args, env=env, input=b"{}", capture_output=True)
+    assert plain.returncode == 0 and b"no policy was enforced" in plain.stdout
