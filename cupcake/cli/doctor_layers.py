@@ -104,7 +104,7 @@ def _codex_sandbox(report, check_name: str, root: str, env) -> None:
         report.add(
             check_name,
             "problem",
-            f"Codex: its own sandbox is on (sandbox_mode = \"{mode}\" in {where}): Cupcake's jail cannot start "
+            f'Codex: its own sandbox is on (sandbox_mode = "{mode}" in {where}): Cupcake\'s jail cannot start '
             "inside it, so every shell call would be refused",
             "run `cupcake sync --agent codex --sandbox` (it turns Codex's sandbox off where the jail replaces it)",
         )

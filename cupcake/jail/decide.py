@@ -318,4 +318,3 @@ def jailed_command(
             "and run that"
         )
     return line
-
