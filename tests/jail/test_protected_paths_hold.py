@@ -39,8 +39,8 @@ HOSTILE = {
     "echo '# gone' > cupcake.toml",
     "new mount namespace": "unshare -m sh -c 'umount cupcake.toml; echo gone > cupcake.toml'",
     "new user and mount namespace": "unshare -Urm sh -c 'umount cupcake.toml; echo gone > cupcake.toml'",
-    "nsenter the parent's namespaces": 'nsenter -t $PPID -m -U sh -c \'echo gone > "$0"/cupcake.toml\' "$PWD"; '
-    'nsenter -t $PPID -m sh -c \'echo gone > "$0"/cupcake.toml\' "$PWD"',
+    "nsenter another process's namespaces": 'nsenter -t $OUTSIDE -m -U sh -c \'echo gone > "$0"/cupcake.toml\' "$PWD"; '
+    'nsenter -t $OUTSIDE -m sh -c \'echo gone > "$0"/cupcake.toml\' "$PWD"',
     "mv over": "echo gone > new.toml; mv -f new.toml cupcake.toml",
     "rm then create": "rm -f cupcake.toml; echo gone > cupcake.toml",
     "sed -i": "sed -i 's/policy/gone/' cupcake.toml",
@@ -55,8 +55,9 @@ HOSTILE = {
     "dd": "dd if=/dev/zero of=cupcake.toml bs=1 count=4 conv=notrunc",
     "through /proc/self/root": 'echo gone > /proc/self/root"$PWD"/cupcake.toml',
     "through /proc/self/cwd": "echo gone > /proc/self/cwd/cupcake.toml",
-    "through the parent's /proc root": 'echo gone > /proc/$PPID/root"$PWD"/cupcake.toml; '
-    "echo gone > /proc/$PPID/cwd/cupcake.toml",
+    # $OUTSIDE: a process of the same user outside the jail, working in the project (the agent, say).
+    "through another process's /proc root": 'echo gone > /proc/$OUTSIDE/root"$PWD"/cupcake.toml; '
+    "echo gone > /proc/$OUTSIDE/cwd/cupcake.toml",
     "chroot": 'chroot / sh -c \'echo gone > "$0"/cupcake.toml\' "$PWD"',
     "project renamed": "cd .. && mv project project.old && mkdir project && echo gone > project/cupcake.toml",
     "parent of the project renamed": 'p=$(dirname "$PWD"); cd "$(dirname "$p")" && mv "$p" "$p.moved" && '
@@ -68,31 +69,40 @@ HOSTILE = {
 }
 
 
+@pytest.fixture
+def outside(jail):
+    """A process of the same user outside any jail, working in the project (as the agent does)."""
+    helper = subprocess.Popen(["sleep", "60"], cwd=jail.project.root)
+    yield {"OUTSIDE": str(helper.pid)}
+    helper.kill()
+    helper.wait()
+
+
 @pytest.mark.parametrize("how", sorted(HOSTILE))
-def test_a_command_cannot_change_the_policy_file(jail, how):
+def test_a_command_cannot_change_the_policy_file(jail, how, outside):
     before = state(jail.policy)
     time.sleep(0.01)  # a write now would show in the modification time
-    ran = jail.run(HOSTILE[how])
+    ran = jail.run(HOSTILE[how], env=outside)
     _same(jail, before)
     assert "Cupcake jail: the command was not run" not in ran.stderr, ran  # it ran, and failed to change it
 
 
 # Commands that change nothing outside their own mount namespace even where they work.
 NO_CONTROL = {"bind another file over"}
-NEEDS_ROOT = {"chown", "nsenter the parent's namespaces", "chroot", "new user and mount namespace"}
+NEEDS_ROOT = {"chown", "nsenter another process's namespaces", "chroot", "new user and mount namespace"}
 
 
 @pytest.mark.parametrize("how", sorted(set(HOSTILE) - NO_CONTROL))
-def test_without_the_jail_the_same_command_does_change_it(jail, how):
+def test_without_the_jail_the_same_command_does_change_it(jail, how, outside):
     """The control: each command above is one that works, so the jail is what stopped it."""
     if how in NEEDS_ROOT and os.geteuid() != 0:
         pytest.skip("works outside the jail only as root")
     before = state(jail.policy)
     time.sleep(0.01)
     if os.geteuid() == 0:  # in a mount namespace of its own: a mount it makes must not outlive the test
-        jail.bash(f"unshare -m --propagation private /bin/bash -c {shlex.quote(HOSTILE[how])}")
+        jail.bash(f"unshare -m --propagation private /bin/bash -c {shlex.quote(HOSTILE[how])}", env=outside)
     else:
-        jail.bash(HOSTILE[how])
+        jail.bash(HOSTILE[how], env=outside)
     assert state(jail.policy) != before
 
 
