@@ -508,119 +508,111 @@ def make_self_protection_compound(project: Path) -> Setup:
 # The scenario table. To add one: a make_* function that writes <project>/cupcake.toml (and any other
 # project files) and returns the payload and its expected output, then one line here. Ids are stable.
 # 4 and 7 differ only in the session's length (SCALE_BUDGETS).
-SCENARIOS: list[Scenario] = (
-    [
-        Scenario(
-            1,
-            "nothing-matches",
-            "50 policies, a Bash call that none matches: no output",
-            2.3,
-            1.5,
-            make_nothing_matches,
-        ),
-        Scenario(
-            2,
-            "block-and-feedback",
-            "the same 50 + 1 block and 3 feedback that match: deny",
-            2.3,
-            1.5,
-            make_block_and_feedback,
-        ),
-        Scenario(
-            3,
-            "thousand-policies",
-            "1,000 policies (Bash, Write|Edit, Read, mcp__.*), a 2 KB Write: no output",
-            2.7,
-            1.5,
-            make_thousand_policies,
-        ),  # issue 10 asked 3.0; measured 2.27
-        Scenario(
-            4,
-            "state-100k",
-            "a state query (read before edit) in a session of 100,000 recorded events",
-            2.5,
-            1.5,
-            make_state_query(100_000),
-        ),  # asked 3.0; measured 1.73
-        Scenario(
-            5,
-            "cold-cache",
-            "scenario 1 with the policy file touched before every run (cache rebuilt)",
-            10.0,
-            None,
-            make_nothing_matches,
-            cold=True,
-        ),  # asked 15; measured 7.4
-        Scenario(
-            6,
-            "audit-on",
-            "scenario 1 with audit logging on for every run (audit_allows): a line per run",
-            2.3,
-            1.5,
-            make_audit_on,
-        ),
-        Scenario(
-            7,
-            "state-10",
-            "scenario 4's query in a session of 10 recorded events (its reference)",
-            2.5,
-            1.5,
-            make_state_query(10),
-        ),
-        Scenario(
-            8,
-            "recommended-harmless",
-            "cupcake:recommended on, a harmless Bash call (ls -la): no output",
-            1.8,
-            1.5,
-            make_recommended_harmless,
-        ),
-        Scenario(
-            9,
-            "recommended-compound",
-            "cupcake:recommended on, a compound command that must be parsed and matches nothing",
-            2.0,
-            1.5,
-            make_recommended_compound,
-        ),
-        Scenario(
-            10,
-            "thousand-policies-and-packs",
-            "1,000 policies and every pack, a Bash call the parser reads (git push && rm -rf build): no output",
-            2.7,
-            1.5,
-            make_thousand_policies_and_packs,
-        ),
-        Scenario(
-            11,
-            "self-protection-compound",
-            "50 policies + self-protection reading a 200-character compound command that writes: no output",
-            2.0,
-            1.5,
-            make_self_protection_compound,
-        ),
-    ]
-    + [
-        Scenario(
-            number,
-            f"allow-{agent}",
-            f"scenario 1 (the allow path) as {agent} sends it, through its adapter (--agent {agent})",
-            2.3,
-            1.5,
-            make_agent_allow(agent),
-        )
-        for number, agent in AGENT_SCENARIOS.items()
-    ]
-    + [
-        Scenario(
-            17,
-            "jailed-codex",
-            "scenario 12 with the OS layer on (--jail): the allowed call comes back rewritten into the jail",
-            2.3,
-            1.5,
-            make_jailed_allow,
-        ),
-    ]
+SCENARIOS: list[Scenario] = [
+    Scenario(
+        1, "nothing-matches", "50 policies, a Bash call that none matches: no output", 2.3, 1.5, make_nothing_matches
+    ),
+    Scenario(
+        2,
+        "block-and-feedback",
+        "the same 50 + 1 block and 3 feedback that match: deny",
+        2.3,
+        1.5,
+        make_block_and_feedback,
+    ),
+    Scenario(
+        3,
+        "thousand-policies",
+        "1,000 policies (Bash, Write|Edit, Read, mcp__.*), a 2 KB Write: no output",
+        2.7,
+        1.5,
+        make_thousand_policies,
+    ),  # issue 10 asked 3.0; measured 2.27
+    Scenario(
+        4,
+        "state-100k",
+        "a state query (read before edit) in a session of 100,000 recorded events",
+        2.5,
+        1.5,
+        make_state_query(100_000),
+    ),  # asked 3.0; measured 1.73
+    Scenario(
+        5,
+        "cold-cache",
+        "scenario 1 with the policy file touched before every run (cache rebuilt)",
+        10.0,
+        None,
+        make_nothing_matches,
+        cold=True,
+    ),  # asked 15; measured 7.4
+    Scenario(
+        6,
+        "audit-on",
+        "scenario 1 with audit logging on for every run (audit_allows): a line per run",
+        2.3,
+        1.5,
+        make_audit_on,
+    ),
+    Scenario(
+        7,
+        "state-10",
+        "scenario 4's query in a session of 10 recorded events (its reference)",
+        2.5,
+        1.5,
+        make_state_query(10),
+    ),
+    Scenario(
+        8,
+        "recommended-harmless",
+        "cupcake:recommended on, a harmless Bash call (ls -la): no output",
+        1.8,
+        1.5,
+        make_recommended_harmless,
+    ),
+    Scenario(
+        9,
+        "recommended-compound",
+        "cupcake:recommended on, a compound command that must be parsed and matches nothing",
+        2.0,
+        1.5,
+        make_recommended_compound,
+    ),
+    Scenario(
+        10,
+        "thousand-policies-and-packs",
+        "1,000 policies and every pack, a Bash call the parser reads (git push && rm -rf build): no output",
+        2.7,
+        1.5,
+        make_thousand_policies_and_packs,
+    ),
+    Scenario(
+        11,
+        "self-protection-compound",
+        "50 policies + self-protection reading a 200-character compound command that writes: no output",
+        2.0,
+        1.5,
+        make_self_protection_compound,
+    ),
+] + [
+    Scenario(
+        number,
+        f"allow-{agent}",
+        f"scenario 1 (the allow path) as {agent} sends it, through its adapter (--agent {agent})",
+        2.3,
+        1.5,
+        make_agent_allow(agent),
+    )
+    for number, agent in AGENT_SCENARIOS.items()
+]
+SCENARIOS.append(
+    Scenario(
+        17,
+        "jailed-codex",
+        "scenario 12 with the OS layer on (--jail): the allowed call comes back rewritten into the jail",
+        2.3,
+        1.5,
+        make_jailed_allow,
+    )
 )
 
 # (scenario, reference, max ratio): growth that must not cost more than this. The ratio compares the
