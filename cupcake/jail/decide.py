@@ -8,8 +8,8 @@ call is a block already. Blocked instead, each with the cause and the fix:
   command outside the jail once the person agreed);
 - a command that cannot be written into a jail (a NUL, too long), or a jail the hook can see cannot
   start (no bubblewrap where it looks);
-- a run that failed (fail_mode "open" would let the call through as it is) when even the jail's
-  protected set cannot be worked out.
+- a call whose tool Cupcake could not tell (its event could not be read): a run that failed under
+  fail_mode "open" would let it through as it is. A failed run whose call is a shell call is jailed.
 
 An agent's shell tool Cupcake cannot rewrite never runs as it is: it is blocked too.
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, NONE, SOFT, Response
+from cupcake.pipeline.response import ASK, BLOCK, ERROR, SOFT, Response
 
 JAIL_DIR = os.path.join(".cupcake", "jail")
 # The kernel's limit on one argument (MAX_ARG_STRLEN, 32 pages): the agent passes the whole rewritten
@@ -118,7 +118,7 @@ def _decide(ctx, prepared) -> Response:
     if line == ctx.options.get("jail_wrapped"):
         return prepared  # the command is already this very jail (an agent that asks twice)
     return Response(
-        d if d in (NONE, APPROVE, ASK, ERROR) else NONE,
+        d,
         prepared.text,
         prepared.soft_text,
         prepared.reason,
@@ -141,18 +141,15 @@ def _jailed(ctx, command: str, rewrite: dict) -> str:
             "PATH), so the command cannot run in the jail. Fix: install it (Debian, Ubuntu: `sudo apt-get install "
             "bubblewrap`), then run `cupcake doctor`"
         )
-    try:
-        return jailed_command(
-            command,
-            root=root,
-            env=ctx.env,
-            protected=protected,
-            shell=_shell(rewrite, ctx.env),
-            agent=ctx.agent.NAME,
-            unshare_net=bool(ctx.options.get("jail_unshare_net")),
-        )
-    except Unjailable:
-        raise
+    return jailed_command(
+        command,
+        root=root,
+        env=ctx.env,
+        protected=protected,
+        shell=_shell(rewrite, ctx.env),
+        agent=ctx.agent.NAME,
+        unshare_net=bool(ctx.options.get("jail_unshare_net")),
+    )
 
 
 def _darwin() -> bool:
