@@ -12,6 +12,7 @@ import typer
 
 from cupcake import __version__
 from cupcake.cli.init import init
+from cupcake.cli.jail import jail
 from cupcake.errors import CupcakeError
 
 app = typer.Typer(
@@ -241,6 +242,7 @@ def doctor(
 
 
 app.command()(init)
+app.command(context_settings={"allow_interspersed_args": False})(jail)
 
 
 def _echo_err(message: str) -> None:

@@ -174,3 +174,13 @@ def test_the_jail_starts_within_its_budget(jail):
     for _ in range(5):
         assert jail.bash(line).code == 0
     assert (time.monotonic() - started) / 5 < 0.5
+
+
+def test_cupcake_jail_runs_one_command_in_the_same_jail_for_a_person(jail):
+    from tests.conftest import cupcake_executable
+
+    argv = [cupcake_executable(), "jail", "--", "sh", "-c", "echo hi > ordinary.txt; echo x > cupcake.toml; exit 4"]
+    done = subprocess.run(argv, cwd=jail.project.root, env=jail.project.env(), capture_output=True, text=True)
+    assert done.returncode == 4 and "Read-only file system" in done.stderr
+    assert (jail.project.root / "ordinary.txt").read_text() == "hi\n"
+    assert jail.policy.read_text().startswith("[settings]")
