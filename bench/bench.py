@@ -449,6 +449,21 @@ def make_agent_allow(agent: str) -> Callable[[Path], Setup]:
 AGENT_SCENARIOS = {12: "codex", 13: "gemini", 14: "copilot", 15: "droid", 16: "cursor"}
 
 
+def make_shadow_candidate(project: Path) -> Setup:
+    """Scenario 1, with a shadow candidate (the same 50 policies) evaluated beside them and one observed
+    policy: the candidate matches nothing either, so nothing is recorded. What the mechanism costs; a
+    candidate that imports a pack adds what the pack costs anyway (scenario 8)."""
+    shadow = '[shadow]\ncandidate = "cupcake.candidate.toml"\n\n'
+    observed = policy_block(
+        "watch curl", "Bash", [("command_regex", "curl")], {"type": "provide_feedback", "message": "curl"}
+    )
+    observed = observed.replace("[[policy]]\n", '[[policy]]\nmode = "observe"\n', 1)
+    (project / "cupcake.toml").write_text(policy_file(fifty_policies() + [observed]) + "\n" + shadow, encoding="utf-8")
+    candidate = "\n".join(fifty_policies())
+    (project / "cupcake.candidate.toml").write_text(candidate, encoding="utf-8")
+    return Setup(bash_payload(project), expect_nothing)
+
+
 def expect_jailed(stdout: bytes) -> str | None:
     """The OS layer's answer: Codex's allow with the command rewritten into the jail."""
     try:
@@ -593,6 +608,14 @@ SCENARIOS: list[Scenario] = [
         1.5,
         make_self_protection_compound,
     ),
+    Scenario(
+        17,
+        "shadow-candidate",
+        "scenario 1 with a shadow candidate (the same 50 policies) and an observed policy: no output",
+        2.5,
+        1.5,
+        make_shadow_candidate,
+    ),
 ] + [
     Scenario(
         number,
@@ -606,7 +629,7 @@ SCENARIOS: list[Scenario] = [
 ]
 SCENARIOS.append(
     Scenario(
-        17,
+        18,
         "jailed-codex",
         "scenario 12 with the OS layer on (--jail): the allowed call comes back rewritten into the jail",
         2.3,
@@ -619,10 +642,11 @@ SCENARIOS.append(
 # two scenarios' paired figures (each run over the baseline run just before it), which a busy machine
 # disturbs far less than a ratio of raw medians; both are reported.
 # Each agent's allow path costs at most Claude Code's (scenario 1) + 5%.
-SCALE_BUDGETS = [(4, 7, 1.20)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
+# A shadow candidate as large as the enforced set costs at most 10% more than scenario 1 (issue 25).
+SCALE_BUDGETS = [(4, 7, 1.20), (17, 1, 1.10)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
 # (scenario, reference, max extra ms): the OS layer's rewrite costs the answer at most 0.5 ms (issue 26),
 # as the median of each run over the baseline run just before it, one scenario against the other.
-EXTRA_MS_BUDGETS = [(17, 12, 0.5)]
+EXTRA_MS_BUDGETS = [(18, 12, 0.5)]
 # What the jail adds to the start of the command it wraps (issue 26): `bash -c <jailed true>` against
 # `bash -c true`, interleaved, medians.
 JAIL_START_BUDGET_MS = 30.0
@@ -1422,7 +1446,7 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
             f"{c['scenario']} - {c['reference']}: {c['extra_ms']:+.2f} ms paired (budget <= +{c['budget_ms']:g} ms), "
             f"{c['extra_median_ms']:+.2f} ms of medians  {'ok' if c['ok'] else 'MISSED'}"
         )
-    jail_start = measure_jail_start(venv, tmp / "scenarios", args.runs) if 17 in {s.id for s in built} else None
+    jail_start = measure_jail_start(venv, tmp / "scenarios", args.runs) if 18 in {s.id for s in built} else None
     if jail_start is not None:
         if jail_start["status"] == "skipped":
             print(f"jail start: skipped ({jail_start['why']})")

@@ -14,10 +14,27 @@ STOPS = ("Stop", "SubagentStop")
 class Gates:
     """What one agent honours, by canonical event."""
 
-    __slots__ = ("approve", "ask", "context", "soft_post_as_context", "ask_fallback", "limit", "rewrite_allow")
+    __slots__ = (
+        "approve",
+        "ask",
+        "context",
+        "soft_post_as_context",
+        "ask_fallback",
+        "limit",
+        "user_channel",
+        "rewrite_allow",
+    )
 
     def __init__(
-        self, approve, ask, context, soft_post_as_context=False, ask_fallback="", limit=CAP, rewrite_allow=False
+        self,
+        approve,
+        ask,
+        context,
+        soft_post_as_context=False,
+        ask_fallback="",
+        limit=CAP,
+        user_channel=False,
+        rewrite_allow=False,
     ):
         self.approve = frozenset(approve)
         self.ask = frozenset(ask)
@@ -25,6 +42,7 @@ class Gates:
         self.soft_post_as_context = soft_post_as_context  # keep the tool's result, feedback beside it
         self.ask_fallback = ask_fallback  # template with {reason}: told to the user when ask is impossible
         self.limit = limit
+        self.user_channel = user_channel  # systemMessage reaches the user and never the model (USER_CHANNEL)
         self.rewrite_allow = rewrite_allow  # a rewritten command is applied only with an explicit allow
 
 
@@ -103,7 +121,7 @@ def answer(event: str, payload, response, warnings, gates: Gates) -> dict:
             message = text  # SessionStart cannot block: the user is told
     elif d in (BLOCK, SOFT):
         message = text
-    message = join(message, note(warnings))
+    message = join(message, getattr(response, "private", "") if gates.user_channel else "", note(warnings))
     if message:
         out["systemMessage"] = cap(message, limit=limit)
     return out

@@ -62,3 +62,11 @@ def read_decision(stdout: str) -> tuple[str | None, str, str]:
     )
     message = answer.get("systemMessage") or answer.get("user_message") or ""
     return (decision if isinstance(decision, str) else None), str(reason), str(message)
+
+
+def sample_event(agent: str, root: str):
+    """The canonical before-tool event of ``sample_pre_tool``: the agent's shell running ``echo cupcake doctor``."""
+    from cupcake.agents.event import Event
+
+    payload = {"tool_name": "Bash", "tool_input": {"command": SAMPLE_COMMAND}, "cwd": root}
+    return Event("PreToolUse", payload, agent)

@@ -89,12 +89,15 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
-    from cupcake.cli import doctor_layers  # which layer guards Cupcake's files, per agent
+    from cupcake.cli import doctor_os_layer  # which layer guards Cupcake's files, per agent
 
     claude_commands = [f.value.get("command") for item in installed for f in item.found if f.event == "PreToolUse"]
-    doctor_layers.check(report, root, env, claude_commands, others)
+    doctor_os_layer.check(report, root, env, claude_commands, others)
     _round_trip(report, installed, root, env)
     check_agents(report, root, env, others)
+    from cupcake.cli.doctor_layers import check_layers
+
+    check_layers(report, root, env, (["claude"] if installed else []) + list(dict.fromkeys(a for a, _s, _p in others)))
     return report
 
 

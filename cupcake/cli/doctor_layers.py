@@ -1,110 +1,60 @@
-"""``cupcake doctor``: for each agent with Cupcake's hooks, which layer guards Cupcake's files from its
-shell commands, and how to raise it.
+"""``cupcake doctor``: the other layers that decide tool calls in each agent Cupcake is hooked into (its
+permission rules and mode, other hooks, managed settings), read through ``cupcake.effective``.
 
-- "sandboxed": the agent's own sandbox makes them read-only (Claude Code's, `cupcake sync --sandbox`);
-- "jailed": Cupcake's jail does (`cupcake sync --agent NAME --sandbox`); the jail is started here to
-  show it can, since a jail that cannot start refuses every shell call;
-- "hook only": Cupcake's hook blocks the writes it can read, best effort; a program it cannot see into
-  can still change them.
-
-Codex: its own sandbox on (``sandbox_mode`` workspace-write or read-only) cannot hold the jail, so
-every jailed command would be refused: that is a problem, with the fix."""
+For a sample Bash call, what each layer says and which wins; a problem when the agent would not run
+Cupcake's hooks at all (managed settings that allow only managed hooks, hooks turned off), a warning
+when other hooks run beside Cupcake's (what they answer cannot be known), and the counts of permission
+rules that can override what Cupcake says (a deny or ask rule beats Cupcake's approve)."""
 
 from __future__ import annotations
 
-JAILED, SANDBOXED, HOOK_ONLY = "jailed", "sandboxed", "hook only"
+from cupcake.agents.samples import SAMPLE_COMMAND, sample_event
 
 
-def check(report, root: str, env, claude_commands, others) -> None:
-    """``claude_commands``: Cupcake's Claude Code hook commands; ``others``: (agent, scope, path) found."""
-    from cupcake.agents import adapter
-    from cupcake.cli.sync_agent import hook_commands
-    from cupcake.cli.sync_jail import current_flag
+def check_layers(report, root: str, env, agents) -> None:
+    from cupcake.cli.doctor import OK, PROBLEM, WARNING
+    from cupcake.effective import view
 
-    if claude_commands is not None:
-        _claude(report, root, env, claude_commands)
-    for agent, _scope, path in others:
-        display = getattr(adapter(agent), "DISPLAY_NAME", agent)
-        flag = current_flag(hook_commands(path, agent))
-        check_name = f"os layer {agent}"
-        if not flag:
+    for agent in agents:
+        found = view(agent, sample_event(agent, root), root, env, "allow")
+        check = f"layers {agent}"
+        display = found["display"]
+        layers = found["layers"]
+        eff = found["effective"]
+        ours = layers[0]
+        if "not run" in ours["why"]:
             report.add(
-                check_name,
-                "ok",
-                f"{display}: OS layer: {HOOK_ONLY} (Cupcake's hook blocks the writes it can read, best effort; a "
-                "program it cannot see into can still change Cupcake's files). To raise it to jailed: "
-                f"`cupcake sync --agent {agent} --sandbox`",
+                check,
+                PROBLEM,
+                f"{display} does not run Cupcake's hooks: {ours['why'].split('(not run: ', 1)[1].rstrip(')')}",
+                "ask whoever manages that file, or remove the setting",
             )
-            continue
-        _jailed(report, check_name, display, agent, root, env, flag)
-        if agent == "codex":
-            _codex_sandbox(report, check_name, root, env)
+        hooks = [layer for layer in layers if layer["kind"] == "hook" and layer["says"] == "unknown"]
+        if hooks:
+            report.add(
+                check,
+                WARNING,
+                f"{display} runs {len(hooks)} other hook(s) on tool calls beside Cupcake's ("
+                + "; ".join(f"{h['why'].split(':')[0]} in {h['where']}" for h in hooks[:3])
+                + "): what they answer cannot be known, and a deny from any of them blocks",
+                "`cupcake explain --agent " + agent + " --command '…'` shows every layer for a call",
+            )
+        from cupcake.agents import adapter
 
-
-def _claude(report, root: str, env, commands) -> None:
-    from cupcake.agents.claude.hook_entries import jail_flag
-    from cupcake.agents.claude.protections import INSTALL_HINT, level, sandbox_missing
-
-    found, reasons = level(root, env)
-    flag = next((jail_flag(c) for c in commands if jail_flag(c)), "")
-    if found == "sandboxed":
+        if getattr(adapter(agent), "USER_CHANNEL", None) is None:
+            report.add(
+                check,
+                OK,
+                f"{display} has no user-only channel ({adapter(agent).USER_CHANNEL_SEEN}): a block there carries "
+                'no `cupcake allow` code; [settings] approvals = "ask" makes such a block its own question to the person',
+            )
+        rules = [layer for layer in layers if layer["kind"] in ("permission rule", "policy rule", "command rule")]
+        strict = [layer for layer in rules if layer["says"] in ("deny", "ask")]
+        winner = eff["winner"]
+        who = f"{winner['kind']} in {winner['where']}" if winner else "nothing readable here"
         report.add(
-            "protection",
-            "ok",
-            "protection level: sandboxed (Claude Code's own sandbox: Bash cannot write Cupcake's files)"
-            + (
-                "; Cupcake's jail is on too, and cannot start inside it: run `cupcake sync --jail --uninstall`"
-                if flag
-                else ""
-            ),
-        )
-        return
-    if flag:
-        _jailed(report, "protection", "Claude Code", "claude", root, env, flag, prefix="protection level: ")
-        return
-    fix = "run `cupcake sync --sandbox` (Claude Code's own sandbox) or `cupcake sync --jail` (Cupcake's)"
-    if sandbox_missing(env):
-        fix = f"install bubblewrap and socat (`{INSTALL_HINT}`), then " + fix
-    # Not a fault of the installation (the hook works), so not a warning: the level and how to raise it.
-    report.add(
-        "protection",
-        "ok",
-        "protection level: hook only (" + "; ".join(reasons) + "): Cupcake's hook blocks the writes it "
-        f"recognises, best effort. To raise it to sandboxed: {fix}",
-    )
-
-
-def _jailed(report, check_name, display, agent, root, env, flag, prefix="") -> None:
-    from cupcake.jail import probe
-
-    found = probe.check(root, env, agent=agent, unshare_net=flag == "--jail-unshare-net")
-    net = ", without network" if flag == "--jail-unshare-net" else ""
-    if found.ok:
-        report.add(
-            check_name,
-            "ok",
-            f"{prefix or display + ': OS layer: '}{JAILED} (Cupcake's jail{net}: shell commands cannot write "
-            f"Cupcake's files; `true` in it took {found.seconds * 1000:.0f} ms here)",
-        )
-        return
-    report.add(
-        check_name,
-        "problem",
-        f"{display}: the OS layer is on, but Cupcake's jail cannot start here, so every shell call is refused: "
-        f"{found.cause}",
-        found.fix,
-    )
-
-
-def _codex_sandbox(report, check_name: str, root: str, env) -> None:
-    from cupcake.agents.codex import sandbox
-
-    mode, where = sandbox.in_effect(root, env)
-    if mode and mode != sandbox.VALUE:
-        report.add(
-            check_name,
-            "problem",
-            f'Codex: its own sandbox is on (sandbox_mode = "{mode}" in {where}): Cupcake\'s jail cannot start '
-            "inside it, so every shell call would be refused",
-            "run `cupcake sync --agent codex --sandbox` (it turns Codex's sandbox off where the jail replaces it)",
+            check,
+            OK,
+            f"{display}: {len(rules)} of its own rules apply to a sample Bash call ({len(strict)} deny or ask, which "
+            f"Cupcake's approve cannot loosen); `{SAMPLE_COMMAND}` would be: {eff['decision']}, by {who}",
         )

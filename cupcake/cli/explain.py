@@ -37,6 +37,7 @@ def explain(
     from cupcake.project import find_root
 
     root = find_root(project_dir_in(env), cwd)
+    layers_of = agent or "claude"  # whose own layers are shown beside Cupcake's (cupcake.effective)
     if command is not None:
         payload = payload_for(event or "PreToolUse", tool or "Bash", {"command": command}, root)
         agent = event = None  # written in Claude Code's words: the canonical vocabulary
@@ -59,11 +60,25 @@ def explain(
         out(f"No policy file for {root}: Cupcake does nothing here.")
         return 0
     report = _report(outcome, every)
+    if ctx.event == "PreToolUse" and ctx.incoming is not None:
+        report["effective"] = _effective(layers_of, outcome, report, root, env)
     if json_out:
         out(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
     out(_text(report, root, every))
+    if report.get("effective"):
+        from cupcake.effective import text_lines
+
+        out("\n".join(text_lines(report["effective"])))
     return 0
+
+
+def _effective(agent: str, outcome, report: dict, root: str, env) -> dict:
+    """Every layer that decides this call in the agent, and which one wins (``cupcake.effective``)."""
+    from cupcake.effective import view
+
+    source = next((p["source"] for p in report["policies"] if p["name"] == outcome.policy), None)
+    return view(agent, outcome.ctx.incoming, root, env, outcome.decision, outcome.policy, outcome.text, source)
 
 
 def _report(outcome, every: bool) -> dict:

@@ -93,10 +93,16 @@ def _adapter(name):
 
 
 def configured_plan(ctx, rest):
-    """After policy load: the rest of the plan as ``[pipeline.systems]`` has it. Runs that name no
-    system import nothing more."""
+    """After policy load: the rest of the plan as ``[pipeline.systems]`` has it, and the shadow
+    evaluation when a candidate or observed policy exists. Runs that name neither import nothing more."""
     policies = ctx.policies
-    if not policies or not policies.get("systems"):
+    if not policies:
+        return rest
+    if "shadow" in policies or "observe" in policies:
+        from cupcake.systems.shadow_evaluation import planned
+
+        rest = planned(rest)
+    if not policies.get("systems"):
         return rest
     from cupcake.stages.configure import configure
 

@@ -69,6 +69,7 @@ POLICY_TABLE = TableSchema(
         "hook_event": _str(),
         "matcher": _str(),
         "agents": cs.list_schema(_str()),
+        "mode": _literal("enforce", "observe"),  # observe: recorded, never enforced (cupcake.shadow)
         "conditions": cs.list_schema(_table()),
         "action": _table(),
     },
@@ -93,6 +94,7 @@ SETTINGS_TABLE = TableSchema(
         "self_protection": _bool(),
         "state_ttl_days": _number(gt=0),
         "stop_block_limit": _int(ge=1),
+        "approvals": _literal("code", "ask", "off"),
         "eval_feedback": EVAL_FEEDBACK_TABLE.core_schema(),
     },
 )

@@ -117,15 +117,11 @@ def _decide(ctx, prepared) -> Response:
         return _blocked(prepared, str(exc))
     if line == ctx.options.get("jail_wrapped"):
         return prepared  # the command is already this very jail (an agent that asks twice)
-    return Response(
-        d,
-        prepared.text,
-        prepared.soft_text,
-        prepared.reason,
-        prepared.context,
-        prepared.fail_closed,
-        line,
+    jailed = Response(
+        d, prepared.text, prepared.soft_text, prepared.reason, prepared.context, prepared.fail_closed, line
     )
+    jailed.private = prepared.private
+    return jailed
 
 
 def _jailed(ctx, command: str, rewrite: dict) -> str:

@@ -94,6 +94,15 @@ def policy_table(rule: dict, message=None) -> dict:
     return table
 
 
+# ``[packs]``: rules switched off, messages replaced, rules or whole packs observed (recorded, not enforced).
+SETTINGS_KEYS = ("disable", "messages", "observe")
+
+
+def observed(rule: dict, observe) -> bool:
+    """Whether ``[packs] observe`` names the rule, or the pack it comes from."""
+    return rule["id"] in observe or rule.get("pack") in observe or PREFIX + str(rule.get("pack")) in observe
+
+
 def settings_of(table) -> dict:
     """``[packs]`` of a top-level policy file: {"disable": [...], "messages": {...}} (as written)."""
     packs = table.get("packs") if isinstance(table, dict) else None
@@ -108,8 +117,22 @@ def check_settings(packs: dict, report, warn) -> None:
 
     known = all_rules()
     for key in packs:
-        if key not in ("disable", "messages"):
-            report(f"[packs]: unknown key `{key}`{suggestion(key, ('disable', 'messages'))}", key)
+        if key not in SETTINGS_KEYS:
+            report(f"[packs]: unknown key `{key}`{suggestion(key, SETTINGS_KEYS)}", key)
+    observe = packs.get("observe", [])
+    if not isinstance(observe, list) or not all(isinstance(o, str) for o in observe):
+        report(
+            '[packs] `observe` must be an array of rule ids or packs, such as ["git.force-push", "cupcake:network"]',
+            "observe",
+        )
+        observe = []
+    for entry in observe:
+        pack = entry[len(PREFIX) :] if entry.startswith(PREFIX) else entry
+        if entry not in known and pack not in names():
+            warn(
+                f'[packs] observe: no built-in rule or pack is called "{entry}"{suggestion(entry, list(known) + names())}',
+                None,
+            )
     disable = packs.get("disable", [])
     if not isinstance(disable, list) or not all(isinstance(d, str) for d in disable):
         report('[packs] `disable` must be an array of rule ids, such as ["git.force-push"]', "disable")

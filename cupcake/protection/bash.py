@@ -316,14 +316,10 @@ class Check:
         elif _python(program) and args[:1] and args[0].startswith("-m") and len(args[0]) > 2:
             program, args = args[0][2:].split(".", 1)[0], args[1:]
         if program == "cupcake":
-            sub = next((a for a in args if not a.startswith("-")), None)
-            if sub in ("init", "sync"):
-                shown = " ".join(["cupcake", *args[args.index(sub) :]])
-                what = (
-                    "removes or replaces Cupcake's hooks" if sub == "sync" else "replaces Cupcake's policies and hooks"
-                )
-                return _text(f"`{shown}` {what}", _RUN)
-            return None
+            from cupcake.protection.person_commands import person_only
+
+            found = person_only(args)
+            return _text(f"`{found[0]}` {found[1]}", _RUN) if found else None
         uninstalling = None
         if program in ("pip", "pip3") or (program.startswith("pip3.") and program[5:].replace(".", "").isdigit()):
             uninstalling = args

@@ -11,9 +11,10 @@ import sys
 
 import pytest
 
+from cupcake.live.messages_api import ScriptedMessagesAPI, Text, ToolUse
+
 from .claude_client import SESSION_TIMEOUT_SECONDS, Sandbox, Session, run_claude
 from .conftest import _unavailable
-from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 
 pytestmark = pytest.mark.real_client
 

@@ -14,6 +14,8 @@ from cupcake.agents.claude.capabilities import (
     REWRITE,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.claude.parse import parse, project_dir
@@ -21,6 +23,8 @@ from cupcake.agents.claude.render import render
 
 __all__ = [
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "CAPABILITIES",
     "DISPLAY_NAME",
     "FILE_WRITE_TOOLS",

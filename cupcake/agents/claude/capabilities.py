@@ -59,6 +59,10 @@ CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "
 
 # Characters: Claude Code's cap on a reason or context (longer text is cut in the middle of the longest output).
 ANSWER_CAP = 10_000
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = "systemMessage"
+USER_CHANNEL_SEEN = "shown to the user, never sent to the model (real client 2.1.328); also kept in the session transcript under ~/.claude/projects/"
 
 # The environment variables naming the project directory in the hook's environment.
 PROJECT_DIR_ENV = ("CLAUDE_PROJECT_DIR",)

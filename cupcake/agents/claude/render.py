@@ -86,9 +86,12 @@ def answer(event: str, payload, response, warnings=()) -> dict:
             out["systemMessage"] = text  # SessionStart cannot block: the user is told
     elif d in (BLOCK, SOFT):
         out = {"systemMessage": text}
-    if warnings:
+    private = getattr(response, "private", "")
+    if warnings or private:
+        # systemMessage is shown to the user and never reaches the model (seen in 2.1.328): the channel
+        # for what only the person may know (USER_CHANNEL).
         note = "\n".join(warnings)
-        out["systemMessage"] = _join(out.get("systemMessage", ""), note)
+        out["systemMessage"] = _join(out.get("systemMessage", ""), private, note)
     return out
 
 
@@ -132,4 +135,6 @@ def _within_cap(response):
     from cupcake.pipeline.response import Response
 
     fit = [feedback.cap(t, (t,), ANSWER_CAP) for t in texts]
-    return Response(response.decision, fit[0], fit[1], fit[2], fit[3], response.fail_closed, response.command)
+    capped = Response(response.decision, fit[0], fit[1], fit[2], fit[3], response.fail_closed, response.command)
+    capped.private = response.private
+    return capped

@@ -33,6 +33,12 @@ SHELL_TOOLS = frozenset({"Bash"})
 FILE_WRITE_TOOLS = frozenset({"apply_patch"})
 PROJECT_DIR_ENV = ()  # Codex sets none: the payload's cwd is the project
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = "systemMessage"
+USER_CHANNEL_SEEN = (
+    "never sent to the model (real client 0.169.0); the TUI shows it to the user (documented), `codex exec` does not"
+)
 
 _SEEN_PRE = "Command blocked by PreToolUse hook: <reason>. Command: <command>"
 CAPABILITIES = {

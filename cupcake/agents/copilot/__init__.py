@@ -15,6 +15,8 @@ from cupcake.agents.copilot.capabilities import (
     REWRITE,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.copilot.protocol import parse, render
@@ -42,5 +44,7 @@ __all__ = [
     "PROJECT_DIR_ENV",
     "REWRITE",
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "action_supported",
 ]

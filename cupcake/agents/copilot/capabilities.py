@@ -44,6 +44,10 @@ SHELL_TOOLS = frozenset({"bash", "powershell"})
 FILE_WRITE_TOOLS = frozenset({"create", "edit"})
 PROJECT_DIR_ENV = ("COPILOT_PROJECT_DIR",)
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = None
+USER_CHANNEL_SEEN = "none: Copilot CLI reads only permissionDecision and its reason, which the model is shown"
 
 _OUT_IGNORED = "Copilot ignores this event's output: Cupcake's message goes to stderr"
 CAPABILITIES = {

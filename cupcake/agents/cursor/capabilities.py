@@ -46,6 +46,12 @@ SHELL_TOOLS = frozenset({"Shell"})
 FILE_WRITE_TOOLS = frozenset({"Write", "Delete"})
 PROJECT_DIR_ENV = ("CURSOR_PROJECT_DIR",)  # after the payload's workspace_roots[0]
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = None
+USER_CHANNEL_SEEN = (
+    "user_message is documented as the user's, but Cursor is not verified in a real client: no code is sent"
+)
 
 _PRE = ("preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile")
 _POST = ("postToolUse", "afterShellExecution", "afterMCPExecution", "afterFileEdit")

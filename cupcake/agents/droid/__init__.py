@@ -14,6 +14,8 @@ from cupcake.agents.droid.capabilities import (
     REWRITE,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.droid.protocol import parse, render
@@ -41,5 +43,7 @@ __all__ = [
     "PROJECT_DIR_ENV",
     "REWRITE",
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "action_supported",
 ]

@@ -48,6 +48,12 @@ SHELL_TOOLS = frozenset({"Execute"})
 FILE_WRITE_TOOLS = frozenset({"Create", "Edit", "MultiEdit", "ApplyPatch"})
 PROJECT_DIR_ENV = ("FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR")
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = "systemMessage"
+USER_CHANNEL_SEEN = (
+    "never sent to the model (real client 0.225.2); also kept in droid's session file under ~/.factory/sessions/"
+)
 
 CAPABILITIES = {
     "PreToolUse": row(

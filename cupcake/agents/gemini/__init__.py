@@ -14,6 +14,8 @@ from cupcake.agents.gemini.capabilities import (
     REWRITE,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.gemini.protocol import parse, render
@@ -41,5 +43,7 @@ __all__ = [
     "PROJECT_DIR_ENV",
     "REWRITE",
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "action_supported",
 ]

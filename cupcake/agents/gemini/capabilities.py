@@ -47,6 +47,10 @@ SHELL_TOOLS = frozenset({"run_shell_command"})
 FILE_WRITE_TOOLS = frozenset({"write_file", "replace"})
 PROJECT_DIR_ENV = ("GEMINI_PROJECT_DIR",)
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = "systemMessage"
+USER_CHANNEL_SEEN = "printed for the user ('Hook system message: ...'), never sent to the model (real client 0.61.0)"
 
 CAPABILITIES = {
     "PreToolUse": row(

@@ -85,7 +85,7 @@ def answer(event, payload, response, warnings=()) -> dict:
     if jailed is not None:  # the OS layer: the whole input, the command jailed (Gemini replaces, not merges)
         tool_input = payload.get("tool_input") if isinstance(payload, dict) else None
         out["hookSpecificOutput"] = {"hookEventName": agent_event, "tool_input": rewritten_input(tool_input, jailed)}
-    message = join(message, note(warnings))
+    message = join(message, getattr(response, "private", ""), note(warnings))  # USER_CHANNEL
     if message:
         out["systemMessage"] = cap(message, limit=ANSWER_CAP)
     return out

@@ -103,6 +103,12 @@ def output_says(run, text):
     assert _expand(text) in run.answer.text, run.answer
 
 
+@then(parsers.parse('the output does not say "{text}"'))
+def output_does_not_say(run, text):
+    """Nothing the command printed (stdout and stderr) contains the text."""
+    assert _expand(text) not in run.answer.text, run.answer
+
+
 @then(parsers.parse('the user is warned "{text}"'))
 def user_warned(run, text):
     """A line of stderr starting with "warning: " contains the text."""
@@ -171,3 +177,10 @@ def user_edits(terminal, name, docstring):
 def output_says_block(run, docstring):
     """What the command printed contains this block of text."""
     assert docstring in run.answer.text, run.answer
+
+
+@then(parsers.parse('the JSON output\'s effective decision is "{decision}" by "{kind}"'))
+def json_effective_decision(run, decision, kind):
+    """`cupcake explain --json`: the effective decision across the agent's layers, and the kind of layer that won."""
+    effective = json.loads(run.answer.stdout)["effective"]["effective"]
+    assert (effective["decision"], effective["winner"]["kind"]) == (decision, kind), run.answer

@@ -15,8 +15,8 @@ import re
 import pytest
 
 from cupcake.agents import adapter
+from cupcake.live.standin import Shell, Text
 
-from .standin import Shell, Text
 from .test_cupcake_in_agents import AGENTS, _sync_default
 
 pytestmark = pytest.mark.real_client

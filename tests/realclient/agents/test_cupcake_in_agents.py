@@ -16,8 +16,9 @@ import subprocess
 
 import pytest
 
+from cupcake.live.standin import Shell, Text
+
 from ...conftest import cupcake_executable
-from .standin import Shell, Text
 
 pytestmark = pytest.mark.real_client
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .standin import (
+from cupcake.live.standin import (
     RecordedRequest,
     ScriptedModel,
     Text,
@@ -37,7 +37,7 @@ class GeminiStandin(ScriptedModel):
         return super().is_main_loop(request) and bool(_declarations(request.body))
 
     def results_in(self, request: RecordedRequest) -> list[ToolResult]:
-        results = []
+        results: list[ToolResult] = []
         for content in request.body.get("contents") or []:
             for part in content.get("parts") or []:
                 response = part.get("functionResponse") if isinstance(part, dict) else None

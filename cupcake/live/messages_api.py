@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from .loopback import LoopbackServer
+from cupcake.live.loopback import LoopbackServer
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def _message_events(model: str, turn: Turn, tool_use_id: str | None) -> list[byt
         )
     ]
     if isinstance(turn, ToolUse):
-        block = {"type": "tool_use", "id": tool_use_id, "name": turn.name, "input": {}}
+        block: dict[str, Any] = {"type": "tool_use", "id": tool_use_id, "name": turn.name, "input": {}}
         delta = {"type": "input_json_delta", "partial_json": json.dumps(turn.input)}
         stop_reason = "tool_use"
     else:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from ..loopback import LoopbackServer
+from cupcake.live.loopback import LoopbackServer
 
 MAX_BODY_BYTES = 32 * 1024 * 1024
 
