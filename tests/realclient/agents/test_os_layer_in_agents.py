@@ -16,9 +16,9 @@ import shlex
 
 import pytest
 
+from cupcake.live.standin import Shell, Text
 from tests.jail.scripts import OPAQUE
 
-from .standin import Shell, Text
 from .test_cupcake_in_agents import sync
 
 pytestmark = pytest.mark.real_client
