@@ -644,8 +644,10 @@ SCENARIOS.append(
 # Each agent's allow path costs at most Claude Code's (scenario 1) + 5%.
 # A shadow candidate as large as the enforced set costs at most 10% more than scenario 1 (issue 25).
 SCALE_BUDGETS = [(4, 7, 1.20), (17, 1, 1.10)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
-# (scenario, reference, max extra ms): the OS layer's rewrite costs the answer at most 0.5 ms (issue 26),
-# as the median of each run over the baseline run just before it, one scenario against the other.
+# (scenario, reference, max extra ms): the OS layer's rewrite costs the answer at most 0.5 ms (issue 26).
+# Half a millisecond is well inside a busy machine's wall-time noise, so the budget is on processor time
+# (user + system, from wait4): the median, over rounds, of the scenario's run minus the reference's run
+# in the same round. Wall time is reported the same way beside it.
 EXTRA_MS_BUDGETS = [(18, 12, 0.5)]
 # What the jail adds to the start of the command it wraps (issue 26): `bash -c <jailed true>` against
 # `bash -c true`, interleaved, medians.
@@ -679,15 +681,17 @@ def extra_ms_checks(results: list[dict]) -> list[dict]:
     checks = []
     for big, small, budget in EXTRA_MS_BUDGETS:
         if big in by_id and small in by_id:
-            extra = by_id[big]["paired_extra_median_ms"] - by_id[small]["paired_extra_median_ms"]
+            a, b = by_id[big], by_id[small]
+            cpu = statistics.median(x - y for x, y in zip(a["samples_cpu_ms"], b["samples_cpu_ms"], strict=True))
+            wall = statistics.median(x - y for x, y in zip(a["samples_ms"], b["samples_ms"], strict=True))
             checks.append(
                 {
-                    "scenario": by_id[big]["name"],
-                    "reference": by_id[small]["name"],
-                    "extra_ms": extra,
-                    "extra_median_ms": by_id[big]["median_ms"] - by_id[small]["median_ms"],
+                    "scenario": a["name"],
+                    "reference": b["name"],
+                    "extra_cpu_ms": cpu,
+                    "extra_wall_ms": wall,
                     "budget_ms": budget,
-                    "ok": extra <= budget,
+                    "ok": cpu <= budget,
                 }
             )
     return checks
@@ -900,7 +904,8 @@ while True:
         pid, status, ru = posix.wait4(child[0], 0)
         t1 = time.perf_counter_ns()
         _signal.setitimer(0, 0)
-        reply = ("ok", t1 - t0, ru.ru_maxrss, posix.waitstatus_to_exitcode(status), child[1], before)
+        cpu_ns = int((ru.ru_utime + ru.ru_stime) * 1e9)
+        reply = ("ok", t1 - t0, ru.ru_maxrss, posix.waitstatus_to_exitcode(status), child[1], before, cpu_ns)
     except OSError as exc:
         _signal.setitimer(0, 0)
         reply = ("error", "%s: %s" % (argv[0], exc))
@@ -919,6 +924,7 @@ class RunResult:
     stdout: bytes
     stderr: bytes
     timed_out: bool
+    cpu_ns: int = 0  # the child's user + system time (wait4)
 
 
 _RSS_UNIT_KIB = 1 / 1024 if sys.platform == "darwin" else 1  # macOS reports bytes, Linux KiB
@@ -974,16 +980,16 @@ class Launcher:
         stdout_path: Path,
         stderr_path: Path,
         timeout: float,
-    ) -> tuple[int, int, int, bool]:
+    ) -> tuple[int, int, int, bool, int]:
         data = marshal.dumps((argv, env, str(cwd), str(stdin_path), str(stdout_path), str(stderr_path), timeout))
         self.proc.stdin.write(len(data).to_bytes(4, "little") + data)
         self.proc.stdin.flush()
         reply = self._recv()
         if reply[0] != "ok":
             raise BenchError(f"could not start {reply[1]}")
-        _, wall_ns, maxrss, code, timed_out, launcher_rss = reply
+        _, wall_ns, maxrss, code, timed_out, launcher_rss, cpu_ns = reply
         self.max_rss_kib = max(self.max_rss_kib, launcher_rss)
-        return wall_ns, int(maxrss * _RSS_UNIT_KIB), code, timed_out
+        return wall_ns, int(maxrss * _RSS_UNIT_KIB), code, timed_out, cpu_ns
 
 
 def clean_env() -> dict[str, str]:
@@ -999,8 +1005,10 @@ def run_once(
     argv: list[str], cwd: Path, env: dict[str, str], stdin_path: Path, scratch: Path, timeout: float = RUN_TIMEOUT_S
 ) -> RunResult:
     out_path, err_path = scratch / "stdout", scratch / "stderr"
-    wall_ns, maxrss, code, timed_out = Launcher.get().run(argv, cwd, env, stdin_path, out_path, err_path, timeout)
-    return RunResult(wall_ns, maxrss, code, out_path.read_bytes(), err_path.read_bytes(), timed_out)
+    wall_ns, maxrss, code, timed_out, cpu_ns = Launcher.get().run(
+        argv, cwd, env, stdin_path, out_path, err_path, timeout
+    )
+    return RunResult(wall_ns, maxrss, code, out_path.read_bytes(), err_path.read_bytes(), timed_out, cpu_ns)
 
 
 # --------------------------------------------------------------------------------------
@@ -1021,6 +1029,7 @@ class Prepared:
     event: str = "PreToolUse"
     times_ns: list[int] = field(default_factory=list)
     rss_kib: list[int] = field(default_factory=list)
+    cpu_ns: list[int] = field(default_factory=list)  # processor time of each run, in round order
     paired_base_ns: list[int] = field(default_factory=list)  # the baseline run just before each run
     warnings: list[str] = field(default_factory=list)
     _mtime_ns: int = 0
@@ -1138,6 +1147,7 @@ def summarize(p: Prepared) -> dict:
         "max_rss_max_mib": max(rss),
         "samples_ms": [round(x, 3) for x in ms],
         "samples_max_rss_kib": list(p.rss_kib),
+        "samples_cpu_ms": [round(c / 1e6, 3) for c in p.cpu_ns],
     }
 
 
@@ -1443,8 +1453,9 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
     extra = extra_ms_checks(results)
     for c in extra:
         print(
-            f"{c['scenario']} - {c['reference']}: {c['extra_ms']:+.2f} ms paired (budget <= +{c['budget_ms']:g} ms), "
-            f"{c['extra_median_ms']:+.2f} ms of medians  {'ok' if c['ok'] else 'MISSED'}"
+            f"{c['scenario']} - {c['reference']}, run against run in each round: {c['extra_cpu_ms']:+.2f} ms processor "
+            f"time (budget <= +{c['budget_ms']:g} ms), {c['extra_wall_ms']:+.2f} ms wall time  "
+            f"{'ok' if c['ok'] else 'MISSED'}"
         )
     jail_start = measure_jail_start(venv, tmp / "scenarios", args.runs) if 18 in {s.id for s in built} else None
     if jail_start is not None:
@@ -1561,6 +1572,7 @@ def measure(baseline: Prepared, prepared: list[Prepared], runs: int, check_cache
                 res = q.run()
                 q.times_ns.append(res.wall_ns)
                 q.rss_kib.append(res.maxrss_kib)
+                q.cpu_ns.append(res.cpu_ns)
                 if q.scenario.cold and check_cache and q.cache_stamp() in (None, before):
                     msg = "the cache was not rewritten by a cold run: was it cold?"
                     if msg not in q.warnings:
