@@ -6,10 +6,8 @@ Two shapes: "grouped" (Claude Code's ``hooks.Event[].hooks[]``: Gemini CLI, Code
 
 from __future__ import annotations
 
-import json
-import shlex
-
-from cupcake.agents.jsonedit import Document, New
+# json, shlex and the in-place editor are imported where they are used: the OS layer reads an agent's hook
+# paths (``install.protected_paths``) on the hot path, and they cost it milliseconds.
 
 # fail_mode = "closed": a missing or crashing executable blocks too. Exit 2 blocks in every agent here,
 # but Gemini CLI lets a bare exit 2 through (it blocks only with a reason on stderr), and the others
@@ -19,17 +17,28 @@ CLOSED_REASON = "Cupcake could not run, and its fail_mode is closed: blocked unt
 # the agent continue (droid loops until its time-out); elsewhere nothing can be stopped.
 CLOSED_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 CLOSED_SUFFIX = f" || {{ echo '{CLOSED_REASON}' >&2; exit 2; }}"
+# The OS layer (`sync --sandbox`): the before-tool hook carries the jail flag, and a Cupcake that cannot run
+# blocks there whatever fail_mode says, since the call would otherwise run outside the jail.
+JAIL_REASON = "Cupcake could not run, and its OS layer never lets a command run outside its jail: blocked until a person fixes it."
+JAIL_SUFFIX = f" || {{ echo '{JAIL_REASON}' >&2; exit 2; }}"
+JAIL_FLAGS = ("--jail", "--jail-unshare-net")
 
 
-def command_line(word: str, agent: str, agent_event: str, closed: bool = False) -> str:
-    """``<cupcake> run --agent NAME --event <the agent's event>`` (word: the executable, shell-quoted)."""
-    return f"{word} run --agent {agent} --event {agent_event}" + (CLOSED_SUFFIX if closed else "")
+def command_line(word: str, agent: str, agent_event: str, closed: bool = False, jail: str = "") -> str:
+    """``<cupcake> run --agent NAME --event <the agent's event> [--jail]`` (word: the executable,
+    shell-quoted); ``jail`` is one of ``JAIL_FLAGS`` or empty."""
+    line = f"{word} run --agent {agent} --event {agent_event}"
+    if jail:
+        return f"{line} {jail}{JAIL_SUFFIX}"
+    return line + (CLOSED_SUFFIX if closed else "")
 
 
 def is_cupcake(command, agent: str) -> bool:
     """Whether a hook command is a Cupcake run for ``agent`` (any executable path named cupcake)."""
     if not isinstance(command, str):
         return False
+    import shlex
+
     body = command.rstrip()
     if "||" in body:  # the closed-mode tail, whichever form
         body = body[: body.index("||")]
@@ -44,6 +53,8 @@ def is_cupcake(command, agent: str) -> bool:
 
 def new_text(top: dict, wanted: dict) -> str:
     """A whole file, when there is none yet."""
+    import json
+
     return json.dumps({**top, "hooks": wanted}, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -53,6 +64,10 @@ def update(
     """``text`` with Cupcake's entries for ``agent`` set to ``wanted`` (agent event -> list of entries,
     as the file holds them), or all removed. ValueError for a file that is not a JSON object or whose
     ``hooks`` Cupcake cannot edit safely. Entries of other tools and events stay byte for byte."""
+    import json
+
+    from cupcake.agents.jsonedit import Document, New
+
     top = top or {}
     if not text.strip():
         return "" if uninstall else new_text(top, wanted)
@@ -125,16 +140,26 @@ def update(
 
 
 def entries(
-    agent: str, events, capabilities: dict, word: str, *, grouped: bool, handler, matcher=None, closed: bool = False
+    agent: str,
+    events,
+    capabilities: dict,
+    word: str,
+    *,
+    grouped: bool,
+    handler,
+    matcher=None,
+    closed: bool = False,
+    jail: str = "",
 ) -> dict:
     """The hook entries for canonical ``events`` (or the agent's own event names): agent event ->
     list as the file holds it. ``handler(command)`` builds one handler; ``matcher(event)`` the
-    group's matcher (None: no matcher field)."""
+    group's matcher (None: no matcher field); ``jail`` the OS layer's flag, on the before-tool hook."""
     out: dict[str, list] = {}
     for event in events:
         line = capabilities.get(event)
         agent_event = line["agent_events"][0] if line else event
-        entry = handler(command_line(word, agent, agent_event, closed and event in CLOSED_EVENTS))
+        flag = jail if event == "PreToolUse" else ""
+        entry = handler(command_line(word, agent, agent_event, closed and event in CLOSED_EVENTS, flag))
         if grouped:
             m = matcher(event) if matcher else None
             entry = {"matcher": m, "hooks": [entry]} if m is not None else {"hooks": [entry]}

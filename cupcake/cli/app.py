@@ -12,6 +12,7 @@ import typer
 
 from cupcake import __version__
 from cupcake.cli.init import init
+from cupcake.cli.jail import jail
 from cupcake.errors import CupcakeError
 
 app = typer.Typer(
@@ -143,9 +144,18 @@ def sync(
         bool,
         typer.Option(
             "--sandbox",
-            help="Also turn on Claude Code's sandbox (Linux: needs bubblewrap and socat), so Bash cannot write "
-            "Cupcake's files whatever the command.",
+            help="The OS layer: shell commands cannot write Cupcake's files whatever they run. Claude Code: its own "
+            "sandbox (Linux: needs bubblewrap and socat). Every other agent: Cupcake's jail (bubblewrap; see "
+            "docs/os-layer.md). With --uninstall: take the layer off and keep the hooks.",
         ),
+    ] = False,
+    jail: Annotated[
+        bool,
+        typer.Option("--jail", help="Claude Code: Cupcake's jail as the OS layer, for who does not run its sandbox."),
+    ] = False,
+    unshare_net: Annotated[
+        bool,
+        typer.Option("--unshare-net", help="With the jail: commands get no network (their own loopback only)."),
     ] = False,
     trust: Annotated[
         bool,
@@ -172,11 +182,17 @@ def sync(
     from cupcake.cli.options import agent_name
 
     agent = agent_name(agent, "sync")
-    if agent != "claude" and sandbox:
-        _echo_err("cupcake sync: --sandbox turns on Claude Code's sandbox; it is for --agent claude")
-        raise typer.Exit(2)
     if agent == "claude" and trust:
         _echo_err("cupcake sync: --trust is for Codex (--agent codex); Claude Code needs no trust step")
+        raise typer.Exit(2)
+
+    if agent == "claude" and jail and sandbox:
+        _echo_err(
+            "cupcake sync: --sandbox (Claude Code's own) and --jail (Cupcake's) are two ways to one end: pick one"
+        )
+        raise typer.Exit(2)
+    if unshare_net and not (jail or (sandbox and agent != "claude")):
+        _echo_err("cupcake sync: --unshare-net is for Cupcake's jail (--jail, or --sandbox with --agent NAME)")
         raise typer.Exit(2)
 
     def run_sync(out, err) -> int:
@@ -184,11 +200,24 @@ def sync(
             from cupcake.cli.sync_agent import sync_agent
 
             return sync_agent(
-                agent, scope, os.environ, os.getcwd(), command, dry_run, uninstall, trust, out=out, err=err
+                agent,
+                scope,
+                os.environ,
+                os.getcwd(),
+                command,
+                dry_run,
+                uninstall,
+                trust,
+                out=out,
+                err=err,
+                sandbox=sandbox or jail,
+                unshare_net=unshare_net,
             )
         from cupcake.cli.sync import sync as sync_claude
 
-        return sync_claude(scope, os.environ, os.getcwd(), command, dry_run, uninstall, out, err, sandbox)
+        return sync_claude(
+            scope, os.environ, os.getcwd(), command, dry_run, uninstall, out, err, sandbox, jail, unshare_net
+        )
 
     if json_out:
         from cupcake.cli.sync_json import sync_as_json
@@ -253,6 +282,7 @@ def doctor(
 
 
 app.command()(init)
+app.command(context_settings={"allow_interspersed_args": False})(jail)
 
 
 def _echo_err(message: str) -> None:

@@ -89,33 +89,16 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
-    _check_protection(report, root, env)
+    from cupcake.cli import doctor_os_layer  # which layer guards Cupcake's files, per agent
+
+    claude_commands = [f.value.get("command") for item in installed for f in item.found if f.event == "PreToolUse"]
+    doctor_os_layer.check(report, root, env, claude_commands, others)
     _round_trip(report, installed, root, env)
     check_agents(report, root, env, others)
     from cupcake.cli.doctor_layers import check_layers
 
     check_layers(report, root, env, (["claude"] if installed else []) + list(dict.fromkeys(a for a, _s, _p in others)))
     return report
-
-
-def _check_protection(report: Report, root: str, env) -> None:
-    """Which layer of self-protection holds: the OS sandbox, or only the hook."""
-    from cupcake.agents.claude.protections import INSTALL_HINT, level, sandbox_missing
-
-    found, reasons = level(root, env)
-    if found == "sandboxed":
-        report.add("protection", OK, "protection level: sandboxed (Bash cannot write Cupcake's files)")
-        return
-    fix = "run `cupcake sync --sandbox`"
-    if sandbox_missing(env):
-        fix = f"install bubblewrap and socat (`{INSTALL_HINT}`), then " + fix
-    # Not a fault of the installation (the hook works), so not a warning: the level and how to raise it.
-    report.add(
-        "protection",
-        OK,
-        "protection level: hook only (" + "; ".join(reasons) + "): Cupcake's hook blocks the writes it "
-        f"recognises, best effort. To raise it to sandboxed: {fix}",
-    )
 
 
 # -- hook entries ------------------------------------------------------------------------------------

@@ -143,18 +143,30 @@ def diff(label: str, old, new: str) -> str:
 
 
 def sync(
-    scope: str, env, cwd: str, command=None, dry_run=False, uninstall=False, out=print, err=print, sandbox=False
+    scope: str,
+    env,
+    cwd: str,
+    command=None,
+    dry_run=False,
+    uninstall=False,
+    out=print,
+    err=print,
+    sandbox=False,
+    jail=False,
+    unshare_net=False,
 ) -> int:
+    """``sandbox``: Claude Code's own sandbox; ``jail``: Cupcake's jail instead (``cupcake.cli.sync_jail``)."""
     from cupcake.agents.claude.protections import ProtectionShapeError
+    from cupcake.cli.sync_jail import CannotStart
 
     try:
-        return _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox)
-    except (Refused, SettingsFileError, ShapeError, ProtectionShapeError) as exc:
+        return _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox, jail, unshare_net)
+    except (Refused, SettingsFileError, ShapeError, ProtectionShapeError, CannotStart) as exc:
         err(f"cupcake sync: {exc}")
         return 1
 
 
-def _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox=False) -> int:
+def _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox=False, jail=False, unshare_net=False) -> int:
     if scope not in entries.SCOPES:
         raise Refused(f"unknown scope {scope!r}: use project, local or user")
     root = find_root(project_dir_in(env), cwd)
@@ -167,9 +179,16 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox=False)
         doc = Document(loaded.text if loaded.exists else EMPTY_SETTINGS)
     except RecursionError:
         raise Refused(f"{label}: nested too deeply to edit safely; Cupcake leaves it as it is") from None
+    from cupcake.cli import sync_jail
+
+    if uninstall and jail:  # the jail off, the hooks kept
+        return _install(
+            scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err, False, "", True
+        )
     if uninstall:
         also = (entries.executable_of(entries.command_word(command)),) if command else ()
         return _uninstall(doc, loaded, also, dry_run, out)
+    flag = sync_jail.flag(unshare_net) if jail else _current_jail(doc)
     if sandbox:
         from cupcake.agents.claude.protections import INSTALL_HINT, sandbox_missing
 
@@ -180,7 +199,21 @@ def _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox=False)
                 f"not on PATH: install them (Debian, Ubuntu: `{INSTALL_HINT}`), then run `cupcake sync --sandbox` "
                 "again. Nothing was written."
             )
-    return _install(scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err, sandbox)
+    return _install(
+        scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err, sandbox, flag, jail
+    )
+
+
+def _current_jail(doc: Document) -> str:
+    """The jail flag on Cupcake's PreToolUse hook now (a plain sync keeps the layer as it is)."""
+    hooks = doc.value(doc.root).get("hooks") if doc.root.kind == "object" else None
+    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else ():
+        for hook in group.get("hooks", ()) if isinstance(group, dict) else ():
+            command = hook.get("command") if isinstance(hook, dict) else None
+            if entries.is_cupcake(command) and entries.jail_flag(command):
+                return entries.jail_flag(command)
+    return ""
 
 
 def _why_root(root: str) -> str:
@@ -265,7 +298,11 @@ def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
     return 0
 
 
-def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err, sandbox=False) -> int:
+def _install(
+    scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err, sandbox=False, jail="", layer=False
+) -> int:
+    """``jail``: the OS layer's flag for the PreToolUse hook ("" none); ``layer``: whether this sync turns the
+    jail on or off (then it says so, and tries the jail first)."""
     from cupcake.agents.claude import protections
     from cupcake.agents.claude.hooked_events import needed_events
     from cupcake.stores.policies.cache import secret
@@ -275,7 +312,7 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     closed = fail_mode == "closed"
     also = (entries.executable_of(word),)
     events = needed_events(compiled)  # Cupcake's own, and every event a policy names
-    apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in events}, also)
+    apply_sync(doc, {event: entries.handler(word, event, closed, timeout, jail) for event in events}, also)
     hooked = doc.render() if doc.changed else (loaded.text if loaded.exists else EMPTY_SETTINGS)
     targets = protections.protected_targets(scope, root, env, compiled.get("protected") or {})
     previous = protections.read_record(loaded.path) if loaded.exists else None
@@ -285,7 +322,9 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     ignore = gitignore.plan(root, extra) if scope != "user" else None
     if dry_run:
         return show_dry_run(loaded, new_text, ignore, out)
+    from cupcake.cli import sync_jail
 
+    seconds = sync_jail.check(root, env, "claude", jail) if layer and jail else None
     secret(env, create=True)  # the policy cache's seal from now on (run itself writes only under .cupcake/)
     shown_command = entries.hook_command(word, "<Event>", closed)
     if new_text is not None:
@@ -305,7 +344,14 @@ def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, 
     if policy_errors:
         err(policy_errors_warning(policy_errors, closed))
     level = "sandboxed" if sandbox else protections.level(root, env)[0]
-    if level == "sandboxed":
+    if jail and layer:
+        for line in sync_jail.what_it_does("claude", "Claude Code", jail, seconds):
+            out(line.replace("--agent claude --sandbox", "--jail"))
+    elif layer:
+        out("OS layer: Cupcake's jail is off for Claude Code (`cupcake sync --sandbox` turns on Claude Code's own).")
+    elif jail:
+        out("Protection: jailed (Cupcake's jail keeps shell commands from writing Cupcake's files).")
+    elif level == "sandboxed":
         out("Protection: sandboxed (Claude Code's sandbox keeps Bash from writing Cupcake's files).")
     else:
         out(

@@ -46,9 +46,11 @@ def config_label(agent: str, scope: str, root: str, env) -> tuple[str, str]:
     return path, scope_label(scope, path, root, env)
 
 
-def updated_text(install, text: str, word: str, timeout, closed: bool, uninstall: bool, scope: str) -> str:
+def updated_text(
+    install, text: str, word: str, timeout, closed: bool, uninstall: bool, scope: str, jail: str = ""
+) -> str:
     kwargs = {"scope": scope} if "scope" in install.update_text.__code__.co_varnames else {}
-    return install.update_text(text, install.EVENTS, word, int(timeout), closed, uninstall, **kwargs)
+    return install.update_text(text, install.EVENTS, word, int(timeout), closed, uninstall, jail=jail, **kwargs)
 
 
 def sync_agent(
@@ -62,15 +64,22 @@ def sync_agent(
     trust: bool = False,
     out=print,
     err=print,
+    sandbox: bool = False,
+    unshare_net: bool = False,
 ) -> int:
+    """``sandbox``: the OS layer on (off with ``uninstall``); ``unshare_net``: its jail without network."""
+    from cupcake.cli.sync_jail import CannotStart
+
     try:
-        return _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err)
-    except (Refused, SettingsFileError) as exc:
+        return _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err, sandbox, unshare_net)
+    except (Refused, SettingsFileError, CannotStart) as exc:
         err(f"cupcake sync: {exc}")
         return 1
 
 
-def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) -> int:
+def _sync(
+    agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err, sandbox=False, unshare_net=False
+) -> int:
     install = install_module(agent)
     display = getattr(adapter(agent), "DISPLAY_NAME", agent)
     if scope not in install.SCOPES:
@@ -81,12 +90,27 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) 
     path, label = config_label(agent, scope, root, env)
     loaded = _read(path, label)
     text = loaded.text or ""
+    from cupcake.cli import sync_jail
+
+    codex = sync_jail.codex_plan(scope, root, env, on=False) if agent == "codex" and uninstall else None
+    if uninstall and sandbox:  # the OS layer off, the hooks kept
+        jail = ""
+        uninstall = False
+    elif sandbox:
+        jail = sync_jail.flag(unshare_net)
+        codex = sync_jail.codex_plan(scope, root, env, on=True) if agent == "codex" else None
+    else:
+        jail = sync_jail.current_flag(hook_commands(path, agent)) if loaded.exists else ""
 
     if uninstall:
         word = entries.command_word(command) if command else "cupcake"
         new_text = _edit(install, text, word, 600, False, True, scope, label)
         if dry_run:
+            _show_codex(codex, out)
             return show_dry_run(loaded, new_text, None, out)
+        if codex:
+            sync_jail.write_codex(codex, on=False)
+            out(f"Put Codex's own sandbox setting back in {_shown(codex[0], root, env)}.")
         if new_text == text:
             out(f"{label}: no Cupcake hooks for {display}; nothing to remove.")
             return 0
@@ -98,16 +122,28 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) 
     executable = chosen_executable(scope, command)
     word = entries.command_word(executable)
     closed = fail_mode == "closed"
-    new_text = _edit(install, text, word, timeout, closed, False, scope, label)
+    new_text = _edit(install, text, word, timeout, closed, False, scope, label, jail)
     ignore = gitignore.plan(root) if scope != "user" else None
     if dry_run:
-        return show_dry_run(loaded, new_text, ignore, out)
+        _show_codex(codex, out)
+        code = show_dry_run(loaded, new_text, ignore, out)
+        if sandbox and jail:
+            out("(the jail was not started either; sync without --dry-run runs `true` in it first)")
+        return code
+    seconds = sync_jail.check(root, env, agent, jail) if sandbox and jail else None
 
     from cupcake.agents.hookfile import command_line
     from cupcake.stores.policies.cache import secret
 
     secret(env, create=True)  # the policy cache's seal from now on
     shown = command_line(word, agent, "<event>", closed)
+    if codex:
+        sync_jail.write_codex(codex, on=bool(jail))
+        out(
+            f"Turned Codex's own sandbox off in {_shown(codex[0], root, env)}."
+            if jail
+            else f"Put Codex's own sandbox setting back in {_shown(codex[0], root, env)}."
+        )
     if new_text != text or not loaded.exists:
         _write(loaded, new_text)
         out(
@@ -129,6 +165,11 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) 
         err(policy_errors_warning(policy_errors, closed))
     for line in _next_steps(agent, scope, root, env, trust, out, err):
         out(line)
+    if jail and sandbox:
+        for line in sync_jail.what_it_does(agent, display, jail, seconds):
+            out(line)
+    elif sandbox:
+        out(f"OS layer: off for {display} (its shell calls run as they are; the hook layer still guards them).")
     if not present:
         out(f"No policy file yet ({PROJECT_FILE} or ~/.claude/cupcake.toml): Cupcake stays silent until there is one.")
     return 0
@@ -168,9 +209,22 @@ def _read(path: str, label: str):
         raise
 
 
-def _edit(install, text, word, timeout, closed, uninstall, scope, label) -> str:
+def _show_codex(plan, out) -> None:
+    if plan:
+        from cupcake.cli.sync import diff
+
+        out(diff(plan[0], plan[1] or None, plan[2]).rstrip("\n"))
+
+
+def _shown(path: str, root: str, env) -> str:
+    from cupcake.project import label
+
+    return label(path, root, env)
+
+
+def _edit(install, text, word, timeout, closed, uninstall, scope, label, jail="") -> str:
     try:
-        return updated_text(install, text, word, timeout, closed, uninstall, scope)
+        return updated_text(install, text, word, timeout, closed, uninstall, scope, jail)
     except RecursionError:
         raise Refused(f"{label}: nested too deeply to edit safely; Cupcake leaves it as it is") from None
     except ValueError as exc:

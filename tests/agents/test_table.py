@@ -30,3 +30,34 @@ def test_every_agent_has_a_table_and_cursor_says_it_is_not_verified():
     cursor = agent_table("cursor")
     rows = [r for r in cursor.splitlines() if r.startswith("| ") and not r.startswith("| event")]
     assert rows and all(NOT_VERIFIED in r for r in rows)
+
+
+def test_the_readme_holds_the_generated_security_model_table():
+    from cupcake.agents.table import LAYERS_BEGIN, LAYERS_END, security_table
+
+    text = README.read_text(encoding="utf-8")
+    assert in_text(text, LAYERS_BEGIN, LAYERS_END) == security_table(), (
+        "run `python -m cupcake.agents.table --write README.md`"
+    )
+
+
+def test_each_agents_os_layer_is_what_the_code_does():
+    """A "jailed" agent has a rewrite of its shell tool and a sync that turns it on; a "sandboxed" one is
+    Claude Code, whose own sandbox sync turns on; each agent's table says its layer."""
+    from cupcake.agents.table import LAYER_WORDS
+
+    for name in NAMES:
+        mod = adapter(name)
+        layer = mod.OS_LAYER
+        assert layer["layers"], name
+        if "jailed" in layer["layers"]:
+            assert mod.REWRITE["tools"] <= set(mod.SHELL_TOOLS) | {"Bash"}, name
+            assert mod.REWRITE["tools"], name
+            assert "--jail" in layer["turn_on"] or f"--agent {name} --sandbox" in layer["turn_on"], name
+        if "sandboxed" in layer["layers"]:
+            assert name == "claude" and "`cupcake sync --sandbox`" in layer["turn_on"]
+        assert (
+            layer["verified"] == (mod.REWRITE["verified"] if name != "cursor" else layer["verified"])
+            or name == "claude"
+        )
+        assert " or ".join(LAYER_WORDS[w] for w in layer["layers"]) in agent_table(name)

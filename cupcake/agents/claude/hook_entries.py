@@ -66,12 +66,27 @@ def command_word(executable: str) -> str:
     return executable if _PLAIN.fullmatch(executable) else shlex.quote(executable)
 
 
-def hook_command(word: str, event: str, closed: bool) -> str:
-    return f"{word} run --event {event}" + (f" {FAIL_CLOSED_FLAG}{CLOSED_SUFFIX}" if closed else "")
+# The OS layer with Cupcake's jail (`cupcake sync --jail`): on the PreToolUse hook, which then blocks when
+# Cupcake cannot run whatever fail_mode says (a call would otherwise run outside the jail).
+JAIL_FLAGS = ("--jail", "--jail-unshare-net")
+FLAGS = frozenset({FAIL_CLOSED_FLAG, *JAIL_FLAGS})
 
 
-def handler(word: str, event: str, closed: bool, timeout) -> dict:
-    return {"type": "command", "command": hook_command(word, event, closed), "timeout": timeout}
+def hook_command(word: str, event: str, closed: bool, jail: str = "") -> str:
+    jailed = f" {jail}" if jail and event == "PreToolUse" else ""
+    if closed:
+        return f"{word} run --event {event} {FAIL_CLOSED_FLAG}{jailed}{CLOSED_SUFFIX}"
+    return f"{word} run --event {event}{jailed}" + (CLOSED_SUFFIX if jailed else "")
+
+
+def handler(word: str, event: str, closed: bool, timeout, jail: str = "") -> dict:
+    return {"type": "command", "command": hook_command(word, event, closed, jail), "timeout": timeout}
+
+
+def jail_flag(command) -> str:
+    """The OS layer's flag on one of Cupcake's hook commands, or ""."""
+    split = split_command(command) if isinstance(command, str) else None
+    return next((f for f in split[0][4:] if f in JAIL_FLAGS), "") if split else ""
 
 
 def group(event: str, entry: dict) -> dict:
@@ -107,7 +122,7 @@ def is_cupcake(command, also=()) -> bool:
     if split is None:
         return False
     argv = split[0]
-    if len(argv) == 5 and argv[4] == FAIL_CLOSED_FLAG:
+    if len(argv) > 4 and len(argv) <= 6 and all(flag in FLAGS for flag in argv[4:]):
         argv = argv[:4]
     if len(argv) != 4 or argv[1:3] != ["run", "--event"] or not argv[3]:
         return False

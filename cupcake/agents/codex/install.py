@@ -42,7 +42,7 @@ def config_path(scope: str, project_dir: str, env) -> str:
 SHORT_EVENTS = {"SessionEnd": 3, "Interrupt": 3}  # Codex caps these hooks' timeout (and says so on every run)
 
 
-def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
+def hook_entries(events, word: str, timeout: int, closed: bool = False, jail: str = "") -> dict:
     out = hookfile.entries(
         NAME,
         events,
@@ -50,6 +50,7 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
         word,
         grouped=True,
         closed=closed,
+        jail=jail,
         handler=lambda command: {"type": "command", "command": command, "timeout": timeout},
         matcher=lambda event: ".*" if event in TOOL_EVENTS else None,
     )
@@ -60,8 +61,18 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
     return out
 
 
-def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
-    return hookfile.update(text, NAME, hook_entries(events, word, timeout, closed), grouped=True, uninstall=uninstall)
+def update_text(
+    text: str,
+    events,
+    word: str,
+    timeout: int,
+    closed: bool = False,
+    uninstall: bool = False,
+    jail: str = "",
+) -> str:
+    return hookfile.update(
+        text, NAME, hook_entries(events, word, timeout, closed, jail), grouped=True, uninstall=uninstall
+    )
 
 
 def protected_paths(project_dir: str, env) -> list[str]:

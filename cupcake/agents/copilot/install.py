@@ -22,7 +22,7 @@ def config_path(scope: str, project_dir: str, env) -> str:
     return hookfile.scope_path(SCOPES, scope, project_dir, env)
 
 
-def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
+def hook_entries(events, word: str, timeout: int, closed: bool = False, jail: str = "") -> dict:
     return hookfile.entries(
         NAME,
         events,
@@ -30,16 +30,30 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
         word,
         grouped=False,
         closed=closed,
+        jail=jail,
         handler=lambda command: {"type": "command", "bash": command, "timeoutSec": timeout},
     )
 
 
 def update_text(
-    text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False, scope: str = "project"
+    text: str,
+    events,
+    word: str,
+    timeout: int,
+    closed: bool = False,
+    uninstall: bool = False,
+    scope: str = "project",
+    jail: str = "",
 ) -> str:
     top = {"version": 1} if scope == "project" else {}
     return hookfile.update(
-        text, NAME, hook_entries(events, word, timeout, closed), grouped=False, key="bash", top=top, uninstall=uninstall
+        text,
+        NAME,
+        hook_entries(events, word, timeout, closed, jail),
+        grouped=False,
+        key="bash",
+        top=top,
+        uninstall=uninstall,
     )
 
 

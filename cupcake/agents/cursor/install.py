@@ -18,19 +18,32 @@ def config_path(scope: str, project_dir: str, env) -> str:
     return hookfile.scope_path(SCOPES, scope, project_dir, env)
 
 
-def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
+def hook_entries(events, word: str, timeout: int, closed: bool = False, jail: str = "") -> dict:
     def handler(command):
         entry = {"command": command, "type": "command", "timeout": timeout}
-        if closed:
-            entry["failClosed"] = True
+        if closed or any(f" {flag}" in command for flag in hookfile.JAIL_FLAGS):
+            entry["failClosed"] = True  # a hook that crashes blocks (the OS layer: never run unjailed)
         return entry
 
-    return hookfile.entries(NAME, events, CAPABILITIES, word, grouped=False, closed=closed, handler=handler)
+    return hookfile.entries(NAME, events, CAPABILITIES, word, grouped=False, closed=closed, jail=jail, handler=handler)
 
 
-def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
+def update_text(
+    text: str,
+    events,
+    word: str,
+    timeout: int,
+    closed: bool = False,
+    uninstall: bool = False,
+    jail: str = "",
+) -> str:
     return hookfile.update(
-        text, NAME, hook_entries(events, word, timeout, closed), grouped=False, top={"version": 1}, uninstall=uninstall
+        text,
+        NAME,
+        hook_entries(events, word, timeout, closed, jail),
+        grouped=False,
+        top={"version": 1},
+        uninstall=uninstall,
     )
 
 

@@ -18,7 +18,7 @@ def config_path(scope: str, project_dir: str, env) -> str:
     return hookfile.scope_path(SCOPES, scope, project_dir, env)
 
 
-def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
+def hook_entries(events, word: str, timeout: int, closed: bool = False, jail: str = "") -> dict:
     """``timeout`` in seconds, like every other agent's; written in milliseconds."""
     return hookfile.entries(
         NAME,
@@ -27,13 +27,24 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
         word,
         grouped=True,
         closed=closed,
+        jail=jail,
         handler=lambda command: {"name": "cupcake", "type": "command", "command": command, "timeout": timeout * 1000},
         matcher=lambda event: ".*" if event in TOOL_EVENTS else None,
     )
 
 
-def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
-    return hookfile.update(text, NAME, hook_entries(events, word, timeout, closed), grouped=True, uninstall=uninstall)
+def update_text(
+    text: str,
+    events,
+    word: str,
+    timeout: int,
+    closed: bool = False,
+    uninstall: bool = False,
+    jail: str = "",
+) -> str:
+    return hookfile.update(
+        text, NAME, hook_entries(events, word, timeout, closed, jail), grouped=True, uninstall=uninstall
+    )
 
 
 def protected_paths(project_dir: str, env) -> list[str]:
