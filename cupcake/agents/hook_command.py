@@ -8,8 +8,10 @@ virtual environment): the shell then exits 126 or 127, which every agent takes a
 and every call would go through unchecked. So on the events where a call can be stopped, the command
 turns "cannot run" into a block: exit 2 with the reason on stderr, the blocking form of every one of
 these agents. With fail_mode "closed" any failure blocks there (``--fail-closed`` also tells `cupcake run`
-the mode before it imports anything). Elsewhere (a stop, a notice) a block would only loop the agent or
-say nothing, so the plain command runs and a failure is the agent's ordinary hook error.
+the mode before it imports anything). With the OS layer on (``--jail``, on the before-tool hook only)
+any failure blocks there too, whatever fail_mode says: the call would otherwise run outside the jail.
+Elsewhere (a stop, a notice) a block would only loop the agent or say nothing, so the plain command
+runs and a failure is the agent's ordinary hook error.
 
 The commands are POSIX ``sh`` (Claude Code, Codex, Gemini CLI, droid and Cursor run hook commands with
 ``sh -c``; Copilot CLI with bash)."""
@@ -25,6 +27,9 @@ DEFAULT_NAME = "cupcake"
 # Files committed with the project and shared with the team: they name `cupcake`, never a path.
 SHARED_SCOPES = frozenset({"project"})
 FAIL_CLOSED_FLAG = "--fail-closed"
+# The OS layer (`cupcake sync --jail`, `--sandbox` where the agent's own sandbox is not the layer): Cupcake
+# answers every shell call it allows with the same call run in its jail (``cupcake.jail``).
+JAIL_FLAGS = ("--jail", "--jail-unshare-net")
 # Canonical events where a hook's exit 2 stops something before it happens: a tool call, a permission,
 # a prompt. At a stop a block only makes the agent go on (droid loops until its time-out).
 BLOCKING_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
@@ -36,6 +41,10 @@ _MISSING = (
 )
 _FAILED = (
     "Cupcake: this hook could not run {exe} (exit $s), and fail_mode is 'closed': blocked until a person fixes it."
+)
+_JAILED = (
+    "Cupcake: this hook could not run {exe} (exit $s), and its OS layer never lets a command run outside its "
+    "jail: blocked until a person fixes it."
 )
 # fail_mode "open": only an executable that cannot start blocks; Cupcake's own answer (exit 0) stands.
 OPEN_GUARD = ' || {{ s=$?; case $s in 126|127) echo "{missing}" >&2; exit 2;; esac; exit $s; }}'
@@ -61,20 +70,24 @@ def command_word(executable: str) -> str:
     return executable if _PLAIN.fullmatch(executable) else shlex.quote(executable)
 
 
-def run_command(word: str, agent: str, agent_event: str, closed: bool = False) -> str:
-    """``<word> run [--agent NAME] --event E [--fail-closed]``: the default agent needs no ``--agent``."""
+def run_command(word: str, agent: str, agent_event: str, closed: bool = False, jail: str = "") -> str:
+    """``<word> run [--agent NAME] --event E [--fail-closed] [--jail]``: the default agent needs no ``--agent``."""
     from cupcake.agents import DEFAULT
 
     named = "" if agent == DEFAULT else f" --agent {agent}"
-    return f"{word} run{named} --event {agent_event}" + (f" {FAIL_CLOSED_FLAG}" if closed else "")
+    flags = (f" {FAIL_CLOSED_FLAG}" if closed else "") + (f" {jail}" if jail else "")
+    return f"{word} run{named} --event {agent_event}{flags}"
 
 
-def build(word: str, agent: str, agent_event: str, blocking: bool, closed: bool = False) -> str:
-    """The hook command for one event. ``blocking``: the canonical event is one of ``BLOCKING_EVENTS``."""
-    command = run_command(word, agent, agent_event, closed)
-    if not blocking:
+def build(word: str, agent: str, agent_event: str, blocking: bool, closed: bool = False, jail: str = "") -> str:
+    """The hook command for one event. ``blocking``: the canonical event is one of ``BLOCKING_EVENTS``;
+    ``jail``: one of ``JAIL_FLAGS`` (the caller puts it on the before-tool hook only)."""
+    command = run_command(word, agent, agent_event, closed, jail)
+    if not blocking and not jail:
         return command
     exe = _shown(word)
+    if jail:
+        return command + CLOSED_GUARD.format(failed=_JAILED.format(exe=exe))
     if closed:
         return command + CLOSED_GUARD.format(failed=_FAILED.format(exe=exe))
     return command + OPEN_GUARD.format(missing=_MISSING.format(exe=exe))
@@ -88,14 +101,15 @@ def _shown(word: str) -> str:
 class Parsed:
     """A Cupcake hook command read back: its executable, agent, event, mode, and its guard."""
 
-    __slots__ = ("executable", "agent", "event", "fail_closed", "guard")
+    __slots__ = ("executable", "agent", "event", "fail_closed", "guard", "jail")
 
-    def __init__(self, executable: str, agent: str, event: str, fail_closed: bool, guard):
+    def __init__(self, executable: str, agent: str, event: str, fail_closed: bool, guard, jail: str = ""):
         self.executable = executable
         self.agent = agent
         self.event = event
         self.fail_closed = fail_closed
         self.guard = guard  # "open", "closed" (this Cupcake's guards), "legacy-closed", or None
+        self.jail = jail  # the OS layer's flag, or ""
 
     @property
     def blocks_when_missing(self) -> bool:
@@ -128,7 +142,7 @@ def parse(command) -> Parsed | None:
         return None
     from cupcake.agents import DEFAULT
 
-    agent, event, closed, i = DEFAULT, None, False, 2
+    agent, event, closed, jail, i = DEFAULT, None, False, "", 2
     while i < len(argv):
         if argv[i] in ("--agent", "--event") and i + 1 < len(argv):
             if argv[i] == "--agent":
@@ -138,11 +152,13 @@ def parse(command) -> Parsed | None:
             i += 2
         elif argv[i] == FAIL_CLOSED_FLAG:
             closed, i = True, i + 1
+        elif argv[i] in JAIL_FLAGS:
+            jail, i = argv[i], i + 1
         else:
             return None
     if not event:
         return None
-    return Parsed(argv[0], agent, event, closed, guard)
+    return Parsed(argv[0], agent, event, closed, guard, jail)
 
 
 def _guard_of(tail: str):
@@ -162,6 +178,15 @@ def is_cupcake(command, agent: str, also=()) -> bool:
         return False
     exe = parsed.executable
     return exe == DEFAULT_NAME or exe.endswith("/" + DEFAULT_NAME) or exe in also
+
+
+def jail_of(commands) -> str:
+    """The OS layer's flag on any of these Cupcake hook commands, or ""."""
+    for command in commands:
+        parsed = parse(command)
+        if parsed is not None and parsed.jail:
+            return parsed.jail
+    return ""
 
 
 def executable_of(command):

@@ -1,19 +1,19 @@
 """Cupcake's entries in another agent's hook file, edited in place: every byte that is not one of
-Cupcake's own entries stays as it was. Pure (text in, text out); off the hot path (uses ``json``).
+Cupcake's own entries stays as it was. Pure (text in, text out).
 
 Two shapes: "grouped" (Claude Code's ``hooks.Event[].hooks[]``: Gemini CLI, Codex, droid) and
-"flat" (``hooks.event[]`` of handlers: Copilot CLI, Cursor)."""
+"flat" (``hooks.event[]`` of handlers: Copilot CLI, Cursor).
+
+``json``, the command builder and the in-place editor are imported where they are used: the OS layer
+reads an agent's hook paths (``install.protected_paths``) on the hot path, and they cost it milliseconds."""
 
 from __future__ import annotations
-
-import json
-
-from cupcake.agents.hook_command import BLOCKING_EVENTS, build, is_cupcake
-from cupcake.agents.jsonedit import Document, New
 
 
 def new_text(top: dict, wanted: dict) -> str:
     """A whole file, when there is none yet."""
+    import json
+
     return json.dumps({**top, "hooks": wanted}, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -31,6 +31,11 @@ def update(
     """``text`` with Cupcake's entries for ``agent`` set to ``wanted`` (agent event -> list of entries,
     as the file holds them), or all removed. ValueError for a file that is not a JSON object or whose
     ``hooks`` Cupcake cannot edit safely. Entries of other tools and events stay byte for byte."""
+    import json
+
+    from cupcake.agents.hook_command import is_cupcake
+    from cupcake.agents.jsonedit import Document, New
+
     top = top or {}
     if not text.strip():
         return "" if uninstall else new_text(top, wanted)
@@ -105,16 +110,28 @@ def update(
 
 
 def entries(
-    agent: str, events, capabilities: dict, word: str, *, grouped: bool, handler, matcher=None, closed: bool = False
+    agent: str,
+    events,
+    capabilities: dict,
+    word: str,
+    *,
+    grouped: bool,
+    handler,
+    matcher=None,
+    closed: bool = False,
+    jail: str = "",
 ) -> dict:
     """The hook entries for canonical ``events`` (or the agent's own event names): agent event ->
     list as the file holds it. ``handler(command)`` builds one handler; ``matcher(event)`` the
-    group's matcher (None: no matcher field)."""
+    group's matcher (None: no matcher field); ``jail`` the OS layer's flag, on the before-tool hook."""
+    from cupcake.agents.hook_command import BLOCKING_EVENTS, build
+
     out: dict[str, list] = {}
     for event in events:
         line = capabilities.get(event)
         agent_event = line["agent_events"][0] if line else event
-        entry = handler(build(word, agent, agent_event, event in BLOCKING_EVENTS, closed))
+        flag = jail if event == "PreToolUse" else ""
+        entry = handler(build(word, agent, agent_event, event in BLOCKING_EVENTS, closed, flag))
         if grouped:
             m = matcher(event) if matcher else None
             entry = {"matcher": m, "hooks": [entry]} if m is not None else {"hooks": [entry]}
@@ -125,6 +142,10 @@ def entries(
 def commands_in(text: str, agent: str, key: str = "command", timeout_key: str = "timeout", per_second: int = 1):
     """(agent event, command, timeout in seconds or None) of Cupcake's hooks for ``agent`` in a hook
     file's text (ValueError: not JSON), in either shape."""
+    import json
+
+    from cupcake.agents.hook_command import is_cupcake
+
     data = json.loads(text) if text.strip() else {}
     hooks = data.get("hooks") if isinstance(data, dict) else None
     found: list = []
@@ -162,8 +183,24 @@ def no_notes(scope, root, env, **options) -> list[str]:
     return []
 
 
-def no_doctor_findings(root, env, paths) -> list:
+def no_doctor_findings(root, env, paths, jail="") -> list:
     return []
+
+
+def no_settings_dirs(project_dir, env) -> list[str]:
+    return []
+
+
+def no_jail_notes(jail_dirs=()) -> list[str]:
+    return []
+
+
+def no_os_layer(scope, root, env, on: bool):
+    return None
+
+
+def no_own_sandbox(root, env) -> bool:
+    return False
 
 
 def scope_path(scopes: dict, scope: str, project_dir: str, env) -> str:

@@ -3,15 +3,22 @@
 Each adapter package has an ``install`` module, the agent's installer, with the same names:
 
 - ``SCOPES`` (scope -> where its file is, as shown), ``config_path(scope, project_dir, env)``,
-  ``OPTIONS`` (what ``sync`` may do there besides the hooks: ``sandbox``, ``trust``);
+  ``OPTIONS`` (what ``sync`` may do there besides the hooks: ``sandbox``, ``jail``, ``trust``);
+- ``SANDBOX``: what ``sync --sandbox`` turns on: ``"own"``, the agent's own sandbox (Cupcake's jail is
+  then ``--jail``; ``own_sandbox_on(root, env)`` says whether it is on), or ``"jail"``, Cupcake's jail
+  (``cupcake.jail``); ``os_layer(scope, root, env, on)``: what else the jail needs changed there (None,
+  or an object with ``shown()``, ``ignored(root)`` and ``apply()``); ``jail_notes(jail_dirs)``: what
+  sync says once the jail is on;
 - ``hook_events(compiled)``: the canonical events it hooks;
-- ``update_text(text, events, word, timeout, closed, uninstall, scope, also)``: the file's text with
-  Cupcake's entries set (or removed), every other byte kept (ValueError: cannot edit it safely);
+- ``update_text(text, events, word, timeout, closed, uninstall, scope, also, jail)``: the file's text with
+  Cupcake's entries set (or removed), the jail's flag on the before-tool hook, every other byte kept
+  (ValueError: cannot edit it safely);
 - ``hooks_in(text)``: (its event, command, timeout in seconds) of Cupcake's hooks there;
 - ``protect(edits, scope, root, env, compiled, sandbox)`` and ``unprotect(edits, scope, root, env)``:
   what it adds beside the hooks (Claude Code's deny rules and sandbox paths), with the entries git must
-  ignore, and takes out again, with what to tell the person; ``file_findings(text)``: what doctor says about the file; ``notes(scope, root, env, **options)``:
-  what sync says after writing (Codex's trust step, say);
+  ignore, and takes out again, with what to tell the person; ``file_findings(text)``: what doctor says
+  about the file; ``doctor_findings(root, env, paths, jail)``: what doctor says about the agent beside
+  its files; ``notes(scope, root, env, **options)``: what sync says after writing (Codex's trust step);
 - ``protected_paths(project_dir, env)``: its files self-protection keeps the agent off.
 
 Nothing outside ``cupcake/agents/`` names an agent's module, file or key: it asks here."""

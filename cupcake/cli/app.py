@@ -12,6 +12,7 @@ import typer
 
 from cupcake import __version__
 from cupcake.cli.init import init
+from cupcake.cli.jail import jail
 from cupcake.errors import CupcakeError
 
 app = typer.Typer(
@@ -144,9 +145,23 @@ def sync(
         bool,
         typer.Option(
             "--sandbox",
-            help="Also turn on the agent's sandbox where sync can (Claude Code's; Linux: needs bubblewrap and "
-            "socat), so shell commands cannot write Cupcake's files whatever their syntax.",
+            help="The OS layer: shell commands cannot write Cupcake's files whatever they run. The agent's own "
+            "sandbox where sync can turn it on (Claude Code's; Linux: needs bubblewrap and socat), Cupcake's jail "
+            "for every other agent (bubblewrap; see docs/os-layer.md). With --uninstall: take the layer off and "
+            "keep the hooks.",
         ),
+    ] = False,
+    jail: Annotated[
+        bool,
+        typer.Option(
+            "--jail",
+            help="Cupcake's jail as the OS layer, where the agent's own sandbox is what --sandbox turns on "
+            "(Claude Code): for who does not run that sandbox.",
+        ),
+    ] = False,
+    unshare_net: Annotated[
+        bool,
+        typer.Option("--unshare-net", help="With the jail: commands get no network (their own loopback only)."),
     ] = False,
     trust: Annotated[
         bool,
@@ -186,6 +201,8 @@ def sync(
             sandbox=sandbox,
             agent=agent,
             trust=trust,
+            jail=jail,
+            unshare_net=unshare_net,
         )
 
     if json_out:
@@ -251,6 +268,7 @@ def doctor(
 
 
 app.command()(init)
+app.command(context_settings={"allow_interspersed_args": False})(jail)
 
 
 def _echo_err(message: str) -> None:

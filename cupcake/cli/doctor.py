@@ -511,12 +511,18 @@ def _check_workdir(report: Report, root: str) -> None:
 
 
 def _check_agents(report: Report, installed: list[Installed], root: str, env) -> None:
-    """What each agent's installer knows to check beside its hooks (the default agent's even when no
-    agent has hooks: its protection level is what a first sync will set up)."""
+    """Which layer guards Cupcake's files from each agent's shell commands, and what its installer knows
+    to check beside its hooks (the default agent's even when no agent has hooks: its protection level
+    is what a first sync will set up)."""
+    from cupcake.cli import doctor_os_layer
+
     agents = list(dict.fromkeys(item.agent for item in installed)) or [DEFAULT]
     for agent in agents:
-        paths = [item.path for item in installed if item.agent == agent]
-        for check, status, message, fix in installer(agent).doctor_findings(root, env, paths):
+        mine = [item for item in installed if item.agent == agent]
+        jail = hooks.jail_of(command for item in mine for _event, command, _timeout in item.hooks)
+        if mine:
+            doctor_os_layer.check(report, root, env, agent, jail)  # which layer guards Cupcake's files
+        for check, status, message, fix in installer(agent).doctor_findings(root, env, [i.path for i in mine], jail):
             report.add(check, status, message, fix)
 
 

@@ -20,7 +20,8 @@ def main(argv=None) -> int:
         try:
             from cupcake.cli.run import main as run_main
         except BaseException as exc:  # a broken installation: answer all the same
-            return answer_last_resort(exc, "--fail-closed" in args[1:])
+            closed = bool({"--fail-closed", "--jail", "--jail-unshare-net"} & set(args[1:]))
+            return answer_last_resort(exc, closed)
         return run_main(args[1:])
     from cupcake.cli.app import main as cli_main
 

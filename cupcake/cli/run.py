@@ -7,10 +7,14 @@ import os
 import sys
 import time
 
-RUN_OPTIONS = "--event <Event> [--agent NAME] [--fail-closed] [--timings]"
+RUN_OPTIONS = "--event <Event> [--agent NAME] [--fail-closed] [--jail] [--jail-unshare-net] [--timings]"
 # Written by `cupcake sync` under fail_mode "closed": the mode is known before anything is imported,
 # so even a Cupcake that cannot import its own modules blocks (exit 2).
 FAIL_CLOSED_FLAG = "--fail-closed"
+# Written by `cupcake sync --agent NAME --sandbox` on the before-tool hook: the OS layer (cupcake.jail).
+# A run that cannot even start blocks then too: a command never runs outside the jail the user asked for.
+JAIL_FLAG = "--jail"
+JAIL_UNSHARE_NET_FLAG = "--jail-unshare-net"
 # The blocking exit code of the agents' hooks: the call (or prompt, or stop) is blocked and stderr says why.
 BLOCKING_EXIT = 2
 
@@ -37,6 +41,10 @@ def parse_args(args):
             options["timings"] = True
         elif arg == FAIL_CLOSED_FLAG:
             options["fail_closed"] = True
+        elif arg == JAIL_FLAG:
+            options["jail"] = True
+        elif arg == JAIL_UNSHARE_NET_FLAG:
+            options["jail"] = options["jail_unshare_net"] = True
         elif problem is None:
             problem = f"unknown argument {arg!r} to `cupcake run` (usage: cupcake run {RUN_OPTIONS})"
         i += 1
@@ -96,7 +104,7 @@ def _answer_and_exit(ctx) -> None:
         finish(ctx)
         stdout = ctx.envelope[0]
     except BaseException as exc:
-        stdout, stderr, code = emergency(exc, ctx.options.get("fail_closed", False))
+        stdout, stderr, code = emergency(exc, bool(ctx.options.get("fail_closed") or ctx.options.get("jail")))
         if stderr:
             os.write(2, stderr)
     try:
@@ -105,6 +113,11 @@ def _answer_and_exit(ctx) -> None:
             stdout = stdout[os.write(fd, stdout) :]
     finally:
         os._exit(code)
+
+
+def closed_anyway(args) -> bool:
+    """Whether a run that broke blocks: fail_mode "closed", or the OS layer (never run unjailed)."""
+    return FAIL_CLOSED_FLAG in args or JAIL_FLAG in args or JAIL_UNSHARE_NET_FLAG in args
 
 
 def emergency(exc: BaseException, closed: bool = False):
@@ -126,7 +139,7 @@ def main(args) -> int:
         if ctx.options.get("timings"):
             stderr += "".join(f"{name:>22} {sec * 1000:8.3f} ms\n" for name, sec in ctx.timings).encode()
     except BaseException as exc:  # the edge: nothing escapes as a traceback
-        stdout, stderr, code = emergency(exc, FAIL_CLOSED_FLAG in args)
+        stdout, stderr, code = emergency(exc, closed_anyway(args))
     try:
         sys.stdout.buffer.write(stdout)
         sys.stdout.buffer.flush()

@@ -210,17 +210,58 @@ def sync(
     sandbox=False,
     agent: str = DEFAULT,
     trust: bool = False,
+    jail: bool = False,
+    unshare_net: bool = False,
 ) -> int:
+    """``sandbox``: the OS layer as ``--sandbox`` turns it on for the agent (its installer's ``SANDBOX``: the
+    agent's own sandbox, or Cupcake's jail); ``jail``: Cupcake's jail (``cupcake.cli.sync_jail``);
+    ``unshare_net``: the jail without network. With ``uninstall``, the jail's option takes the layer off
+    and keeps the hooks."""
+    from cupcake.cli.sync_jail import CannotStart
+
+    options = {"sandbox": sandbox, "trust": trust, "jail": jail}
     try:
-        return _sync(
-            agent, scope, env, cwd, command, dry_run, uninstall, out, err, {"sandbox": sandbox, "trust": trust}
-        )
+        return _sync(agent, scope, env, cwd, command, dry_run, uninstall, out, err, options, unshare_net)
     except (Refused, SettingsFileError) as exc:
         err(f"cupcake sync: {exc}")
         return getattr(exc, "code", 1)
+    except CannotStart as exc:
+        err(f"cupcake sync: {exc}")
+        return 1
 
 
-def _sync(agent, scope, env, cwd, command, dry_run, uninstall, out, err, options) -> int:
+class Layer:
+    """What this sync does with the OS layer (Cupcake's jail): ``flag``, the jail's flag on the before-tool
+    hook after it ("" none); ``changed``: whether it turns the jail on or off (then it tries the jail
+    first, changes what the installer says the jail needs, and says so); ``own``: the agent's own sandbox
+    asked for."""
+
+    __slots__ = ("flag", "changed", "own")
+
+    def __init__(self, flag: str, changed: bool, own: bool):
+        self.flag, self.changed, self.own = flag, changed, own
+
+
+def _layer(install, display: str, text: str, uninstall: bool, options, unshare_net: bool) -> Layer:
+    from cupcake.cli import sync_jail
+
+    own_sandbox = install.SANDBOX == "own"
+    if options["sandbox"] and options["jail"] and own_sandbox:
+        raise Usage(f"--sandbox ({display}'s own sandbox) and --jail (Cupcake's) are two ways to one end: pick one")
+    wants_jail = options["jail"] or (options["sandbox"] and not own_sandbox)
+    if unshare_net and not wants_jail:
+        raise Usage("--unshare-net is for Cupcake's jail (--jail, or --sandbox where the agent has no own sandbox)")
+    current = hooks.jail_of(command for _e, command, _t in install.hooks_in(text)) if text else ""
+    if uninstall:  # the jail off (and what it changed beside the hooks put back), the hooks kept
+        return Layer("", True, False)
+    if wants_jail:
+        flag = sync_jail.flag(unshare_net)
+        return Layer(flag, flag != current, False)
+    own = options["sandbox"] and own_sandbox
+    return Layer("" if own else current, False, own)  # the jail cannot start inside the agent's own sandbox
+
+
+def _sync(agent, scope, env, cwd, command, dry_run, uninstall, out, err, options, unshare_net=False) -> int:
     if agent not in NAMES:
         raise Usage(f"unknown agent {agent!r} (known: {', '.join(NAMES)})")
     install, display = installer(agent), display_name(agent)
@@ -239,10 +280,33 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, out, err, options
         out(f"Project root: {root} (found from {cwd}: {_why_root(root)})")
     path = install.config_path(scope, root, env)
     edits = Edits(lambda p: scope_label(scope if p == path else "project", p, root, env))
-    edits.text(path)  # a file Cupcake cannot read is never overwritten: stop here, before anything else
-    if uninstall:
+    text = edits.text(path)  # a file Cupcake cannot read is never overwritten: stop here, before anything else
+    try:
+        layer = _layer(install, display, text or "", uninstall, options, unshare_net)
+    except ValueError:
+        layer = _layer(install, display, "", uninstall, options, unshare_net)  # update_text says what is wrong
+    wants_jail = options["jail"] or (options["sandbox"] and install.SANDBOX != "own")
+    if uninstall and not wants_jail:
         return _uninstall(install, display, scope, root, env, edits, path, command, dry_run, out)
-    return _install(install, agent, display, scope, root, env, edits, path, command, dry_run, out, err, options)
+    run = _Run(install, agent, display, scope, root, env, edits, path, out, err)
+    return _install(run, command, dry_run, options, layer)
+
+
+class _Run:
+    """One sync's whereabouts: the agent, its installer, the scope, the project, the file, the output."""
+
+    def __init__(self, install, agent, display, scope, root, env, edits, path, out, err):
+        self.install, self.agent, self.display, self.scope = install, agent, display, scope
+        self.root, self.env, self.edits, self.path, self.out, self.err = root, env, edits, path, out, err
+
+    def label(self, path: str) -> str:
+        return scope_label(self.scope if path == self.path else "project", path, self.root, self.env)
+
+    def off_command(self) -> str:
+        """The command that takes the jail off and keeps the hooks."""
+        option = "jail" if self.install.SANDBOX == "own" else "sandbox"
+        scope = "" if self.scope == "project" else f" --scope {self.scope}"
+        return f"cupcake sync{_agent_flag(self.agent)}{scope} --{option} --uninstall"
 
 
 def _why_root(root: str) -> str:
@@ -255,10 +319,10 @@ def _why_root(root: str) -> str:
     return "the working directory"
 
 
-def _edit(install, edits, path, events, word, timeout, closed, uninstall, scope, also) -> None:
+def _edit(install, edits, path, events, word, timeout, closed, uninstall, scope, also, jail="") -> None:
     current = edits.text(path)
     try:
-        new = install.update_text(current, events, word, timeout, closed, uninstall, scope, also)
+        new = install.update_text(current, events, word, timeout, closed, uninstall, scope, also, jail)
     except RecursionError:
         raise Refused(f"{edits.label(path)}: nested too deeply to edit safely; Cupcake leaves it as it is") from None
     except ValueError as exc:
@@ -287,8 +351,12 @@ def _uninstall(install, display, scope, root, env, edits, path, command, dry_run
         protected = install.unprotect(edits, scope, root, env)  # what it will say it removed
     except ValueError as exc:
         raise Refused(str(exc)) from None
+    beside = install.os_layer(scope, root, env, False)  # what the jail had changed there, put back
     if dry_run:
+        _show_beside(beside, lambda p: scope_label("project", p, root, env), out)
         return show_dry_run(edits.label(path), edits.changed(), None, out)
+    if beside is not None:
+        out(beside.apply().format(file=scope_label("project", beside.shown()[0], root, env)))
     changed = _write_all(edits)
     label = edits.label(path)
     if not changed and not protected:
@@ -303,29 +371,48 @@ def _uninstall(install, display, scope, root, env, edits, path, command, dry_run
     return 0
 
 
-def _install(install, agent, display, scope, root, env, edits, path, command, dry_run, out, err, options) -> int:
+def _show_beside(beside, label, out) -> None:
+    """A dry run: the diff of what the OS layer changes beside the hooks."""
+    if beside is not None:
+        path, old, new = beside.shown()
+        out(diff(label(path), old, new).rstrip("\n"))
+
+
+def _install(run: _Run, command, dry_run, options, layer: Layer) -> int:
+    from cupcake.cli import sync_jail
     from cupcake.stores.policies.cache import secret
 
+    install, agent, display, scope, root, env = run.install, run.agent, run.display, run.scope, run.root, run.env
+    edits, path, out, err = run.edits, run.path, run.out, run.err
     fail_mode, timeout, policy_errors, present, compiled = policy_settings(scope, root, env)
     executable = chosen_executable(scope, command)
     word = hooks.command_word(executable)
     closed = fail_mode == "closed"
     also = (executable,)
     events = install.hook_events(compiled)  # Cupcake's own, and (where the agent says) every event a policy names
-    _edit(install, edits, path, events, word, timeout, closed, False, scope, also)
+    _edit(install, edits, path, events, word, timeout, closed, False, scope, also, layer.flag)
     try:
-        ignored = install.protect(edits, scope, root, env, compiled, options["sandbox"])
+        ignored = install.protect(edits, scope, root, env, compiled, layer.own)
     except ValueError as exc:
         raise Refused(f"{exc}") from None
+    beside = install.os_layer(scope, root, env, bool(layer.flag)) if layer.changed else None
     ignore = None
     if scope != "user":
-        ignored = list(ignored) + _beside_shared(scope, path, root)
+        ignored = list(ignored) + _beside_shared(scope, path, root) + (beside.ignored(root) if beside else [])
         ignore = gitignore.plan(root, ignored)
     changed = edits.changed()
     if dry_run:
-        return show_dry_run(edits.label(path), changed, ignore, out)
+        _show_beside(beside, run.label, out)
+        code = show_dry_run(edits.label(path), changed, ignore, out)
+        if layer.changed and layer.flag:
+            out("(the jail was not started either; sync without --dry-run runs `true` in it first)")
+        return code
+    # Never write a jail that cannot start: it would refuse every shell call.
+    seconds = sync_jail.check(root, env, agent, layer.flag) if layer.changed and layer.flag else None
 
     secret(env, create=True)  # the policy cache's seal from now on (run itself writes only under .cupcake/)
+    if beside is not None:
+        out(beside.apply().format(file=run.label(beside.shown()[0])))
     _write_all(edits)
     label, loaded = edits.label(path), edits.loaded[path]
     shown = hooks.run_command(word, agent, "<event>", closed)
@@ -342,14 +429,29 @@ def _install(install, agent, display, scope, root, env, edits, path, command, dr
     if policy_errors:
         err(policy_errors_warning(policy_errors, closed))
     try:
-        for line in install.notes(scope, root, env, **options):
+        for line in install.notes(scope, root, env, sandbox=layer.own, trust=options["trust"], jail=layer.flag):
             out(line)
     except ValueError as exc:
         raise Refused(str(exc)) from None
+    for line in _layer_lines(run, layer, seconds):
+        out(line)
     if not present:
         names = f"{PROJECT_FILE} or ~/{USER_FILE}" if scope != "user" else f"~/{USER_FILE}"
         out(f"No policy file yet ({names}): Cupcake stays silent until there is one.")
     return 0
+
+
+def _layer_lines(run: _Run, layer: Layer, seconds) -> list[str]:
+    """What sync says about the OS layer: turned on, kept on, or turned off."""
+    from cupcake.cli import sync_jail
+
+    if layer.flag and layer.changed:
+        return sync_jail.what_it_does(run.install, layer.flag, seconds, run.off_command())
+    if layer.flag:
+        return [f"OS layer: jailed (Cupcake's jail keeps {run.display}'s shell commands from writing Cupcake's files)."]
+    if layer.changed:
+        return [f"OS layer: off for {run.display} (its shell calls run as they are; the hook layer still guards them)."]
+    return []
 
 
 def _beside_shared(scope: str, path: str, root: str) -> list[str]:

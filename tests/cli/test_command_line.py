@@ -26,6 +26,7 @@ COMMANDS = [
     ["explain"],
     ["replay"],
     ["audit"],
+    ["jail"],
     ["audit", "stats"],
     ["audit", "verify"],
 ]

@@ -169,8 +169,10 @@ def test_an_option_is_refused_where_the_agent_has_no_such_step(project):
     project.write_policy("")
     code, _, err = sync(project, "gemini", trust=True)
     assert code == 2 and "--trust is for Codex; Gemini CLI has no such step" in err
-    code, _, err = sync(project, "codex", sandbox=True)
-    assert code == 2 and "--sandbox is for Claude Code; Codex has no such step" in err
+    code, _, err = sync(project, "claude", sandbox=True, jail=True)
+    assert code == 2 and "two ways to one end: pick one" in err
+    code, _, err = sync(project, "gemini", unshare_net=True)
+    assert code == 2 and "--unshare-net is for Cupcake's jail" in err
 
 
 def test_codex_without_trust_says_how(project):

@@ -16,6 +16,7 @@ from tests.features.steps.evaluator_findings import *  # noqa: F403
 from tests.features.steps.events import *  # noqa: F403
 from tests.features.steps.helpers import *  # noqa: F403
 from tests.features.steps.init import *  # noqa: F403
+from tests.features.steps.os_layer import *  # noqa: F403
 from tests.features.steps.packs import *  # noqa: F403
 from tests.features.steps.policies import *  # noqa: F403
 from tests.features.steps.policy_cache import *  # noqa: F403

@@ -4,6 +4,7 @@ answer cap, and where it keeps its files. The tables the policy compiler, ``vali
 from __future__ import annotations
 
 from cupcake.agents import row, supported
+from cupcake.agents.common import os_layer, rewrite
 
 NAME = "claude"
 DISPLAY_NAME = "Claude Code"
@@ -161,3 +162,25 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether Claude Code can honour ``kind`` (block, approve, ask, context; anything else: yes) on ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: Claude Code's own sandbox does the job (`cupcake sync --sandbox`); Cupcake's jail is
+# there for who does not run it (`cupcake sync --jail`). A rewrite is applied with any decision; with none
+# it goes through Claude Code's own permission check (on the rewritten command), with ask it is asked.
+REWRITE = rewrite(
+    {"PreToolUse"},
+    {"Bash"},
+    ask=True,
+    allow=False,
+    shell="user",
+    verified="real client 2.1.328",
+    notes="Claude Code checks its own permission rules against the rewritten command: `Bash(npm test:*)` "
+    "rules no longer match a jailed command; its own sandbox (`cupcake sync --sandbox`) keeps them",
+)
+
+OS_LAYER = os_layer(
+    ("sandboxed", "jailed"),
+    "`cupcake sync --sandbox` (its own sandbox; needs bubblewrap and socat), or `cupcake sync --jail` (Cupcake's jail)",
+    "the jail: Claude Code's permission rules see the jailed command",
+    "real client 2.1.328",
+)

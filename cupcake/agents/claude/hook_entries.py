@@ -26,12 +26,13 @@ NO_MATCHER = frozenset({"UserPromptSubmit", "Stop"})
 MATCH_ALL = ("", "*")
 
 
-def command(word: str, event: str, closed: bool) -> str:
-    return hook_command.build(word, NAME, event, event in hook_command.BLOCKING_EVENTS, closed)
+def command(word: str, event: str, closed: bool, jail: str = "") -> str:
+    """``jail``: the OS layer's flag (``hook_command.JAIL_FLAGS``), for the PreToolUse hook only."""
+    return hook_command.build(word, NAME, event, event in hook_command.BLOCKING_EVENTS, closed, jail)
 
 
-def handler(word: str, event: str, closed: bool, timeout) -> dict:
-    return {"type": "command", "command": command(word, event, closed), "timeout": timeout}
+def handler(word: str, event: str, closed: bool, timeout, jail: str = "") -> dict:
+    return {"type": "command", "command": command(word, event, closed, jail), "timeout": timeout}
 
 
 def group(event: str, entry: dict) -> dict:

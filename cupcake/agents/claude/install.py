@@ -7,9 +7,8 @@ from __future__ import annotations
 import os
 
 from cupcake.agents import hookfile
-from cupcake.agents.claude import hook_entries as entries
 from cupcake.agents.claude.capabilities import USER_DIR
-from cupcake.agents.hook_command import SHARED_SCOPES
+from cupcake.agents.hookfile import no_os_layer as os_layer  # noqa: F401 (the installer interface)
 
 NAME = "claude"
 SCOPES = {
@@ -17,8 +16,10 @@ SCOPES = {
     "local": os.path.join(USER_DIR, "settings.local.json"),
     "user": os.path.join("~", USER_DIR, "settings.json"),
 }
-# What `cupcake sync` may do here besides the hooks: turn Claude Code's sandbox on.
-OPTIONS = frozenset({"sandbox"})
+# What `cupcake sync` may do here besides the hooks: turn Claude Code's own sandbox on (``sandbox``: the
+# OS layer is the agent's own), or put Cupcake's jail on instead (``jail``), for who does not run it.
+OPTIONS = frozenset({"sandbox", "jail"})
+SANDBOX = "own"
 # The personal file beside the shared one: git must never see it (nor its backup).
 PERSONAL_PATTERN = os.path.join(USER_DIR, "settings.local.json*")
 
@@ -52,10 +53,19 @@ def hook_events(compiled) -> tuple:
 
 
 def update_text(
-    text: str, events, word: str, timeout, closed: bool = False, uninstall: bool = False, scope="project", also=()
+    text: str,
+    events,
+    word: str,
+    timeout,
+    closed: bool = False,
+    uninstall: bool = False,
+    scope="project",
+    also=(),
+    jail: str = "",
 ) -> str:
     """``text`` with Cupcake's handlers set for ``events`` (or all removed); ValueError when the file
     holds something Cupcake cannot edit safely. Everything else keeps its bytes."""
+    from cupcake.agents.claude import hook_entries as entries
     from cupcake.agents.claude.hook_edit import apply_sync, apply_uninstall
     from cupcake.agents.jsonedit import Document
 
@@ -63,7 +73,8 @@ def update_text(
     if uninstall:
         apply_uninstall(doc, also)
     else:
-        apply_sync(doc, {event: entries.handler(word, event, closed, timeout) for event in events}, also)
+        wanted = {e: entries.handler(word, e, closed, timeout, jail if e == "PreToolUse" else "") for e in events}
+        apply_sync(doc, wanted, also)
     if not doc.changed:
         return text
     return doc.render()
@@ -127,6 +138,8 @@ def file_findings(text: str) -> list[tuple[str, str, str | None]]:
 def protections_path(scope: str, project_dir: str, env) -> str:
     """Where the protections go: they name this machine's paths (the project, the home, the installed
     package), so never into the team-shared file: beside it, into the personal one."""
+    from cupcake.agents.hook_command import SHARED_SCOPES
+
     return config_path("local" if scope in SHARED_SCOPES else scope, project_dir, env)
 
 
@@ -174,6 +187,7 @@ def _move_out_of_shared(edits, scope: str, root: str, env) -> bool:
     """An older Cupcake wrote the protections into the shared file: take them out of it (they go to the
     personal file, which ``protect`` writes next)."""
     from cupcake.agents.claude import protections
+    from cupcake.agents.hook_command import SHARED_SCOPES
 
     shared = config_path(scope, root, env)
     if scope not in SHARED_SCOPES or not os.path.exists(protections.record_path(shared)):
@@ -195,26 +209,55 @@ def _ignored(scope: str, root: str, env) -> list[str]:
     return [PERSONAL_PATTERN, os.path.join(USER_DIR, RECORD_PREFIX + "*")]
 
 
-def notes(scope: str, root: str, env, sandbox: bool = False, **_options) -> list[str]:
-    """What sync tells the person after writing: which layer of self-protection holds."""
+def notes(scope: str, root: str, env, sandbox: bool = False, jail: str = "", **_options) -> list[str]:
+    """What sync tells the person after writing: which layer of self-protection holds (with Cupcake's jail
+    on, ``jail``, sync itself says so)."""
     from cupcake.agents.claude.protections import level
 
+    if jail:
+        return []
     if sandbox or level(root, env)[0] == "sandboxed":
         return ["Protection: sandboxed (Claude Code's sandbox keeps Bash from writing Cupcake's files)."]
     return [
         "Protection: hook only (Cupcake's hook blocks what it recognises; Claude Code's deny rules cover its file "
-        "tools). For the OS guarantee run `cupcake sync --sandbox`."
+        "tools). For the OS guarantee run `cupcake sync --sandbox` (Claude Code's own sandbox) or `cupcake sync "
+        "--jail` (Cupcake's jail)."
     ]
 
 
-def doctor_findings(root: str, env, paths) -> list:
-    """Which layer of self-protection holds: Claude Code's sandbox, or only the hook."""
+def jail_notes(jail_dirs=()) -> list[str]:
+    """What the person should know once Cupcake's jail is on here."""
+    return [
+        "Claude Code checks its own permission rules against the jailed command, so `Bash(npm test:*)` rules no "
+        "longer match; its own sandbox (`cupcake sync --sandbox`) keeps them."
+    ]
+
+
+def own_sandbox_on(root: str, env) -> bool:
+    """Whether Claude Code's own sandbox guards Cupcake's files here (Cupcake's jail cannot start inside it)."""
+    from cupcake.agents.claude.protections import level
+
+    return level(root, env)[0] == "sandboxed"
+
+
+def doctor_findings(root: str, env, paths, jail: str = "") -> list:
+    """Which layer of self-protection holds: Claude Code's own sandbox, Cupcake's jail (``jail``: its flag
+    on the hooks; doctor starts it and says so), or only the hook."""
     from cupcake.agents.claude.protections import INSTALL_HINT, level, sandbox_missing
 
     found, reasons = level(root, env)
     if found == "sandboxed":
-        return [("protection", "ok", "protection level: sandboxed (Bash cannot write Cupcake's files)", None)]
-    fix = "run `cupcake sync --sandbox`"
+        conflict = (
+            "; Cupcake's jail is on too, and cannot start inside it: run `cupcake sync --jail --uninstall`"
+            if jail
+            else ""
+        )
+        return [
+            ("protection", "ok", f"protection level: sandboxed (Bash cannot write Cupcake's files){conflict}", None)
+        ]
+    if jail:
+        return []
+    fix = "run `cupcake sync --sandbox` (Claude Code's own sandbox) or `cupcake sync --jail` (Cupcake's)"
     if sandbox_missing(env):
         fix = f"install bubblewrap and socat (`{INSTALL_HINT}`), then " + fix
     # Not a fault of the installation (the hook works), so not a warning: the level and how to raise it.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from cupcake import speedups
 from cupcake.agents.claude.capabilities import ANSWER_CAP, BLOCKING_EVENTS
+from cupcake.agents.common import rewritten_input
 from cupcake.pipeline import answer_text as feedback
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
@@ -36,6 +37,8 @@ def answer(event: str, payload, response, warnings=()) -> dict:
     if d == ERROR:
         if response.fail_closed and event in BLOCKING_EVENTS:
             out = answer(event, payload, _Blocked(text))
+        elif response.command is not None and event == "PreToolUse":  # the OS layer: jailed all the same
+            out["hookSpecificOutput"] = _specific(event, updatedInput=_jailed_input(payload, response.command))
         out["systemMessage"] = text
     elif event == "PreToolUse":
         if d in (BLOCK, SOFT):
@@ -48,6 +51,8 @@ def answer(event: str, payload, response, warnings=()) -> dict:
             context = _with_context(context, response.soft_text)
         else:
             fields = {}
+        if response.command is not None and d not in (BLOCK, SOFT):  # the OS layer: the command, jailed
+            fields["updatedInput"] = _jailed_input(payload, response.command)
         if fields or context:
             out["hookSpecificOutput"] = _specific(event, **fields, additionalContext=context)
     elif event == "PermissionRequest":
@@ -90,6 +95,10 @@ def answer(event: str, payload, response, warnings=()) -> dict:
     return out
 
 
+def _jailed_input(payload, command: str) -> dict:
+    return rewritten_input(payload.get("tool_input") if isinstance(payload, dict) else None, command)
+
+
 class _Blocked:
     """A block whose text is the run's error (fail_mode = "closed")."""
 
@@ -98,6 +107,7 @@ class _Blocked:
     context = ""
     soft_text = ""
     reason = ""
+    command = None
 
     def __init__(self, text: str):
         self.text = text
@@ -125,6 +135,6 @@ def _within_cap(response):
     from cupcake.pipeline.response import Response
 
     fit = [feedback.cap(t, (t,), ANSWER_CAP) for t in texts]
-    capped = Response(response.decision, fit[0], fit[1], fit[2], fit[3], response.fail_closed)
+    capped = Response(response.decision, fit[0], fit[1], fit[2], fit[3], response.fail_closed, response.command)
     capped.private = response.private
     return capped

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 0.169.0"
 DOC = "documented only"
@@ -88,3 +88,22 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether Codex can honour ``kind`` (block, approve, ask, context, …) on canonical ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"PreToolUse"},
+    {"Bash"},
+    ask=False,
+    allow=True,
+    shell="user",
+    verified=REAL,
+    notes="Codex applies a rewrite only with an explicit allow, so Cupcake allows every command it jails; Codex's own workspace-write sandbox cannot hold a jail (sync turns it off and says so)",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent codex --sandbox` (add `--unshare-net` to keep the network off)",
+    "Codex's own sandbox is turned off (it cannot hold the jail): its write limits and network isolation go",
+    REAL,
+)

@@ -117,7 +117,7 @@ def _hooks(rpc: _Rpc, cwd: str) -> list:
 
 
 def _ours(hook: dict) -> bool:
-    from cupcake.agents.hookfile import is_cupcake
+    from cupcake.agents.hook_command import is_cupcake
 
     return hook.get("handlerType", "command") == "command" and is_cupcake(hook.get("command"), "codex")
 

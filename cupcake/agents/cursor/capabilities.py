@@ -4,7 +4,7 @@ where they differ)."""
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 DOC = "documented only (not verified in the real client)"
 
@@ -114,3 +114,22 @@ def action_supported(kind: str, event: str, agent_event: str | None = None) -> b
     if override and agent_event and kind in override and EVENTS.get(agent_event) == event:
         return override[kind]
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"preToolUse"},
+    {"Shell"},
+    ask=False,
+    allow=True,
+    shell="user",
+    verified=DOC,
+    notes="updated_input on preToolUse as documented; beforeShellExecution cannot rewrite",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent cursor --sandbox`",
+    "",
+    DOC,
+)

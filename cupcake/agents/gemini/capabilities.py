@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 0.61.0"
 DOC = "documented only"
@@ -89,3 +89,22 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether Gemini CLI can honour ``kind`` (block, approve, ask, context, …) on canonical ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"BeforeTool"},
+    {"run_shell_command"},
+    ask=False,
+    allow=False,
+    shell="bash",
+    verified=REAL,
+    notes="the model is told that a hook changed the tool's input",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent gemini --sandbox`",
+    "",
+    REAL,
+)
