@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake.compile.problems import ERROR, Problem, suggestion
+from cupcake.problems import ERROR, Problem, suggestion
 
 TABLE = "shadow"
 KEYS = ("candidate",)
@@ -86,11 +86,10 @@ def misplaced(source, problems) -> None:
         )
 
 
-def compile_candidate(path: str, user_file: str, root: str, env) -> Candidate:
-    """The candidate compiled as ``run`` would compile it in place of ``cupcake.toml``."""
-    from cupcake.compile.compiler import compile_files
-    from cupcake.project import label
-    from cupcake.stores.policies.cache import file_identity
+def compile_candidate(path: str, user_file: str, root: str, env, compile_files) -> Candidate:
+    """The candidate compiled as ``run`` would compile it in place of ``cupcake.toml`` (by the
+    compiler's own ``compile_files``, which hands itself in: the compiler imports this module)."""
+    from cupcake.project import file_identity, label
 
     candidate = Candidate(path, label(path, root, env))
     candidate.identities.append(file_identity(path))
