@@ -141,10 +141,17 @@ def read(words):
     return read_with(spec, words)
 
 
+def reading_of(spec, words):
+    """``words`` read with ``spec`` (see ``reading.read``)."""
+    from cupcake.programs.reading import read as read_with
+
+    return read_with(spec, words)
+
+
 def value_options(name: str) -> frozenset:
-    """The options of program ``name`` (before any subcommand) that take a value: what a rule
-    needs to find the subcommand (``git -C dir push``)."""
+    """The global options of a program with subcommands that take a value: what a rule needs to
+    find the subcommand (``git -C dir push``). Empty for a program without subcommands."""
     spec = lookup(name)
-    if spec is None:
+    if spec is None or not spec.subcommands:
         return frozenset()
     return frozenset(n for opt in spec.options if opt.arg for n in opt.names)

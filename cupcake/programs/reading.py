@@ -72,6 +72,7 @@ class Reading:
         "env",
         "extra",
         "remap",
+        "more",
     )
 
     def __init__(self, spec, words):
@@ -89,6 +90,7 @@ class Reading:
         self.env: list = []  # (name, Word) a wrapper sets for the command it runs (env X=1 cmd)
         self.extra = False  # the wrapped command gets further arguments the reader cannot see (xargs)
         self.remap = False  # paths inside the wrapped command mean other files (chroot, bwrap)
+        self.more: list = []  # further commands it runs: (Words, True when in its own directory) (find -exec)
 
     # ## questions handlers and rules ask ##
 

@@ -4,17 +4,32 @@
 classes callers use (``Script``, ``Command``, ``Redirect``, ``Opaque``, ``Write``), ``words`` for
 ``Word`` and ``could_match``. ``targets(command, cwd, home, root)`` is the write list in the shape
 of the older ``cupcake.protection.shell_targets.targets``. Modules: ``lexer`` (characters to words),
-``grammar`` (the tree), ``words`` (expansion, patterns), ``walker`` (execution order, state),
-``unwrap`` (wrappers and nested code), ``writes`` (paths changed), ``limits`` (bounds).
+``grammar`` (the tree), ``words`` (expansion, patterns), ``params`` (``${…}`` forms), ``walker``
+(execution order, state), ``commands`` (one simple command: wrappers, functions, what the program
+does, read with the registry of programs ``cupcake.programs``), ``builtins`` (what builtins do to
+the shell), ``arith`` (arithmetic is code), ``scripts`` (script files), ``output`` (what commands
+print), ``paths`` (paths as the kernel sees them), ``limits`` (bounds).
 """
 
 from __future__ import annotations
 
 from cupcake.shell.limits import MAX_INPUT, Budget
-from cupcake.shell.model import Command, Opaque, Redirect, Script, Write
+from cupcake.shell.model import Command, Opaque, Read, Redirect, Script, Unknown, Write
 from cupcake.shell.words import Word, could_match
 
-__all__ = ["parse", "targets", "Script", "Command", "Redirect", "Opaque", "Write", "Word", "could_match"]
+__all__ = [
+    "parse",
+    "targets",
+    "Script",
+    "Command",
+    "Redirect",
+    "Opaque",
+    "Write",
+    "Read",
+    "Unknown",
+    "Word",
+    "could_match",
+]
 
 
 def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Script:
@@ -32,7 +47,7 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         text = text[:MAX_INPUT]  # the start is still read, for what it shows
     try:
         from cupcake.shell.grammar import Parser
-        from cupcake.shell.walker import State, Walker
+        from cupcake.shell.walker import State, Walker, merge
 
         seq = Parser(text, budget, 0, script.syntax_errors).parse()
         base = {k: v for k, v in (env or {}).items() if isinstance(k, str) and isinstance(v, str)}
@@ -46,7 +61,8 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         reason = budget.reason
         budget.reason = None  # the walk may still read what was parsed
         walker = Walker(script, base, budget, check_dirs)
-        walker.walk_seq(seq, state, ())
+        ok, fail = walker.walk_seq(seq, state, ())
+        walker.finish(merge(ok, fail))
         budget.reason = reason or budget.reason
     except RecursionError:
         budget.stop("nesting too deep")

@@ -113,6 +113,7 @@ def test_value_options_for_rules():
     assert {"-C", "-c", "--git-dir"} <= programs.value_options("git")
     assert "--no-pager" not in programs.value_options("git")
     assert programs.value_options("no-such-program") == frozenset()
+    assert programs.value_options("node") == frozenset()  # no subcommands: -e's code is an argument
 
 
 def test_a_name_declared_twice_is_refused(monkeypatch):

@@ -477,4 +477,4 @@ def test_commands_that_bring_another_commit_tell_the_agent_to_ask_the_user(guard
     answer = _bash(guarded, command)
     assert _decision(answer) == "deny", answer
     assert "Ask the user to run this git command themselves" in _reason(answer), answer
-    assert "does not run git to check it" in _reason(answer), answer
+    assert "Cupcake cannot show they stay as they are" in _reason(answer), answer

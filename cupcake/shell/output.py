@@ -1,0 +1,110 @@
+"""What a command prints, where the reader can tell: ``stdout(cmd)`` for what a pipe or a
+redirection carries (``echo``, ``printf``, ``cat <<EOF``), and ``printed(cmd, st)`` for a command
+substitution: a pattern (``$(mktemp)``: a new name under the temporary directory), clean (a number,
+a directory the reader knows of), or tainted (data: a file's content, a program's output)."""
+
+from __future__ import annotations
+
+from cupcake.shell.words import GlobValue
+
+_ALNUM = (False, (("a", "z"), ("A", "Z"), ("0", "9")))
+_DIGITS = frozenset("0123456789")
+
+
+def stdout(cmd):
+    """What ``echo``/``printf``/``cat <<EOF`` print, as (text, known), else None."""
+    if cmd is None or not cmd.words:
+        return None
+    program = cmd.program
+    args = cmd.words[1:]
+    if program == "echo":
+        while args and args[0].known and args[0].value in ("-n", "-e", "-E", "-ne", "-en"):
+            args = args[1:]
+        return " ".join(w.value for w in args) + "\n", all(w.known for w in args)
+    if program == "printf" and args and args[0].value != "-v":
+        return _printf(args)
+    if program == "cat" and len(cmd.words) == 1:
+        for r in reversed(cmd.redirects):
+            if r.feeds_stdin:
+                return r.body, r.body_known
+    return None
+
+
+def _printf(args):
+    fmt = args[0].value
+    rest = [w.value for w in args[1:]]
+    out = []
+    i = 0
+    known = all(w.known for w in args)
+    while i < len(fmt):
+        ch = fmt[i]
+        if ch == "%" and i + 1 < len(fmt):
+            if fmt[i + 1] == "s":
+                out.append(rest.pop(0) if rest else "")
+            elif fmt[i + 1] == "%":
+                out.append("%")
+            else:
+                known = False
+            i += 2
+        elif ch == "\\" and i + 1 < len(fmt):
+            out.append({"n": "\n", "t": "\t", "\\": "\\"}.get(fmt[i + 1], fmt[i + 1]))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out), known
+
+
+def printed(cmd, st):
+    """A command substitution's value: GlobValue, True (clean), or False (tainted data)."""
+    program = cmd.program
+    if program == "mktemp":
+        return _mktemp(cmd, st)
+    if program in _NUMBERS or program in ("pwd", "date", "uname", "whoami", "id", "hostname", "nproc", "mktemp"):
+        return True
+    if program == "echo" or program == "printf":
+        text = stdout(cmd)
+        return bool(text and text[1])
+    if program == "wc" or (program == "grep" and any(w.value in ("-c", "--count") for w in cmd.words)):
+        return True
+    if program == "git" and cmd.words[1:2] and cmd.words[1].value in ("rev-parse", "rev-list", "merge-base"):
+        return True
+    return False
+
+
+_NUMBERS = frozenset(("expr", "seq", "getconf", "tput", "stat", "du", "df"))
+
+
+def _mktemp(cmd, st):
+    """``mktemp [-d] [-p DIR | -t] [TEMPLATE]``: a new name, X's replaced by letters and digits."""
+    from cupcake.programs import read
+
+    reading = read(cmd.words)
+    template = next((w for w in reading.operands), None) if reading is not None else None
+    directory = None
+    if reading is not None:
+        directory = reading.get("-p", "--tmpdir")
+    if template is not None and not template.known or directory is not None and not directory.known:
+        return False
+    tmp = st.env.get("TMPDIR") if isinstance(st.env.get("TMPDIR"), str) else None
+    if "TMPDIR" in st.env and tmp is None:
+        return False
+    tmp = tmp or "/tmp"
+    text = template.value if template is not None else "tmp.XXXXXXXXXX"
+    where = None
+    if directory is not None:
+        where = directory.value or tmp
+    elif template is None or (reading is not None and reading.has("-t")):
+        where = tmp
+    elif "/" not in text:
+        where = st.cwd
+        if where is None:
+            return False
+    stem = text.rstrip("X")
+    count = len(text) - len(stem)
+    if count < 3 or ".." in text:
+        return False
+    prefix = (where.rstrip("/") + "/" if where is not None and not text.startswith("/") else "") + stem
+    suffix = reading.get("--suffix") if reading is not None else None
+    tokens = list(prefix) + [_ALNUM] * count + (list(suffix.value) if suffix is not None and suffix.known else [])
+    return GlobValue(prefix + "X" * count, tokens, blank=any(c in prefix for c in " \t\n"))
