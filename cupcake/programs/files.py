@@ -340,10 +340,10 @@ SPECS = (
         handler=_cp,
         examples=(
             "cp a b => reads a; writes b; writes b/a",
-            "cp -r t/. . => reads t/.; writes . (tree); into . (tree)",
+            "cp -r t/. . => reads t/. (tree); into . (tree)",
             "cp -l a b => links a; writes b; writes b/a",
             "cp --targ=d a => reads a; writes d/a",
-            "cp -rT src dst => reads src; writes dst (tree)",
+            "cp -rT src dst => reads src (tree); writes dst (tree)",
         ),
     ),
     program(

@@ -18,6 +18,8 @@ FAMILY = {
     "ag": "readers",
     "alias": "builtins",
     "apk": "packages",
+    "apply_patch": "text",
+    "applypatch": "text",
     "apropos": "readers",
     "apt": "packages",
     "apt-get": "packages",

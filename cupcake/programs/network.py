@@ -325,8 +325,8 @@ SPECS = (
         handler=_rsync,
         language="sh",
         examples=(
-            "rsync -a src/ dst => reads src/; writes dst (tree); into dst (tree)",
-            "rsync -a src dst/ => reads src; writes dst/src (tree)",
+            "rsync -a src/ dst => reads src/ (tree); into dst (tree)",
+            "rsync -a src dst/ => reads src (tree); writes dst/src (tree)",
             "rsync -e 'rm x' a h:b => runs rm x; reads a (tree)",
             "rsync --remove-source-files a b/ => deletes a (tree); writes b/a (tree)",
         ),

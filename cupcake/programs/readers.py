@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from cupcake.programs.spec import CODE, READER, READS, program
+from cupcake.shell.words import SUB, Word
 
 
 def _pattern_first(*pattern_options):
@@ -17,6 +18,35 @@ def _pattern_first(*pattern_options):
         r.effects = [e for e in r.effects if not (e.tag == READS and e.word is first)]
 
     return handler
+
+
+def _grep(r) -> None:
+    _pattern_first("-e", "--regexp", "-f", "--file")(r)
+    _recursive("-r", "-R", "--recursive", "--dereference-recursive")(r)
+
+
+def _recursive(*flags):
+    """grep -r / rg: a directory operand is read whole."""
+
+    def handler(r) -> None:
+        if flags and not r.has(*flags):
+            return
+        for effect in r.of(READS):
+            effect.tree = True
+
+    return handler
+
+
+def _rg(r) -> None:
+    _pattern_first("-e", "--regexp", "-f", "--file", "--files")(r)
+    _recursive()(r)
+    pre = r.get("--pre")
+    if pre is not None:  # --pre PROGRAM runs PROGRAM FILE for each file searched
+        r.effects = [e for e in r.effects if e.tag != "runs"]
+        roots = [e.word for e in r.of(READS)] or [Word(".")]
+        for root in roots:
+            tokens = list(root.pattern()) + ["/", SUB]
+            r.more.append(([pre, Word(root.value + "/…", known=False, tokens=tokens)], True))
 
 
 def _jq(r) -> None:
@@ -137,18 +167,22 @@ SPECS = (
         options=_GREP,
         operands="reads...",
         numeric=True,
-        handler=_pattern_first("-e", "--regexp", "-f", "--file"),
-        examples=("grep -rn TODO src => reads src", "grep -e x -f pats f => reads pats; reads f"),
+        handler=_grep,
+        examples=(
+            "grep -rn TODO src => reads src (tree)",
+            "grep -e x -f pats f => reads pats; reads f",
+            "grep -l x a.py => reads a.py",
+        ),
     ),
     program(
         "rg",
         READER,
         options=_RG,
         operands="reads...",
-        handler=_pattern_first("-e", "--regexp", "-f", "--file", "--files"),
+        handler=_rg,
         complete=False,
         language="sh",
-        examples=("rg TODO src => reads src", "rg --pre ./filter x => runs ./filter"),
+        examples=("rg TODO src => reads src (tree)", "rg --pre rm pat src => reads src (tree); deletes src/…"),
     ),
     program(
         "ag",

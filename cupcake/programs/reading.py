@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from cupcake.programs.spec import (
     ARGS,
+    CHANGES,
     CHDIR,
     COMMAND,
     OPTIONAL,
     POSIX,
+    RUNS_CODE,
     VALUE,
 )
 from cupcake.shell.words import ANY, Word
@@ -154,6 +156,21 @@ def literal_prefix(word) -> str:
     return "".join(out)
 
 
+def could_be_option(word) -> bool:
+    """Whether a word whose start is not known could start with ``-`` (a class without it cannot)."""
+    tokens = word.pattern()
+    if not tokens:
+        return False
+    first = tokens[0]
+    if first.__class__ is str:
+        return first == "-"
+    if first.__class__ is tuple:
+        negated, items = first
+        inside = any(lo <= "-" <= hi for lo, hi in items)
+        return inside != negated
+    return True
+
+
 def tail(word, n: int):
     """The word with its first ``n`` (literal) characters cut off: ``--output=FILE`` -> ``FILE``."""
     if word.tokens is None:
@@ -188,7 +205,7 @@ def read(spec, words):
         if options and _is_option(current, lead, text):
             i = _option(current, reading, words, i, lead)
             continue
-        if options and not lead and current.effectful:
+        if options and not lead and current.effectful and could_be_option(word):
             reading.unknown.append(f"an argument of `{current.program}` Cupcake cannot see could be one of its options")
         if current.subcommands and slot == 0 and not reading.operands:
             sub = current.sub(text) if word.known else None
@@ -345,7 +362,11 @@ def _record(reading: Reading, opt, value, i: int) -> None:
 
 
 def _unknown(spec, reading: Reading, name: str) -> None:
-    if not spec.complete:
+    """An option the spec does not list: said when the spec is not complete and its operands or
+    options change files or run code (a value it takes could hide an operand that matters)."""
+    if not spec.complete and (
+        spec.effectful or spec.handler is not None or any(t in CHANGES or t in RUNS_CODE for t in spec.operands)
+    ):
         reading.unknown.append(f"`{spec.program}` option `{name}` is not one Cupcake knows")
 
 

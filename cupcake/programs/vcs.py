@@ -746,7 +746,7 @@ SPECS = (
     program(
         "git",
         TOOL,
-        options="-C=:chdir -c=:config --config-env=:config --exec-path=?:runs --git-dir= --work-tree= --namespace= "
+        options="-C=:chdir -c=:config --config-env=:config --exec-path=?:unknown --git-dir= --work-tree= --namespace= "
         "--super-prefix= -p,--paginate -P,--no-pager --bare --no-replace-objects --literal-pathspecs "
         "--glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks --no-advice --no-lazy-fetch "
         "--list-cmds= --attr-source= -v,--version -h,--help --html-path --man-path --info-path",

@@ -31,6 +31,7 @@ import os
 import sys
 
 from cupcake.protection import hook
+from cupcake.shell.words import SUB
 
 # ## The quick pass ###############################################################################
 
@@ -108,21 +109,17 @@ def violation(command, cwd: str, root: str, env, protected: dict, ctx):
 
 
 def known_env(ctx, root: str) -> dict:
-    """What the agent's shell is known to hold: its project-directory variables (from its adapter)
-    and the temporary directory it inherits (``mktemp`` names a file there)."""
+    """What the agent's shell is known to hold (``cupcake.shell.known_env``): its project-directory
+    variables (from its adapter), and what its environment, as the hook sees it, holds."""
+    from cupcake.shell import known_env as agent_env
+
     agent = getattr(ctx, "agent", None)
     names = getattr(agent, "PROJECT_DIR_ENV", None)
     if names is None:
         from cupcake.agents import adapter
 
         names = adapter().PROJECT_DIR_ENV
-    known = dict.fromkeys(names, root) if root else {}
-    env = getattr(ctx, "env", None) or {}
-    for name in ("TMPDIR", "PATH", "CDPATH"):
-        value = env.get(name)
-        if isinstance(value, str) and value:
-            known[name] = value
-    return known
+    return agent_env(names, root, getattr(ctx, "env", None))
 
 
 def secrets(protected: dict, env) -> list:
@@ -161,12 +158,15 @@ class Check:
             found = self.setup(cmd) or self.handed(cmd)
             if found:
                 return found
+        from cupcake.protection.git_states import moves_branches
+
         moved = False
-        for write in script.writes:
-            found = self.write(write, moved)
-            if found:
-                return _in_script(found, write.command)
-            moved = moved or _moves(write)
+        for cmd in script.redirect_only + script.commands:
+            for write in cmd.writes:
+                found = self.write(write, moved)
+                if found:
+                    return _in_script(found, write.command)
+            moved = moved or moves_branches(cmd)
         for read in script.reads:
             found = self.read(read)
             if found:
@@ -222,7 +222,7 @@ class Check:
                 if hook.classify(form, self.protected) or form in self.secrets():
                     return hook._display(path, self.ctx)
             return None
-        if word.glob:
+        if word.glob or (not word.known and SUB in word.pattern()):  # a pattern, or paths found under a directory
             from cupcake.shell.model import Write
 
             probe = Write("glob", word, base)
@@ -240,8 +240,23 @@ class Check:
         if effect is not None and effect.tag == "into" and effect.language not in (None, "git"):
             return self.poured(write)
         if write.path is not None:
-            return self.known(write)
+            return self.known(write) or self.git_code(write)
         return self.unpinned(write)
+
+    def git_code(self, write):
+        """A git hook or git's own settings: git runs what they name, later, where Cupcake cannot see."""
+        for form in write.forms():
+            if _GIT_CODE_DIR in form or form.endswith(_GIT_CODE_FILES) or form == self._home(".gitconfig"):
+                return _text(
+                    f"this command ({write.kind}) writes {hook._display(write.path, self.ctx)}, which makes git run "
+                    "programs Cupcake never sees",
+                    "Agents may not change it: set up git hooks and settings through git, or ask the user.",
+                )
+        return None
+
+    def _home(self, name: str) -> str:
+        home = (getattr(self.ctx, "env", None) or {}).get("HOME") or "/nonexistent"
+        return home.rstrip("/") + "/" + name
 
     def unpinned(self, write):
         base = write.text.rstrip("/").rsplit("/", 1)[-1] or "x"
@@ -498,12 +513,6 @@ def _blind(cmd) -> bool:
     if reading.top.subcommands and len(reading.path) == 1 and reading.operands:
         return True  # a subcommand the registry does not know (an alias, a plugin)
     return any(o.kind == "script file" for o in cmd.opaque)
-
-
-def _moves(write) -> bool:
-    from cupcake.protection.git_states import moves_branches
-
-    return write.command is not None and moves_branches(write.command)
 
 
 _GENERAL = frozenset(("python", "perl", "javascript", "ruby", "php", "lua", "r", "julia", "powershell", "other", "tcl"))
@@ -796,6 +805,8 @@ def _piece(cmd) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+_GIT_CODE_DIR = "/.git/hooks/"
+_GIT_CODE_FILES = ("/.git/config", "/.config/git/config", "/.git/info/attributes")
 PREFIX = "Cupcake self-protection: "
 _RUN = "Agents may not run it: a person must make this change, so ask the user to do it."
 _NO_READ = "Agents may not read it."

@@ -53,9 +53,20 @@ def _one_source(write, script):
     path = normpath(value) if value.startswith("/") else (None if cwd is None else normpath(cwd + "/" + value))
     if path is None or paths.opaque(path) or path.startswith("/dev/"):
         return None
-    if any(other is not write and other.could_be(path) for other in script.writes):
-        return None  # this command writes it first
+    command = write.command
+    if any(other.command is not command and other.could_be(path) for other in _before(script, command)):
+        return None  # an earlier command writes it first
     return path
+
+
+def _before(script, command) -> list:
+    """The writes of the commands that run before ``command``."""
+    out = []
+    for cmd in script.redirect_only + script.commands:
+        if cmd is command:
+            break
+        out.extend(cmd.writes)
+    return out
 
 
 def _tar(path: str, write):
@@ -85,7 +96,11 @@ def _tar(path: str, write):
                 names.append("/".join(parts[strip:]))
     except (OSError, EOFError, ValueError, Exception):
         return None
-    wanted = [w.value for w in (reading.operands if reading is not None else ()) if w.known]
+    wanted = [
+        w.value
+        for w in (reading.operands if reading is not None and reading.path[0] in ("tar", "gtar", "bsdtar") else ())
+        if w.known
+    ]
     if wanted:
         names = [n for n in names if any(n == x.strip("/") or n.startswith(x.strip("/") + "/") for x in wanted)]
     return names
@@ -196,7 +211,14 @@ def _patch_text(write, script):
         return "\n".join(texts)
     from cupcake.shell.commands import stdin_of
 
-    fed = stdin_of(write.command) if write.command is not None else None
+    cmd = write.command
+    fed = stdin_of(cmd) if cmd is not None else None
+    if fed is None and cmd is not None:  # patch < file.diff
+        redirect = next((r for r in reversed(cmd.redirects) if r.op == "<" and r.fd in (None, 0)), None)
+        if redirect is not None:
+            path = _one_source(_Source(write, redirect.target), script)
+            data = paths.readable(path, MAX_PATCH) if path is not None else None
+            return data.decode("utf-8", "replace") if isinstance(data, bytes) else None
     if fed is None or not fed[1]:
         return None
     return fed[0]

@@ -293,8 +293,8 @@ def _stash(git, reading, specs):
         return "git cannot find that stash"
     if not git.same(base, top, specs):
         return "the stash holds changes to Cupcake's files"
-    untracked = git.commit(stash + "^3")
-    if untracked is not None and git.tree(untracked, specs) != {}:
+    parents = (git.run("rev-parse", stash + "^@") or "").split()
+    if len(parents) > 2 and git.tree(parents[2], specs) != {}:  # the untracked files it put away
         return "the stash holds Cupcake files"
     return None
 
@@ -353,4 +353,6 @@ def moves_branches(cmd) -> bool:
     if reading is None or cmd.program != "git":
         return False
     sub = reading.path[1] if len(reading.path) > 1 else None
-    return sub is not None and sub not in _READ_ONLY
+    if sub is None:
+        return bool(reading.operands)  # a subcommand the registry does not know: it may
+    return sub not in _READ_ONLY

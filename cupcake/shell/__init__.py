@@ -18,6 +18,7 @@ from cupcake.shell.model import Command, Opaque, Read, Redirect, Script, Unknown
 from cupcake.shell.words import Word, could_match
 
 __all__ = [
+    "known_env",
     "parse",
     "targets",
     "Script",
@@ -72,6 +73,20 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         budget.stop(f"internal error: {exc.__class__.__name__}")
     script.incomplete = "too long to read" if too_long else budget.reason
     return script
+
+
+def known_env(project_dir_names, root, environ) -> dict:
+    """What the agent's shell is known to hold: its project-directory variables (the root), and,
+    from the agent's environment as the hook sees it, the temporary directory (where ``mktemp``
+    makes a new file) and the search paths. Every other variable it does not set is unknown: the
+    shell may hold what the hook's environment does not (its rc files), so unset is never assumed."""
+    known = dict.fromkeys(project_dir_names, root) if root else {}
+    environ = environ or {}
+    for name in ("TMPDIR", "PATH", "CDPATH"):
+        value = environ.get(name)
+        if isinstance(value, str) and value:
+            known[name] = value
+    return known
 
 
 def targets(command, cwd, home, root, root_names=()) -> list:

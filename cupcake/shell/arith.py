@@ -61,6 +61,11 @@ def _close(text: str, j: int) -> int:
     return len(text)
 
 
+def subscript(inner: str, ctx, raw: str) -> None:
+    """The subscript of a name a builtin takes (``read 'a[…]'``): expanded, then evaluated."""
+    _subscript(inner, ctx, raw, 0)
+
+
 def _subscript(inner: str, ctx, raw: str, depth: int) -> None:
     """A subscript is expanded like a double-quoted word (its ``$(…)`` run), then evaluated."""
     if "$" in inner or "`" in inner:

@@ -43,7 +43,26 @@ def _cd(w, cmd, reading, st, via):
             target = ok.oldpwd if isinstance(ok.oldpwd, str) else None
         else:
             target = _cdpath(w, word, st)
+            if physical and target is not None and word.exact:
+                raw = word.value if word.value.startswith("/") else (st.cwd or "") + "/" + word.value
+                if _through_made(raw, w.made):
+                    target = None  # a link this command makes is on the way: where -P ends is not known
     return _moved(w, ok, st, target, physical)
+
+
+def _through_made(raw: str, made) -> bool:
+    """Whether the kernel, walking ``raw`` component by component, passes a link this command made."""
+    current = ""
+    for part in raw.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            current = current.rsplit("/", 1)[0]
+            continue
+        current += "/" + part
+        if any(write.could_be(current) for write, itself, _to in made if itself):
+            return True
+    return False
 
 
 def _cdpath(w, word, st):
@@ -73,7 +92,7 @@ def _moved(w, ok: State, st: State, target, physical: bool):
             target = os.path.realpath(target)
         except (OSError, ValueError):
             target = None
-    if target is not None and any(write.could_be(target) or _under(write, target) for write, _i in w.made):
+    if target is not None and any(write.could_be(target) or _under(write, target) for write, _i, _to in w.made):
         target = None  # a link this command makes may be on the way
     ok.oldpwd = st.cwd
     ok.cwd = target
@@ -235,7 +254,9 @@ def _name(w, word, st):
         return None
     name, bracket, rest = word.value.partition("[")
     if bracket:
-        Ctx(w, st, ()).arith(rest.rsplit("]", 1)[0], False, word.value)
+        from cupcake.shell.arith import subscript
+
+        subscript(rest.rsplit("]", 1)[0], Ctx(w, st, ()), word.value)
     return name
 
 

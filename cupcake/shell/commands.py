@@ -110,6 +110,16 @@ _PLAIN_PAGERS = frozenset(("", "cat", "true", ":", "less", "more", "head", "tail
 _EXTRA = Word("…", "…", known=False, tokens=[ANY])  # the arguments xargs adds, which the reader cannot see
 
 
+def _items(cmd) -> list:
+    """The arguments xargs adds: what the command feeding it prints, when the reader can tell."""
+    from cupcake.shell.output import items
+
+    found = items(cmd.stdin_from) if cmd.stdin_from is not None else None
+    if found is None and cmd.stdin_text is not None and cmd.stdin_text[1]:
+        found = [Word(x) for x in cmd.stdin_text[0].split()]
+    return found if found else [_EXTRA]
+
+
 def basename(text: str) -> str:
     return text.rstrip("/").rsplit("/", 1)[-1] if "/" in text else text
 
@@ -120,8 +130,17 @@ def basename(text: str) -> str:
 def simple(w, node, st, via, piped):
     ctx = Ctx(w, st, via)
     words = []
+    conditional = bool(node.words) and node.words[0].raw == "[["  # [[ ]]: no splitting, no globbing
     for raw in node.words:
-        words.extend(expand(raw.parts, raw.raw, ctx))
+        if conditional:
+            fields = expand(raw.parts, raw.raw, ctx, assignment=True)
+            word = Word("".join(f.value for f in fields), raw.raw, all(f.known for f in fields), quoted=True)
+            word.tainted = any(f.tainted for f in fields)
+            if not word.known:
+                word.tokens = [ANY]
+            words.append(word)
+        else:
+            words.extend(expand(raw.parts, raw.raw, ctx))
     assigns = []
     for name, value, items in node.assigns:
         assigns.append(_assignment(w, ctx, name, value, items))
@@ -148,7 +167,22 @@ def simple(w, node, st, via, piped):
 
 
 def _assignment(w, ctx, name, value, items):
-    """(name, Word or None for an array, tainted)."""
+    """(name, Word or None for an array, tainted). ``NAME+=value`` appends to what NAME holds."""
+    append = name.endswith("+")
+    name = name.rstrip("+")
+    if append and value is not None:
+        before = ctx.lookup(name)
+        if before.__class__ is not str:
+            fields = expand(value.parts, value.raw, ctx, assignment=True)
+            return (name, None, ctx.tainted(name) or any(f.tainted for f in fields))
+        name_word = _assignment(w, ctx, name, value, items)[1]
+        if name_word is None:
+            return (name, None, False)
+        joined = Word(before + name_word.value, value.raw, name_word.known, name_word.glob, name_word.quoted)
+        if name_word.tokens is not None:
+            joined.tokens = list(before) + list(name_word.tokens)
+        joined.tainted = name_word.tainted
+        return (name, joined, joined.tainted)
     if value is None:
         fields = [f for item in items or () for f in expand(item.parts, item.raw, ctx)]
         return (name, None, any(f.tainted for f in fields))
@@ -334,6 +368,11 @@ def dispatch(w, cmd, st, via, env):
         if in_shell and not bypass and name in st.funcs:
             cmd.words = tuple(words)
             return _call(w, cmd, st, via, name, env)
+        if cmd.extra_args:
+            extra = _items(cmd)
+            if extra[0] is not _EXTRA:  # what xargs adds is known (as words, or as a pattern)
+                words = words + extra
+                cmd.extra_args = False
         spec = programs.lookup(name)
         if spec is None:
             break
@@ -355,6 +394,7 @@ def dispatch(w, cmd, st, via, env):
     if not _identify(w, cmd, st, in_shell):
         reading = None
     _add(w, cmd)
+    cmd.fold = "nocaseglob" in st.options
     if env:
         sub = st.copy()
         for name, value, tainted in env:
@@ -442,7 +482,6 @@ def _add(w, cmd) -> bool:
         budget.stop("too many commands")
         return False
     budget.spend(10)
-    cmd.fold = False
     w.script.commands.append(cmd)
     return True
 
@@ -598,16 +637,35 @@ _EFFECTS = {
 
 
 def _made(w, cmd) -> None:
-    """After a command: the paths where it may have left a link (or a tree holding some)."""
+    """After a command: the paths where it may have left a link (or a tree holding some), with
+    where the link leads when the reader knows (``ln -s SOURCE DEST``, ``cp -l SOURCE DEST``)."""
     linker = cmd.program in _LINKERS
+    target = _link_target(cmd)
     for write in cmd.writes:
         effect = write.effect
         if effect is None or effect.tag in (DELETES, LINKS, MODE):
             continue
         if linker or write.worktree:
-            w.made.append((write, not write.worktree))
+            w.made.append((write, not write.worktree, target if write.path is not None else None))
         elif write.recursive:
-            w.made.append((write, False))
+            w.made.append((write, False, None))
+
+
+def _link_target(cmd):
+    """The path a link ``cmd`` makes leads to: one source, known (a symbolic one relative to the
+    link's directory), else None."""
+    sources = [x for x in cmd.writes if x.effect is not None and x.effect.tag == LINKS]
+    dests = [x for x in cmd.writes if x.effect is not None and x.effect.tag == WRITES and x.path is not None]
+    if len(sources) != 1 or not dests or sources[0].path is None:
+        return None
+    reading = cmd.reading
+    symbolic = reading is not None and reading.has("-s", "--symbolic", "--symbolic-link")
+    source = sources[0]
+    if symbolic and not source.word.value.startswith("/"):
+        if len(dests) > 2:
+            return None
+        return normpath(dests[0].path.rsplit("/", 1)[0] + "/" + source.word.value)
+    return source.path
 
 
 def stdin_of(cmd):

@@ -159,7 +159,9 @@ def _indirect(name, op, ctx, raw):
     if target.__class__ is str:
         base, bracket, rest = target.partition("[")
         if bracket:
-            ctx.arith(rest.rstrip("]"), False, raw)
+            from cupcake.shell.arith import subscript
+
+            subscript(rest.rstrip("]"), ctx, raw)
         if base and base[0] in _NAME_START and all(c.isalnum() or c == "_" for c in base):
             value = ctx.lookup(base) if not bracket else None
             return value, value is None and ctx.tainted(base)

@@ -43,12 +43,16 @@ def opaque(path: str) -> bool:
 
 
 def pin(write, made, follow: bool = True) -> None:
-    """Resolve ``write`` (a Write or Read) as the kernel would. ``made``: (Write, itself) pairs of
-    this command's earlier changes that may have left a link at that path (``itself``) or anywhere
-    under it (a recursive write); ``follow``: the last component is followed too (a redirection
-    writes through a link, ``rm`` removes the link itself)."""
+    """Resolve ``write`` (a Write or Read) as the kernel would. ``made``: (Write, itself, target) of
+    this command's earlier changes that may have left a link at that path (``itself``; ``target``
+    where it leads, when known) or anywhere under it (a recursive write); ``follow``: the last
+    component is followed too (a redirection writes through a link, ``rm`` removes the link)."""
     path = write.path
     if path is None:
+        lead = "".join(t for t in _literal(write.tokens))
+        if opaque(lead) or any(opaque(p) for p in ("/proc/", "/dev/fd/") if p.startswith(lead) and len(lead) > 1):
+            write.unpin([ANY])
+            return
         _collapse(write)
         return
     if harmless(path):
@@ -58,7 +62,12 @@ def pin(write, made, follow: bool = True) -> None:
         return
     cut = _through(path, made, follow, write)
     if cut is not None:
-        write.unpin([ANY] + _normtokens(list(path[cut:])) if cut < len(path) else [ANY])
+        k, target = cut
+        if target is not None:  # a link this command made, to a known place: through it
+            write.real = _followed(target + path[k:], made, write)
+            if write.real is not None:
+                return
+        write.unpin([ANY] + _normtokens(list(path[k:])) if k < len(path) else [ANY])
         return
     raw = write.word.value if write.word.value.startswith("/") else (write.command.cwd or "") + "/" + write.word.value
     try:
@@ -71,21 +80,46 @@ def pin(write, made, follow: bool = True) -> None:
         write.real = real
 
 
+def _literal(tokens):
+    for tok in tokens:
+        if tok.__class__ is not str:
+            return
+        yield tok
+
+
+def _followed(path: str, made, write, depth: int = 0):
+    """``path`` (reached through a link this command made) resolved further, or None."""
+    from cupcake.shell.model import normpath
+
+    path = normpath(path)
+    if depth > 8 or opaque(path):
+        return None
+    cut = _through(path, made, True, write)
+    if cut is None:
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            return None
+        return None if opaque(real) else real
+    k, target = cut
+    return None if target is None else _followed(target + path[k:], made, write, depth + 1)
+
+
 def _through(path: str, made, follow: bool, write):
-    """The index in ``path`` just after the first directory (or, ``follow``, the path itself) an
-    earlier change may have replaced by a link, or None."""
+    """(index in ``path`` just after the first directory — or, ``follow``, the path itself — an
+    earlier change may have replaced by a link, where that link leads or None), or None."""
     ends = [k for k in range(1, len(path)) if path[k] == "/"]
     if follow:
         ends.append(len(path))
     for k in ends:
         prefix = path[:k]
-        for other, itself in made:
+        for other, itself, target in made:
             if other is write:
                 continue
             if itself and match(other.tokens, prefix, other.fold):
-                return k
+                return k, (target if other.path == prefix else None)
             if other.recursive and _under(other.tokens, prefix, other.fold):
-                return k
+                return k, None
     return None
 
 

@@ -160,7 +160,7 @@ class Walker:
         self.budget = budget
         self.check_dirs = check_dirs
         self.depth = 0
-        self.made: list = []  # (Write, itself): paths this command may have left a link at
+        self.made: list = []  # (Write, itself, target): paths this command may have left a link at
         self.files: dict = {}  # path -> (text, known): files this command wrote, and what they hold
         self.traps: list = []  # (text Word, State): code to run when the shell exits
         self.git_moved = False  # a git command that may move branches has run

@@ -31,6 +31,8 @@ def guarded(project):
     (project.root / ".git").mkdir()
     for name in ("src", "build", "evil", "logs/evals"):
         (project.root / name).mkdir(parents=True)
+    # what the agent prepared to pour over the project (copies of a directory are listed before they run)
+    (project.root / "evil" / "cupcake.toml").write_text("[settings]\nself_protection = false\n")
     (project.root / "README.md").write_text("cupcake\n")
     (project.root / "notes.txt").write_text("")
     return project

@@ -36,7 +36,8 @@ ALL = sorted(TOML + CACHE + CLAUDE)
         ("coproc rm cupcake.toml", TOML),
         ("find . -name cupcake.toml -delete", ALL),
         ("find . -exec rm {} \\;", ALL),
-        ("echo cupcake.toml | xargs rm", ALL),
+        ("echo cupcake.toml | xargs rm", TOML),  # what echo prints is known: xargs hands rm exactly that
+        ("cat list | xargs rm", ALL),
         ("bash -c \"sh -c 'rm cupcake.toml'\"", TOML),
         # cwd confusion
         ("(cd /tmp); echo x > cupcake.toml", TOML),
