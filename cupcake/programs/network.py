@@ -305,14 +305,14 @@ SPECS = (
         "rsync",
         TOOL,
         options="-v,--verbose -q,--quiet -c,--checksum -a,--archive -r,--recursive -R,--relative -b,--backup "
-        "--backup-dir= --suffix= -u,--update --inplace --append -d,--dirs -l,--links -L,--copy-links -k,--copy-dirlinks "
+        "--backup-dir=:into --suffix= -u,--update --inplace --append -d,--dirs -l,--links -L,--copy-links -k,--copy-dirlinks "
         "-K,--keep-dirlinks -H,--hard-links -p,--perms -E,--executability -A,--acls -X,--xattrs -o,--owner -g,--group "
         "-D --devices --specials -t,--times -O,--omit-dir-times -S,--sparse -n,--dry-run -W,--whole-file "
         "-x,--one-file-system -B,--block-size= -e,--rsh=:runs --rsync-path=:runs --existing --ignore-existing "
         "--remove-source-files --remove-sent-files --del --delete --delete-before --delete-during --delete-delay "
-        "--delete-after --delete-excluded --force --max-delete= --max-size= --min-size= --partial --partial-dir= "
+        "--delete-after --delete-excluded --force --max-delete= --max-size= --min-size= --partial --partial-dir=:into "
         "--delay-updates -m,--prune-empty-dirs --numeric-ids --timeout= --contimeout= -I,--ignore-times --size-only "
-        "--modify-window= -T,--temp-dir= -y,--fuzzy --compare-dest=:reads --copy-dest=:reads --link-dest=:reads "
+        "--modify-window= -T,--temp-dir=:into -y,--fuzzy --compare-dest=:reads --copy-dest=:reads --link-dest=:reads "
         "-z,--compress --compress-level= --skip-compress= -C,--cvs-exclude -f,--filter= -F --exclude= "
         "--exclude-from=:reads --include= --include-from=:reads --files-from=:reads -0,--from0 --address= --port= "
         "--sockopts= --blocking-io --stats -8,--8-bit-output -h,--human-readable --progress -P -i,--itemize-changes "

@@ -7,9 +7,11 @@ from cupcake.programs.spec import POSIX, RUNS, SCRIPT, SHELL, STDIN_CODE, progra
 
 
 def _shell(r) -> None:
-    r.drop(SCRIPT, RUNS)
+    r.drop(SCRIPT, RUNS, options=True)
     if r.has("-n", "--no-execute"):
         return
+    for rc in r.values("--rcfile", "--init-file"):  # read first when the shell is interactive
+        r.add(SCRIPT, rc, r.path[0] + " --rcfile")
     command = r.get("--command")
     if command is not None:
         r.add(RUNS, command, r.path[0] + " -c")

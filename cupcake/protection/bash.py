@@ -140,7 +140,7 @@ def secrets(protected: dict, env) -> list:
 
 
 class Check:
-    __slots__ = ("script", "protected", "ctx", "root", "depth", "_candidates", "_secrets")
+    __slots__ = ("script", "protected", "ctx", "root", "depth", "_candidates", "_secrets", "_git")
 
     def __init__(self, script, protected: dict, ctx, root: str, depth: int = 0):
         self.depth = depth
@@ -150,6 +150,7 @@ class Check:
         self.root = root
         self._candidates: list[tuple[str, tuple[str, object]]] | None = None
         self._secrets: list | None = None
+        self._git: list = []  # the git commands asked of git so far
 
     def run(self):
         """The first reason to block, in the order a person would want to hear it."""
@@ -317,7 +318,7 @@ class Check:
         return None
 
     def worktree(self, write, moved: bool):
-        from cupcake.protection.git_states import check, top_of
+        from cupcake.protection.git_states import MAX_CHECKS, check, top_of
 
         top = top_of(write.path) if write.path is not None else None
         if top is None and write.path is not None:
@@ -327,7 +328,14 @@ class Check:
         holds = [(p, f) for p, f in self.candidates() if top is None or p == top or p.startswith(top.rstrip("/") + "/")]
         if not holds:
             return None
-        why = check(write.command, write, self.protected, moved) if top is not None else "the worktree is not known"
+        if write.command not in self._git:
+            self._git.append(write.command)
+        if top is None:
+            why = "the worktree is not known"
+        elif len(self._git) > MAX_CHECKS:
+            why = "this line holds more git commands than Cupcake checks in one call; run them one at a time"
+        else:
+            why = check(write.command, write, self.protected, moved)
         if why is None:
             return None
         path, found = holds[0]

@@ -14,7 +14,7 @@ from cupcake.shell import paths
 from cupcake.shell.model import normpath
 
 MAX_MEMBERS = 20_000
-MAX_ARCHIVE = 256 * 1024 * 1024
+MAX_ARCHIVE = 32 * 1024 * 1024
 MAX_PATCH = 4 * 1024 * 1024
 
 

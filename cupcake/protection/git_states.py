@@ -144,6 +144,9 @@ def pathspecs(top: str, protected: dict) -> list:
     return found
 
 
+MAX_CHECKS = 4  # git commands checked for one Bash call (each costs a few calls of git)
+
+
 def check(cmd, write, protected: dict, moved_before: bool):
     """None when this git command leaves the protected files of its worktree as they are, else why not."""
     top = top_of(write.path) if write.path is not None else None

@@ -181,7 +181,9 @@ def _isdir(path: str) -> bool:
 
 
 def _source(w, cmd, reading, st, via):
-    operands = _words(reading)
+    operands = list(_words(reading))
+    if operands and operands[0].known and operands[0].value == "--":
+        operands = operands[1:]
     if not operands:
         return st, st
     args = [a.value if a.known else (TAINTED if a.tainted else UNKNOWN) for a in operands[1:]] or None
@@ -195,6 +197,8 @@ def _source(w, cmd, reading, st, via):
 
 def _eval(w, cmd, reading, st, via):
     args = list(cmd.words[1:])
+    if args and args[0].known and args[0].value == "--":
+        args = args[1:]
     text = " ".join(x.value for x in args)
     if not all(x.known for x in args):
         cmd.opaque = cmd.opaque + (Opaque("shell script", "sh", text, False),)

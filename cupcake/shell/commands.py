@@ -102,6 +102,13 @@ DANGEROUS = frozenset(
         "PROMPT_COMMAND",
         "XDG_CONFIG_HOME",
         "GIT_CONFIG_NOSYSTEM",
+        "BASH_ALIASES",
+        "BASH_CMDS",
+        "BASH_LOADABLES_PATH",
+        "EXECIGNORE",
+        "INPUTRC",
+        "LESSKEY",
+        "LESSKEYIN",
     )
 )
 _PLAIN_PAGERS = frozenset(("", "cat", "true", ":", "less", "more", "head", "tail", "false", "less -R", "less -FRX"))
@@ -600,6 +607,14 @@ def _code(w, cmd, effect, st, via) -> None:
 
 
 def _stdin_code(w, cmd, effect, st, via) -> None:
+    if effect.language == "sh":  # a shell script on standard input, run now or later (at, su)
+        _stdin_script(w, cmd, st, via)
+        return
+    if effect.language in ("cron",):
+        from cupcake.shell.scripts import _later
+
+        _later(w, cmd, effect, st, via)
+        return
     fed = stdin_of(cmd)
     if fed is not None:
         cmd.opaque = cmd.opaque + (Opaque("stdin code", effect.language or "code", fed[0] or None, fed[1]),)

@@ -68,8 +68,40 @@ def script_text(w, cmd, word):
 
 
 def other_script(w, cmd, effect, st, via) -> None:
-    """A file a program reads as commands of its own language."""
+    """A file a program reads as commands of its own language. One read from a stream, a
+    descriptor or /proc is the program's standard input (or unknown); one not written out, or one
+    this command writes first, cannot be read."""
     language = effect.language or ""
+    word = effect.word
+    path = _path(cmd, word)
+    if path is None:
+        w.script.unknown(
+            f"`{cmd.program}` runs code from {word.value}, which is not written out",
+            "give it a file named plainly",
+            cmd,
+        )
+        return
+    if paths.opaque(path) or path.startswith("/dev/"):
+        if path in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
+            from cupcake.shell.commands import _stdin_code
+
+            _stdin_code(w, cmd, effect, st, via)
+            return
+        w.script.unknown(
+            f"`{cmd.program}` runs code from {word.value}, a stream Cupcake does not read", "give it a file", cmd
+        )
+        return
+    if path in w.files or any(x.could_be(path) for x in w.script.writes):
+        written = w.files.get(path)
+        if written is None:
+            w.script.unknown(
+                f"this command runs {word.value}, which it writes first",
+                "write the file and run it in separate calls",
+                cmd,
+            )
+            return
+        cmd.opaque = cmd.opaque + (Opaque("inline code", language or "code", written[0], True),)
+        return
     handler = _LANGUAGES.get(language)
     if handler is None:  # a program's script (python x.py): not read here; the OS layer's part
         cmd.opaque = cmd.opaque + (Opaque("script file", language or "code", effect.word.value, effect.word.known),)

@@ -105,6 +105,10 @@ class Ctx:
     def tainted(self, name) -> bool:
         return name is not None and self.walker.tainted(self.st, name)
 
+    def args(self) -> list:
+        """The positional parameters, all known (the caller checked ``$#`` is known)."""
+        return list(self.st.args or ())
+
     def run(self, node, label):
         """Walk a substitution; what it prints: a GlobValue (``$(mktemp)``), True when it can only
         be a number or a path the reader made (clean), False when it comes from data (tainted)."""
@@ -171,6 +175,9 @@ class Walker:
             return None if value is UNKNOWN or value is TAINTED else value
         if name.isdigit() or name in ("@", "*"):
             return self._positional(st, name)
+        if name == "#":
+            args = st.args
+            return str(len(args)) if args is not None and all(isinstance(a, str) for a in args) else None
         if st.wild:
             return None
         if name == "HOME":

@@ -371,6 +371,9 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
             elif kind == "$":
                 if part[4] is not None:
                     _run_inner(part[4], ctx)
+                if part[5] is None and part[1] in ("@", "*") and not assignment and ctx.lookup("#") is not None:
+                    field = _positional(part, field, fields, raw, ctx)
+                    continue
                 if part[5] is not None:
                     value, tainted = ctx.param(part)
                 else:
@@ -413,6 +416,28 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
             fields.append(field.word())
         ctx.budget.spend(sum(len(v) for v in field.value) + 1)
     return fields
+
+
+def _positional(part, field: _Field, fields: list, raw: str, ctx) -> _Field:
+    """``$@``/``$*``: each positional parameter a field of its own ("$@"), joined by IFS's first
+    character ("$*"), or each one split (unquoted)."""
+    args = ctx.args()
+    quoted = part[3]
+    if quoted and part[1] == "*":
+        ifs = ctx.lookup("IFS")
+        field.literal((ifs[:1] if ifs is not None else " ").join(args))
+        field.quoted = True
+        return field
+    for k, arg in enumerate(args):
+        if k:
+            fields.append(field.word())
+            field = _Field(raw)
+        if quoted:
+            field.literal(arg)
+            field.quoted = True
+        else:
+            field = _split_into(arg, field, fields, raw, ctx)
+    return field
 
 
 def _run_inner(parts, ctx) -> None:
