@@ -11,7 +11,7 @@ import os
 from cupcake.programs.spec import RUNS
 from cupcake.shell.commands import assign, effects, run_script
 from cupcake.shell.model import Opaque, normpath
-from cupcake.shell.walker import TAINTED, UNKNOWN, Ctx, State, merge
+from cupcake.shell.walker import TAINTED, UNKNOWN, UNSET, Ctx, State, merge
 from cupcake.shell.words import Word
 
 
@@ -45,9 +45,19 @@ def _cd(w, cmd, reading, st, via):
             target = _cdpath(w, word, st)
             if physical and target is not None and word.exact:
                 raw = word.value if word.value.startswith("/") else (st.cwd or "") + "/" + word.value
-                if _through_made(raw, w.made):
+                if _through_made(raw, w.made) or st.cwd is None and not word.value.startswith("/"):
                     target = None  # a link this command makes is on the way: where -P ends is not known
+                else:
+                    target = _physical(raw)
     return _moved(w, ok, st, target, physical)
+
+
+def _physical(raw: str):
+    """Where ``cd -P`` lands: the path walked with links followed (``link/..`` is the target's parent)."""
+    try:
+        return os.path.realpath(raw)
+    except (OSError, ValueError):
+        return None
 
 
 def _through_made(raw: str, made) -> bool:
@@ -87,11 +97,6 @@ def _cdpath(w, word, st):
 
 
 def _moved(w, ok: State, st: State, target, physical: bool):
-    if target is not None and physical:
-        try:
-            target = os.path.realpath(target)
-        except (OSError, ValueError):
-            target = None
     if target is not None and any(write.could_be(target) or _under(write, target) for write, _i, _to in w.made):
         target = None  # a link this command makes may be on the way
     ok.oldpwd = st.cwd
@@ -299,12 +304,19 @@ def _declare(w, cmd, reading, st, via):
     if reading.has("-n"):
         w.script.unknown("`declare -n` makes a name refer to another variable", "use the variable itself", cmd)
     compound = reading.has("-a", "-A")
+    local = cmd.program == "local" or (
+        cmd.program in ("declare", "typeset")
+        and not reading.has("-g")
+        and any(v.startswith("function ") for v in cmd.via)
+    )
     for word in _words(reading):
         text = word.value
         name, eq, value = text.partition("=")
         name = _name(w, Word(name, known=word.known), st) if word.known or "=" in text else None
         if name is None:
             continue
+        if local:
+            after.locals = after.locals | {name}
         if reading.has("-i"):
             after.options = after.options | {"int:" + name}
         if not eq:
@@ -334,7 +346,7 @@ def _unset(w, cmd, reading, st, via):
         if reading.has("-f"):
             after.funcs = {k: v for k, v in after.funcs.items() if k != name}
             continue
-        after.env[name] = ""
+        after.env[name] = UNSET
         if name == "HOME":
             after.home = None
     return after, after

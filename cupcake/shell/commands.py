@@ -117,6 +117,16 @@ _PLAIN_PAGERS = frozenset(("", "cat", "true", ":", "less", "more", "head", "tail
 _EXTRA = Word("…", "…", known=False, tokens=[ANY])  # the arguments xargs adds, which the reader cannot see
 
 
+def _batches(w, cmd, st, via, env, words, extra):
+    """``xargs -n N``: one run of the command per group of N arguments."""
+    last = None
+    for k in range(0, min(len(extra), 64 * cmd.batch), cmd.batch):
+        run = Command(words + extra[k : k + cmd.batch], cmd.redirects, cmd.assignments, cmd.cwd, cmd.home, cmd.via)
+        run.wrappers, run.stdin_from, run.stdin_text = cmd.wrappers, cmd.stdin_from, cmd.stdin_text
+        _ok, _fail, last = dispatch(w, run, st, via, env)
+    return st, st, last
+
+
 def _items(cmd) -> list:
     """The arguments xargs adds: what the command feeding it prints, when the reader can tell."""
     from cupcake.shell.output import items
@@ -378,8 +388,10 @@ def dispatch(w, cmd, st, via, env):
         if cmd.extra_args:
             extra = _items(cmd)
             if extra[0] is not _EXTRA:  # what xargs adds is known (as words, or as a pattern)
-                words = words + extra
                 cmd.extra_args = False
+                if cmd.batch and len(extra) > cmd.batch and all(x.exact for x in extra):
+                    return _batches(w, cmd, st, via, env, words, extra)
+                words = words + extra
         spec = programs.lookup(name)
         if spec is None:
             break
@@ -437,6 +449,10 @@ def _wrapper(w, cmd, reading, st, via) -> None:
     cmd.via = cmd.via + (name,)
     if reading.extra:
         cmd.extra_args = True
+        size = reading.get("-n", "--max-args", "-L", "--max-lines", "-l")
+        cmd.batch = (
+            int(size.value) if size is not None and size.known and size.value.isdigit() and int(size.value) > 0 else 0
+        )
     if reading.remap:
         cmd.remapped = True
     for _at, directory in reading.chdirs:
@@ -509,13 +525,26 @@ def _call(w, cmd, st, via, name, env):
     inner.args = [a.value if a.known else (TAINTED if a.tainted else UNKNOWN) for a in cmd.words[1:]]
     if cmd.extra_args:
         inner.args = None
+    inner.locals = frozenset()
     w.depth += 1
     try:
         ok, fail, _last = w.walk_node(body, inner, via + (f"function {name}",), None)
     finally:
         w.depth -= 1
-    ok.args, fail.args = st.args, st.args
-    return ok, fail, cmd
+    return _returned(ok, st), _returned(fail, st), cmd
+
+
+def _returned(after, before):
+    """The state after a function returns: its local variables gone, the caller's parameters back."""
+    out = after.copy()
+    out.args = before.args
+    for name in after.locals:
+        if name in before.env:
+            out.env[name] = before.env[name]
+        else:
+            out.env.pop(name, None)
+    out.locals = before.locals
+    return out
 
 
 def _directory(word, cwd):

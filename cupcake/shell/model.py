@@ -124,6 +124,7 @@ class Command:
         "identified",
         "remapped",
         "fold",
+        "batch",
     )
 
     def __init__(self, words, redirects=(), assignments=(), cwd=None, home=None, via=()):
@@ -144,6 +145,7 @@ class Command:
         self.identified = True  # the program is the one its name says (not a copy, not a PATH of its own)
         self.remapped = False  # paths inside it name other files (chroot, bwrap)
         self.fold = False  # its globs match regardless of case (shopt -s nocaseglob)
+        self.batch = 0  # xargs -n N: the arguments it adds go N at a time, each group a run of its own
 
     # ## the words ##
 

@@ -55,15 +55,16 @@ def _default(name, op, operand, value, tainted, ctx):
             ctx.assign(name, None, tainted or word_tainted)
         return None, tainted or word_tainted
     empty = value == ""
+    unset = ctx.unset(name)
     if op in (":-", "-"):
-        return (word, word_tainted) if empty and op == ":-" else (value, False)
+        return (word, word_tainted) if (empty and op == ":-") or unset else (value, False)
     if op in (":=", "="):
-        if empty and op == ":=":
+        if (empty and op == ":=") or unset:
             ctx.assign(name, word, word_tainted)
             return word, word_tainted
         return value, False
     if op in (":+", "+"):
-        return ("", False) if empty and op == ":+" else (word, word_tainted)
+        return ("", False) if (empty and op == ":+") or unset else (word, word_tainted)
     return value, False  # :? and ?
 
 

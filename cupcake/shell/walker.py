@@ -23,6 +23,7 @@ from cupcake.shell.words import GlobValue, expand
 
 UNKNOWN = object()
 TAINTED = object()
+UNSET = object()  # unset by the command (``unset x``): expands to nothing, and ``${x-y}`` gives y
 _SHELL_VARIABLES = {"HOME", "PWD", "OLDPWD", "IFS", "PATH", "CDPATH"}
 _CLEAN = {
     "RANDOM",
@@ -42,7 +43,7 @@ _CLEAN = {
 
 
 class State:
-    __slots__ = ("cwd", "home", "oldpwd", "stack", "env", "wild", "funcs", "args", "options")
+    __slots__ = ("cwd", "home", "oldpwd", "stack", "env", "wild", "funcs", "args", "options", "locals")
 
     def __init__(self, cwd, home, env):
         self.cwd = cwd
@@ -54,12 +55,13 @@ class State:
         self.funcs: dict = {}  # name -> the function's body node (None: defined differently in two branches)
         self.args = None  # positional parameters: a list of values, or None (unknown)
         self.options: frozenset = frozenset()  # shell options in force: "physical", "xtrace", "nocaseglob"…
+        self.locals: frozenset = frozenset()  # variables the running function made local
 
     def copy(self) -> State:
         st = State(self.cwd, self.home, dict(self.env))
         st.oldpwd = self.oldpwd
         st.stack = None if self.stack is None else list(self.stack)
-        st.wild, st.funcs, st.args, st.options = self.wild, self.funcs, self.args, self.options
+        st.wild, st.funcs, st.args, st.options, st.locals = self.wild, self.funcs, self.args, self.options, self.locals
         return st
 
 
@@ -87,6 +89,7 @@ def merge(a: State, b: State) -> State:
     if a.args != b.args:
         st.args = None
     st.options = a.options | b.options
+    st.locals = a.locals | b.locals
     return st
 
 
@@ -104,6 +107,10 @@ class Ctx:
 
     def tainted(self, name) -> bool:
         return name is not None and self.walker.tainted(self.st, name)
+
+    def unset(self, name) -> bool:
+        """Whether the command unset ``name`` (so ``${name-word}`` gives the word)."""
+        return self.st.env.get(name) is UNSET
 
     def args(self) -> list:
         """The positional parameters, all known (the caller checked ``$#`` is known)."""
@@ -172,6 +179,8 @@ class Walker:
     def lookup(self, st: State, name: str):
         if name in st.env:
             value = st.env[name]
+            if value is UNSET:
+                return ""
             return None if value is UNKNOWN or value is TAINTED else value
         if name.isdigit() or name in ("@", "*"):
             return self._positional(st, name)
