@@ -127,7 +127,7 @@ def secrets(protected: dict, env) -> list:
     and the policy cache's key (until every protected set carries it)."""
     found = [p for p in protected.get("secrets", ()) if isinstance(p, str)]
     try:
-        from cupcake.policy.cache import secret_path
+        from cupcake.stores.policies.cache import secret_path
 
         key = secret_path(env or {})
     except Exception:  # the cache module cannot say: the protected set's list stands

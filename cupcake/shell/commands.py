@@ -772,13 +772,14 @@ def _args(reading, script_word):
 
 
 def _stdin_script(w, cmd, st, via) -> None:
+    """A shell reading its script on standard input: a pipe or here-document the reader knows is
+    walked; one it cannot see is unknown. Input the command inherits (the agent's own, as in an
+    interactive session) is checked as the agent sends it, not here."""
     fed = stdin_of(cmd)
     if fed is None:
         target = next((r.target for r in cmd.redirects if r.op in ("<", "<>") and r.fd in (None, 0)), None)
         if target is not None:
             run_script(w, cmd, target, st.copy(), via + (cmd.program + " <",), None)
-        else:
-            cmd.opaque = cmd.opaque + (Opaque("stdin script", "sh", None, False),)
         return
     text, known = fed
     if text:

@@ -77,7 +77,7 @@ def test_shell_idioms_are_allowed(workspace, command):
 def test_hostile_calls_are_denied(workspace, family, command):
     reason = decide(workspace, _expand(command))
     assert reason is not None, f"{family}: allowed"
-    assert reason.startswith("Operation blocked: Cupcake"), reason
+    assert reason.startswith("Operation blocked: "), reason
 
 
 def test_the_sets_are_broad():
