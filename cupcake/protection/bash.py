@@ -159,15 +159,13 @@ class Check:
             found = self.setup(cmd) or self.handed(cmd)
             if found:
                 return found
-        from cupcake.protection.git_states import moves_branches
-
         moved = False
         for cmd in script.redirect_only + script.commands:
             for write in cmd.writes:
                 found = self.write(write, moved)
                 if found:
                     return _in_script(found, write.command)
-            moved = moved or moves_branches(cmd)
+            moved = moved or _moves_branches(cmd)
         for read in script.reads:
             found = self.read(read)
             if found:
@@ -503,6 +501,24 @@ class Check:
         package, _launcher = _installed()
         out.add(_squash(package.rsplit("/", 1)[-1]))
         return tuple(sorted(out))
+
+
+# git subcommands that move no branch, tag or HEAD (a later check in the same line sees the same commits).
+_GIT_READ_ONLY = frozenset(
+    ("status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "config")
+    + ("remote", "grep", "add", "rm", "mv", "restore", "cat-file", "count-objects", "check-ignore", "help", "version")
+)
+
+
+def _moves_branches(cmd) -> bool:
+    """Whether a git command may move a branch or a ref (so a later check would see stale commits)."""
+    reading = cmd.reading
+    if reading is None or cmd.program != "git":
+        return False
+    sub = reading.path[1] if len(reading.path) > 1 else None
+    if sub is None:
+        return bool(reading.operands)  # a subcommand the registry does not know: it may
+    return sub not in _GIT_READ_ONLY
 
 
 def _in_script(text: str, cmd) -> str:

@@ -37,13 +37,6 @@ _SAFE = (
     "--no-replace-objects",
     "--literal-pathspecs",
 )
-# Subcommands that move no branch, tag or HEAD (a later check in the same line sees the same commits).
-_READ_ONLY = frozenset(
-    ("status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "config")
-    + ("remote", "grep", "add", "rm", "mv", "restore", "cat-file", "count-objects", "check-ignore", "help", "version")
-)
-
-
 class _Git:
     def __init__(self, top: str):
         self.top = top
@@ -348,14 +341,3 @@ _CHECKS = {
     "clean": _clean,
     "pull": _pull,
 }
-
-
-def moves_branches(cmd) -> bool:
-    """Whether a git command may move a branch or a ref (so a later check would see stale commits)."""
-    reading = cmd.reading
-    if reading is None or cmd.program != "git":
-        return False
-    sub = reading.path[1] if len(reading.path) > 1 else None
-    if sub is None:
-        return bool(reading.operands)  # a subcommand the registry does not know: it may
-    return sub not in _READ_ONLY
