@@ -12,6 +12,8 @@ def _shell(r) -> None:
         return
     for rc in r.values("--rcfile", "--init-file"):  # read first when the shell is interactive
         r.add(SCRIPT, rc, r.path[0] + " --rcfile")
+    for code in r.values("--init-command"):  # fish runs it before the script or the session
+        r.add(RUNS, code, r.path[0] + " --init-command")
     command = r.get("--command")
     if command is not None:
         r.add(RUNS, command, r.path[0] + " -c")
@@ -81,7 +83,7 @@ SPECS = (
         operands="value args",
         language="sh",
         handler=_shell,
-        examples=("fish -c 'rm x' => runs rm x",),
+        examples=("fish -c 'rm x' => runs rm x", "fish -C 'rm x' => runs rm x; stdin code"),
     ),
     program(
         "csh",
