@@ -53,7 +53,7 @@ def _ln(r) -> None:
         r.add(LINKS, ops[0], "ln source")
         r.add(WRITES, paths.last(ops[0]), "ln")
         return
-    paths.copy(r, "ln", False, sources_effect=LINKS)
+    paths.copy(r, "ln", False, sources_effect=LINKS, pour=False)
 
 
 def _link(r) -> None:

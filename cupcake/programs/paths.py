@@ -51,8 +51,12 @@ def pours(source, slash_means_contents: bool = False) -> bool:
     )
 
 
-def copy(reading, what: str, tree: bool, sources_effect=None, slash_means_contents: bool = False) -> None:
-    """``cp``/``mv``/``ln``/``install``/``rsync`` targets: ``-t DIR``, ``-T``, or SOURCE... DEST."""
+def copy(
+    reading, what: str, tree: bool, sources_effect=None, slash_means_contents: bool = False, pour: bool = True
+) -> None:
+    """``cp``/``mv``/``ln``/``install``/``rsync`` targets: ``-t DIR``, ``-T``, or SOURCE... DEST.
+    ``pour``: a source such as ``src/.`` pours its contents (``ln`` never does: its link is named
+    after the source as written, so ``ln -s . d`` makes ``d``, leading here)."""
     operands = reading.operands
     target = reading.get("-t", "--target-directory")
     into: bool | None
@@ -70,12 +74,12 @@ def copy(reading, what: str, tree: bool, sources_effect=None, slash_means_conten
     if reading.has("-T", "--no-target-directory"):
         reading.add(WRITES, dest, what + " (onto)", tree=True)
         return
-    if into is None and not pours(sources[0], slash_means_contents):  # DEST, or DEST/<name>: both are said
+    if into is None and not (pour and pours(sources[0], slash_means_contents)):  # DEST, or DEST/<name>: both are said
         reading.add(WRITES, dest, what, tree=tree)
     for source in sources:
-        if pours(source, slash_means_contents):
+        if pour and pours(source, slash_means_contents):
             effect = reading.add(INTO, dest, what + " (into)", tree=True)
             effect.source = (source,)
             effect.language = "dir"
-        else:
+        elif last(source).value not in (".", "..", ""):  # (``ln -s .. d`` into a directory d fails)
             reading.add(WRITES, join(dest, last(source)), what, tree=tree)

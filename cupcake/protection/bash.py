@@ -292,8 +292,8 @@ class Check:
             return None
         for form in write.forms():
             found = hook.classify(form, protected, ancestors=write.recursive)
-            if found:
-                return _text(hook._describe(write.path, found, self.ctx, write.kind))
+            if found:  # (as the kernel reaches it: ``d/d/cupcake.toml`` through a link is cupcake.toml)
+                return _text(hook._describe(form, found, self.ctx, write.kind))
             if form in protected["settings_dirs"]:
                 return _text(
                     f"this command ({write.kind}) would change {hook._display(write.path, self.ctx)}, the directory of "

@@ -1,6 +1,6 @@
 """Paths the way the kernel sees them. A path written in a command is resolved through the symbolic
 links on disk (``os.path.realpath`` of the path as written, so ``link/..`` is the link target's
-parent), through the links and moves this same command makes first (then only the part after them
+parent), through the links and moves this same command makes first (then only the name at the end
 is known), and never through ``/proc`` or ``/dev/fd`` (a descriptor or another process's directory:
 any path). ``readable(path)`` opens a script or archive the reader may look into: a regular file,
 bounded, never the hook's own stdin or anything under ``/proc`` or ``/dev``."""
@@ -67,7 +67,9 @@ def pin(write, made, follow: bool = True) -> None:
             write.real = _followed(target + path[k:], made, write)
             if write.real is not None:
                 return
-        write.unpin([ANY] + _normtokens(list(path[k:])) if k < len(path) else [ANY])
+        # any directory after it may be another link the same change left: only the name is known
+        name = path[path.rfind("/") :]
+        write.unpin([ANY] + _normtokens(list(name)) if k < len(path) else [ANY])
         return
     raw = write.word.value if write.word.value.startswith("/") else (write.command.cwd or "") + "/" + write.word.value
     try:
