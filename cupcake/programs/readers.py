@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from cupcake.programs.spec import CODE, READER, READS, program
-from cupcake.shell.words import SUB, Word
+from cupcake.programs.spec import CODE, READER, READS, RUNS, UNKNOWN, program
+from cupcake.shell.words import ANY, SUB, Word
 
 
 def _pattern_first(*pattern_options):
@@ -26,13 +26,15 @@ def _grep(r) -> None:
 
 
 def _recursive(*flags):
-    """grep -r / rg: a directory operand is read whole."""
+    """grep -r / rg: a directory operand is read whole (none given: the current directory)."""
 
     def handler(r) -> None:
         if flags and not r.has(*flags):
             return
         for effect in r.of(READS):
             effect.tree = True
+        if not r.of(READS) and not r.has("--files-from", "--files0-from"):
+            r.add(READS, Word("."), r.path[0], tree=True)
 
     return handler
 
@@ -49,6 +51,38 @@ def _rg(r) -> None:
             r.more.append(([pre, Word(root.value + "/…", known=False, tokens=tokens)], True))
 
 
+_FD_EXEC = ("-x", "--exec", "-X", "--exec-batch")
+
+
+def _fd(r) -> None:
+    """``fd [PATTERN] [PATH...] -x|-X COMMAND... [;]``: the words after ``-x``/``-X`` (clap lets them
+    end a cluster: ``-Hx``) are a command run for what is found (``{}``, ``{/}``, ``{.}``… a path
+    found, which one unknown; with none written, fd adds the path at the end)."""
+    r.drop(RUNS, options=True)
+    words = r.words
+    for k in range(1, len(words)):
+        text = words[k].value
+        if not words[k].known:
+            continue
+        if (
+            text in _FD_EXEC
+            or text.startswith(("--exec=", "--exec-batch="))
+            or (text.startswith("-") and not text.startswith("--") and ("x" in text or "X" in text))
+        ):
+            rest = list(words[k + 1 :])
+            if "=" in text:
+                rest.insert(0, Word(text.split("=", 1)[1]))
+            end = next((j for j, w in enumerate(rest) if w.known and w.value == ";"), len(rest))
+            command = [w if "{" not in w.value else Word(w.value, known=False, tokens=[ANY]) for w in rest[:end]]
+            if command and all(w.known for w in command[1:]):  # no placeholder: fd adds the path found
+                command.append(Word("{}", known=False, tokens=[ANY]))
+            if command:
+                r.more.append((command, True))
+            else:
+                r.add(UNKNOWN, words[k], "fd -x")
+            return
+
+
 def _jq(r) -> None:
     """The first operand is the filter (unless ``-f`` gives it); ``--rawfile``/``--slurpfile`` read a file."""
     if not r.has("-f", "--from-file") and r.operands:
@@ -61,6 +95,13 @@ def _jq(r) -> None:
     pairs = [v for o, v, _i in r.opts if v is not None and ("--rawfile" in o.names or "--slurpfile" in o.names)]
     for value in pairs[1::2]:
         r.add(READS, value, "jq --rawfile")
+
+
+def _man(r) -> None:
+    """``man -l FILE``: the operands are files it formats and shows."""
+    if r.has("-l", "--local-file"):
+        for word in r.operands:
+            r.add(READS, word, "man -l")
 
 
 def _less(r) -> None:
@@ -280,6 +321,23 @@ SPECS = (
         operands="value...",
         examples=("tree -L 2 => passes", "tree -o t.txt => writes t.txt"),
     ),
+    program(
+        "fd",
+        READER,
+        aliases=("fdfind",),
+        options="-e,--extension= -t,--type= -E,--exclude= -d,--max-depth= --min-depth= --exact-depth= -S,--size= "
+        "--changed-within=,--change-newer-than=,--newer= --changed-before=,--change-older-than=,--older= -o,--owner= "
+        "-j,--threads= --max-results= -c,--color= --base-directory= --search-path= --path-separator= "
+        "--ignore-file=:reads --batch-size= --format= -H,--hidden -I,--no-ignore -u,--unrestricted -s,--case-sensitive "
+        "-i,--ignore-case -g,--glob --regex -F,--fixed-strings -a,--absolute-path -l,--list-details -L,--follow "
+        "-p,--full-path -0,--print0 -q,--quiet -1 --prune --show-errors --strip-cwd-prefix=? --one-file-system "
+        "--no-ignore-vcs --no-ignore-parent --no-global-ignore-file -h,--help -V,--version -x,--exec=:runs "
+        "-X,--exec-batch=:runs",
+        operands="value...",
+        handler=_fd,
+        complete=False,
+        examples=("fd -e py => passes", "fd -e toml -x rm => deletes {}", "fd . src -X rm {} => deletes {}"),
+    ),
     # Programs that look at names, not contents (and their options are taken as flags).
     program(
         "ls",
@@ -301,8 +359,6 @@ SPECS = (
             "which",
             "whereis",
             "namei",
-            "fd",
-            "fdfind",
             "locate",
             "plocate",
             "mlocate",
@@ -317,7 +373,6 @@ SPECS = (
         aliases=(
             "id",
             "uname",
-            "hostname",
             "nproc",
             "uptime",
             "free",
@@ -333,7 +388,6 @@ SPECS = (
             "ss",
             "netstat",
             "ping",
-            "dig",
             "nslookup",
             "host",
             "w",
@@ -369,12 +423,6 @@ SPECS = (
             "lastlog",
             "finger",
             "getent",
-            "ldd",
-            "nm",
-            "objdump",
-            "readelf",
-            "size",
-            "otool",
             "pstree",
             "sensors",
             "acpi",
@@ -384,14 +432,40 @@ SPECS = (
         examples=("whoami => passes", "seq 1 10 => passes"),
     ),
     program(
+        "objdump",
+        READER,
+        aliases=("nm", "readelf", "size", "otool", "ldd"),
+        operands="reads...",
+        complete=False,
+        examples=("objdump -d a.out => reads a.out", "ldd ./app => reads ./app"),
+    ),
+    program(
+        "hostname",
+        READER,
+        options="-F,--file=:reads -b,--boot -a,--alias -d,--domain -f,--fqdn,--long -A,--all-fqdns -i,--ip-address "
+        "-I,--all-ip-addresses -s,--short -y,--yp,--nis",
+        operands="value",
+        examples=("hostname -f => passes", "hostname -F f => reads f"),
+    ),
+    program(
+        "dig",
+        READER,
+        aliases=("delv",),
+        options="-f=:reads -k=:reads -b= -c= -p= -q= -t= -x= -y= -4 -6 -h -m -r -u -v",
+        operands="value...",
+        complete=False,
+        examples=("dig example.com => passes", "dig -f names => reads names"),
+    ),
+    program(
         "man",
         READER,
         aliases=("info", "apropos", "whatis", "tldr"),
+        handler=_man,
         options="-P,--pager=:runs -H,--html=?:runs -l,--local-file -k,--apropos -f,--whatis -M,--manpath= -a,--all -w,--where -K,--global-apropos -s,--sections= -S=",
         operands="value...",
         complete=False,
         language="sh",
-        examples=("man ls => passes", "man -P 'rm x' ls => runs rm x"),
+        examples=("man ls => passes", "man -P 'rm x' ls => runs rm x", "man -l f.1 => reads f.1"),
     ),
     program(
         "date",

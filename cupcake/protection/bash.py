@@ -39,58 +39,44 @@ from cupcake.shell.words import SUB
 # redirection, separator, comment or tilde. A command made only of these is one simple command of
 # literal words.
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_./:,@%+^")
-# Programs that write no file whatever their (plain) arguments, and the git subcommands likewise.
-# Anything else is read: the reader knows writers, wrappers, shells, interpreters and git.
-_READERS = frozenset(
-    (
-        "ls",
-        "head",
-        "tail",
-        "wc",
-        "grep",
-        "egrep",
-        "fgrep",
-        "pwd",
-        "echo",
-        "which",
-        "whoami",
-        "id",
-        "uname",
-        "date",
-        "stat",
-        "du",
-        "df",
-        "true",
-        "false",
-        "nproc",
-        "hostname",
-        "tree",
-        "basename",
-        "dirname",
-        "realpath",
-        "readlink",
-    )
-)
-_GIT_READERS = frozenset(("status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "describe", "shortlog"))
 
 
 def quick_pass(command: str) -> bool:
-    """True when ``command`` provably changes no file and reads no secret: one simple command of
-    plain words whose program only reads, none of them naming Cupcake's cache. Sound by
-    construction; anything else is read."""
+    """Whether ``command`` is one simple command of plain words (no quoting, expansion, glob,
+    redirection or separator) whose program the registry lists as needing no reading
+    (``programs.index.QUICK``: it looks at names only, or is ``git status``-like), with none of the
+    options that would make it read, write or run anything, and no word naming Cupcake's cache.
+    Sound by construction; anything else is read."""
     if len(command) > 512 or not _PLAIN.issuperset(command) or "cupcake" in command or ".cache" in command:
         return False
     words = command.split()
     if not words or "/" in words[0]:
         return False
-    program = words[0]
-    if program == "git":
-        if len(words) < 2 or words[1] not in _GIT_READERS:
+    from cupcake.programs.index import QUICK
+
+    name, rest = words[0], words[1:]
+    if name == "git":
+        if not rest:
             return False
-        return not any(w.startswith(("-o", "--o", "--ext", "--text", "-c", "-C")) for w in words[2:])
-    if program == "tree":
-        return not any(w.startswith("-o") for w in words[1:])
-    return program in _READERS
+        name, rest = "git " + rest[0], rest[1:]
+    refused = QUICK.get(name)
+    if refused is None:
+        return False
+    return not refused or not any(_could_be_one_of(word, refused) for word in rest if word.startswith("-"))
+
+
+def _could_be_one_of(word: str, options: tuple) -> bool:
+    """Whether an option word could be (spell, abbreviate, or hold in a cluster) one of ``options``."""
+    if word == "--":
+        return False
+    head = word.split("=", 1)[0]
+    for opt in options:
+        if opt.startswith("--"):
+            if head.startswith("--") and (opt.startswith(head) or head.startswith(opt)):
+                return True
+        elif not head.startswith("--") and opt[1:] in word[1:]:
+            return True
+    return False
 
 
 # ## The check ####################################################################################

@@ -29,9 +29,13 @@ VALUES = {
 SKIP = {
     ("git", "--exec-path"),  # refused whatever its value (see the hostile set)
     ("tar", "--checkpoint-action"),  # runs a command only as exec=COMMAND (tried below)
+    ("fd", "-x"),  # the words after it are the command, one word one argument (tried below)
+    ("fd", "-X"),
 }
 EXTRA = [
-    ("tar --checkpoint-action exec=", "tar -cf /dev/null . --checkpoint=1 --checkpoint-action=exec='rm cupcake.toml'")
+    ("tar --checkpoint-action exec=", "tar -cf /dev/null . --checkpoint=1 --checkpoint-action=exec='rm cupcake.toml'"),
+    ("fd -x", "fd -x rm cupcake.toml"),
+    ("fd --exec-batch", "fd -e toml --exec-batch rm"),
 ]
 KEYWORDS = {"time": "command time"}  # bash reads `time` as its keyword: the program is run through `command`
 
