@@ -37,6 +37,8 @@ _SAFE = (
     "--no-replace-objects",
     "--literal-pathspecs",
 )
+
+
 class _Git:
     def __init__(self, top: str):
         self.top = top
