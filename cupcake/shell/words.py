@@ -369,29 +369,7 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
                 field.literal(part[1])
                 field.quoted = True
             elif kind == "$":
-                if part[4] is not None:
-                    _run_inner(part[4], ctx)
-                if part[5] is None and part[1] in ("@", "*") and not assignment and ctx.lookup("#") is not None:
-                    field = _positional(part, field, fields, raw, ctx)
-                    continue
-                if part[5] is not None:
-                    value, tainted = ctx.param(part)
-                else:
-                    value = ctx.lookup(part[1]) if part[1] is not None else None
-                    tainted = value is None and ctx.tainted(part[1])
-                if part[3]:
-                    field.quoted = True
-                if value.__class__ is GlobValue:
-                    if part[3] or assignment or not value.blank:  # "$f": one name the pattern matches
-                        field.matched(value)
-                    else:  # $f: the name split on blanks, each piece could be anything
-                        field.unknown(part[2])
-                elif value is None:
-                    field.unknown(part[2], tainted)
-                elif part[3] or assignment:
-                    field.literal(value)
-                else:  # unquoted: split on IFS, globs live
-                    field = _split_into(value, field, fields, raw, ctx)
+                field = _parameter(part, field, fields, raw, ctx, assignment)
             elif kind == "c":
                 clean = ctx.run(part[1], "$(…)")
                 if clean.__class__ is GlobValue:
@@ -416,6 +394,33 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
             fields.append(field.word())
         ctx.budget.spend(sum(len(v) for v in field.value) + 1)
     return fields
+
+
+def _parameter(part, field: _Field, fields: list, raw: str, ctx, assignment: bool) -> _Field:
+    """A ``$name``/``${…}`` part: its value added to ``field`` (or split into ``fields``)."""
+    if part[4] is not None:
+        _run_inner(part[4], ctx)
+    if part[5] is None and part[1] in ("@", "*") and not assignment and ctx.lookup("#") is not None:
+        return _positional(part, field, fields, raw, ctx)
+    if part[5] is not None:
+        value, tainted = ctx.param(part)
+    else:
+        value = ctx.lookup(part[1]) if part[1] is not None else None
+        tainted = value is None and ctx.tainted(part[1])
+    if part[3]:
+        field.quoted = True
+    if value.__class__ is GlobValue:
+        if part[3] or assignment or not value.blank:  # "$f": one name the pattern matches
+            field.matched(value)
+        else:  # $f: the name split on blanks, each piece could be anything
+            field.unknown(part[2])
+    elif value is None:
+        field.unknown(part[2], tainted)
+    elif part[3] or assignment:
+        field.literal(value)
+    else:  # unquoted: split on IFS, globs live
+        field = _split_into(value, field, fields, raw, ctx)
+    return field
 
 
 def _positional(part, field: _Field, fields: list, raw: str, ctx) -> _Field:
