@@ -452,17 +452,19 @@ class Check:
             else:
                 what = f"{code.language} code whose text Cupcake cannot know"
             return _text(f"`{_piece(cmd)}` runs {what}, so Cupcake cannot tell whether it changes its own files")
-        hint = _names_in_code(code.text, self.names(), code.language)
-        if hint is None and code.language in _GENERAL:
+        from cupcake.protection.code_names import GENERAL, names_in_code, squash
+
+        hint = names_in_code(code.text, self.names(), code.language)
+        if hint is None and code.language in GENERAL:
             for word in cmd.words[1:]:
                 if word.value == code.text:
                     continue
-                if not word.known or any(n in _squash(word.value) for n in self.names()):
+                if not word.known or any(n in squash(word.value) for n in self.names()):
                     hint = f"its argument {word.value!r}" if word.known else "an argument Cupcake cannot know"
                     break
             if hint is None and cmd.stdin_from is not None:
                 for word in cmd.stdin_from.words:
-                    if not word.known or any(n in _squash(word.value) for n in self.names()):
+                    if not word.known or any(n in squash(word.value) for n in self.names()):
                         hint = "what is piped into it"
                         break
         if hint:
@@ -473,7 +475,9 @@ class Check:
         return None
 
     def names(self) -> tuple:
-        """Protected names as they could appear in code, squashed (``_squash``)."""
+        """Protected names as they could appear in code, squashed (``code_names.squash``)."""
+        from cupcake.protection.code_names import squash as _squash
+
         out = {"cupcake"}
         p = self.protected
         for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]) + list(self.secrets()):
@@ -523,211 +527,6 @@ def _blind(cmd) -> bool:
     if reading.top.subcommands and len(reading.path) == 1 and reading.operands:
         return True  # a subcommand the registry does not know (an alias, a plugin)
     return any(o.kind == "script file" for o in cmd.opaque)
-
-
-_GENERAL = frozenset(("python", "perl", "javascript", "ruby", "php", "lua", "r", "julia", "powershell", "other", "tcl"))
-# What lets code build a name the text does not show: escapes, character codes, decoding,
-# reversing, replacing, joining, formatting, or walking directories to reach every file.
-_MARKERS = (
-    "\\x",
-    "\\u",
-    "\\n{",
-    "\\0",
-    "\\1",
-    "\\2",
-    "\\3",
-    "chr(",
-    "chr ",
-    "fromcharcode",
-    "pack(",
-    "%c",
-    "base64",
-    "b64",
-    "atob",
-    "unhexlify",
-    "fromhex",
-    "decode",
-    "rot13",
-    "codecs",
-    "[::-1]",
-    "reverse",
-    "replace",
-    "translate",
-    "join(",
-    "format(",
-    "walk",
-    "glob",
-    "iterdir",
-    "listdir",
-    "scandir",
-    "readdir",
-    "opendir",
-    "rglob",
-    "rmtree",
-    "rm_rf",
-    "rmsync",
-    "dir[",
-    "dir.",
-    "environ",
-    "getenv",
-    "process.env",
-    "$env",
-    "%env",
-    "env[",
-    "get-childitem",
-    "gci ",
-    "dir ",
-    "ls ",
-    "[char]",
-    "-join",
-    "-replace",
-    "frombase64",
-    "expandenvironment",
-)
-# Languages whose own commands can write files or run programs, and the words that do it: a
-# script that uses none of them (and names nothing protected) changes no file.
-_LANGUAGE_MARKERS = {
-    "sed": ("w ", "w\t", "e ", "/e", "/w", "r ", "R ", "W "),
-    "awk": ("system", "|", ">", "getline"),
-    "psql": (
-        "\\!",
-        "\\o",
-        "\\w",
-        "\\g",
-        "\\copy",
-        "\\i",
-        "\\ir",
-        "\\setenv",
-        "\\cd",
-        "\\s ",
-        "\\lo_",
-        "program",
-        "copy",
-    ),
-    "mysql": ("system", "\\!", "tee", "\\t", "source", "\\.", "outfile", "dumpfile", "load_file", "load data"),
-    "sqlite": (
-        ".shell",
-        ".system",
-        ".output",
-        ".once",
-        ".save",
-        ".backup",
-        ".clone",
-        ".import",
-        ".read",
-        ".load",
-        ".excel",
-        ".archive",
-        ".open",
-        ".cd",
-        ".log",
-        ".trace",
-        "writefile",
-        "edit(",
-        "load_extension",
-        "attach",
-        "vacuum",
-    ),
-    "sql": ("copy", "export", "attach", "install", "load", ".shell", ".output", ".once", "outfile", "program"),
-    "gdb": (
-        "shell",
-        "!",
-        "pipe",
-        "|",
-        "python",
-        "py",
-        "pi",
-        "guile",
-        "source",
-        "dump",
-        "append",
-        "restore",
-        "set logging",
-        "save",
-        "generate-core-file",
-        "gcore",
-        "compile",
-        "call",
-        "run",
-        "start",
-        "define",
-        "eval",
-        "alias",
-        "exec",
-    ),
-    "lldb": (
-        "platform shell",
-        "shell",
-        "script",
-        "command source",
-        "settings",
-        "process launch",
-        "run",
-        "memory write",
-    ),
-    "vim": (
-        "!",
-        "w",
-        "sav",
-        "x",
-        "up",
-        "call",
-        "system",
-        "py",
-        "lua",
-        "perl",
-        "ruby",
-        "terminal",
-        "so",
-        "exe",
-        "norm",
-        "r ",
-    ),
-    "less": ("!", "|", "s", "o", "v", "e"),
-    "dc": ("!",),
-    "make": ("shell", "$(", "`", ";", "&&", "|"),
-    "redis": (
-        "config",
-        "save",
-        "bgsave",
-        "module",
-        "debug",
-        "eval",
-        "script",
-        "slaveof",
-        "replicaof",
-        "migrate",
-        "restore",
-    ),
-    "mongo": ("run", "load", "cat(", "writefile", "removefile", "copydbpath", "fs.", "mkdir"),
-    "ed": ("!", "w", "r ", "e "),
-    "jq": ("input_filename", "$__loc__", "@sh", "env", "$env"),
-}
-
-
-def _names_in_code(text: str, names, language: str = "") -> str | None:
-    """Why ``text`` could name a protected path: a protected name (quotes, concatenation and
-    separators ignored: ``'cup' + 'cake.toml'`` names it) or a way to build one; None if neither."""
-    squashed = _squash(text)
-    for name in names:
-        if name in squashed:
-            return f"it mentions {name!r}"
-    lowered = text.lower()
-    markers = _LANGUAGE_MARKERS.get(language)
-    if markers is not None:
-        for marker in markers:
-            if marker in lowered:
-                return f"it uses {marker.strip()!r}, a {language} command that can write files or run programs"
-        return None
-    for marker in _MARKERS:
-        if marker in lowered:
-            return f"it uses {marker.strip()!r}, which can build a file name Cupcake cannot see"
-    return None
-
-
-def _squash(text: str) -> str:
-    """Letters and digits only, lower case: what survives any quoting and concatenation."""
-    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 def _python(program: str) -> bool:

@@ -1,0 +1,210 @@
+"""Code the Bash reader does not follow (inline ``python -c`` text, an awk program, a heredoc fed to
+an interpreter): whether it could name one of Cupcake's files. Imported only when a command runs
+such code (``bash.Check.code``)."""
+
+from __future__ import annotations
+
+# General-purpose languages: a name in their arguments or in what is piped in can become a path too.
+GENERAL = frozenset(("python", "perl", "javascript", "ruby", "php", "lua", "r", "julia", "powershell", "other", "tcl"))
+# What lets code build a name the text does not show: escapes, character codes, decoding,
+# reversing, replacing, joining, formatting, or walking directories to reach every file.
+_MARKERS = (
+    "\\x",
+    "\\u",
+    "\\n{",
+    "\\0",
+    "\\1",
+    "\\2",
+    "\\3",
+    "chr(",
+    "chr ",
+    "fromcharcode",
+    "pack(",
+    "%c",
+    "base64",
+    "b64",
+    "atob",
+    "unhexlify",
+    "fromhex",
+    "decode",
+    "rot13",
+    "codecs",
+    "[::-1]",
+    "reverse",
+    "replace",
+    "translate",
+    "join(",
+    "format(",
+    "walk",
+    "glob",
+    "iterdir",
+    "listdir",
+    "scandir",
+    "readdir",
+    "opendir",
+    "rglob",
+    "rmtree",
+    "rm_rf",
+    "rmsync",
+    "dir[",
+    "dir.",
+    "environ",
+    "getenv",
+    "process.env",
+    "$env",
+    "%env",
+    "env[",
+    "get-childitem",
+    "gci ",
+    "dir ",
+    "ls ",
+    "[char]",
+    "-join",
+    "-replace",
+    "frombase64",
+    "expandenvironment",
+)
+# Languages whose own commands can write files or run programs, and the words that do it: a
+# script that uses none of them (and names nothing protected) changes no file.
+_LANGUAGE_MARKERS = {
+    "sed": ("w ", "w\t", "e ", "/e", "/w", "r ", "R ", "W "),
+    "awk": ("system", "|", ">", "getline"),
+    "psql": (
+        "\\!",
+        "\\o",
+        "\\w",
+        "\\g",
+        "\\copy",
+        "\\i",
+        "\\ir",
+        "\\setenv",
+        "\\cd",
+        "\\s ",
+        "\\lo_",
+        "program",
+        "copy",
+    ),
+    "mysql": ("system", "\\!", "tee", "\\t", "source", "\\.", "outfile", "dumpfile", "load_file", "load data"),
+    "sqlite": (
+        ".shell",
+        ".system",
+        ".output",
+        ".once",
+        ".save",
+        ".backup",
+        ".clone",
+        ".import",
+        ".read",
+        ".load",
+        ".excel",
+        ".archive",
+        ".open",
+        ".cd",
+        ".log",
+        ".trace",
+        "writefile",
+        "edit(",
+        "load_extension",
+        "attach",
+        "vacuum",
+    ),
+    "sql": ("copy", "export", "attach", "install", "load", ".shell", ".output", ".once", "outfile", "program"),
+    "gdb": (
+        "shell",
+        "!",
+        "pipe",
+        "|",
+        "python",
+        "py",
+        "pi",
+        "guile",
+        "source",
+        "dump",
+        "append",
+        "restore",
+        "set logging",
+        "save",
+        "generate-core-file",
+        "gcore",
+        "compile",
+        "call",
+        "run",
+        "start",
+        "define",
+        "eval",
+        "alias",
+        "exec",
+    ),
+    "lldb": (
+        "platform shell",
+        "shell",
+        "script",
+        "command source",
+        "settings",
+        "process launch",
+        "run",
+        "memory write",
+    ),
+    "vim": (
+        "!",
+        "w",
+        "sav",
+        "x",
+        "up",
+        "call",
+        "system",
+        "py",
+        "lua",
+        "perl",
+        "ruby",
+        "terminal",
+        "so",
+        "exe",
+        "norm",
+        "r ",
+    ),
+    "less": ("!", "|", "s", "o", "v", "e"),
+    "dc": ("!",),
+    "make": ("shell", "$(", "`", ";", "&&", "|"),
+    "redis": (
+        "config",
+        "save",
+        "bgsave",
+        "module",
+        "debug",
+        "eval",
+        "script",
+        "slaveof",
+        "replicaof",
+        "migrate",
+        "restore",
+    ),
+    "mongo": ("run", "load", "cat(", "writefile", "removefile", "copydbpath", "fs.", "mkdir"),
+    "ed": ("!", "w", "r ", "e "),
+    "jq": ("input_filename", "$__loc__", "@sh", "env", "$env"),
+}
+
+
+def names_in_code(text: str, names, language: str = "") -> str | None:
+    """Why ``text`` could name a protected path: a protected name (quotes, concatenation and
+    separators ignored: ``'cup' + 'cake.toml'`` names it) or a way to build one; None if neither."""
+    squashed = squash(text)
+    for name in names:
+        if name in squashed:
+            return f"it mentions {name!r}"
+    lowered = text.lower()
+    markers = _LANGUAGE_MARKERS.get(language)
+    if markers is not None:
+        for marker in markers:
+            if marker in lowered:
+                return f"it uses {marker.strip()!r}, a {language} command that can write files or run programs"
+        return None
+    for marker in _MARKERS:
+        if marker in lowered:
+            return f"it uses {marker.strip()!r}, which can build a file name Cupcake cannot see"
+    return None
+
+
+def squash(text: str) -> str:
+    """Letters and digits only, lower case: what survives any quoting and concatenation."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
