@@ -18,8 +18,6 @@ every example (``tests/programs``) and the registry refuses a name declared twic
 
 from __future__ import annotations
 
-from cupcake.programs.spec import Spec
-
 FAMILIES = (
     "builtins",
     "files",
@@ -94,6 +92,8 @@ def lookup(name: str):
         return None
     spec = _built.get(id(decl))
     if spec is None:
+        from cupcake.programs.spec import Spec  # (not at import: the quick pass reads only the index)
+
         spec = _built[id(decl)] = Spec(decl[0], decl[1], decl[2], family=family)
     return spec
 
@@ -149,7 +149,7 @@ def quick() -> dict:
     """name (``git status`` for a subcommand) -> the option spellings that take it out of the quick
     pass: a reader whose operands are only names, or a builtin the shell gives no meaning of its own
     (``echo``, ``true``), with no handler; its options that read, write or run are listed."""
-    from cupcake.programs.spec import BUILTIN, READER, VALUE
+    from cupcake.programs.spec import BUILTIN, READER, VALUE, Spec
     from cupcake.shell.builtins import HANDLERS
 
     out = {}

@@ -91,7 +91,7 @@ class Opt:
 def parse_options(text: str, program: str) -> list:
     """``"-o,--output=:writes -f"`` -> [Opt]; a malformed item raises ValueError naming it. (On the
     hot path: a spec is built the first time its program is met in a run.)"""
-    out = []
+    out: list[Opt] = []
     append = out.append
     for item in text.split():
         names_part, _, effect = item.partition(":")
@@ -164,8 +164,8 @@ class Spec:
             for n in opt.names:
                 exact[n] = opt
         if len(exact) != count:
-            seen: set = set()
-            twice = next(n for o in self.options for n in o.names if n in seen or seen.add(n))
+            names = [n for o in self.options for n in o.names]
+            twice = next(n for n in names if names.count(n) > 1)
             raise ValueError(f"{name}: option {twice} declared twice")
         self.exact = exact
         self.longs = tuple(sorted(n for n in exact if n[:2] == "--"))

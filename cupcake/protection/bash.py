@@ -31,7 +31,6 @@ import os
 import sys
 
 from cupcake.protection import hook
-from cupcake.shell.words import SUB
 
 # ## The quick pass ###############################################################################
 
@@ -207,6 +206,8 @@ class Check:
                 if hook.classify(form, self.protected) or form in self.secrets():
                     return hook._display(path, self.ctx)
             return None
+        from cupcake.shell.words import SUB
+
         if word.glob or (not word.known and SUB in word.pattern()):  # a pattern, or paths found under a directory
             from cupcake.shell.model import Write
 
