@@ -202,7 +202,110 @@ def names_in_code(text: str, names, language: str = "") -> str | None:
     for marker in _MARKERS:
         if marker in lowered:
             return f"it uses {marker.strip()!r}, which can build a file name Cupcake cannot see"
+    if language in GENERAL:
+        return _built_at_run_time(lowered, _BUILDING + _JOINING.get(language, ()))
     return None
+
+
+# What in a general-purpose language can change a file or run a program (then every name it uses
+# must be one the text shows), and what makes a name at run time out of pieces, data or input.
+_CAPABILITIES = (
+    "remove",
+    "unlink",
+    "rename",
+    "rmdir",
+    "rmtree",
+    "truncate",
+    "chmod",
+    "chown",
+    "link(",
+    "symlink",
+    "write",
+    "copy",
+    "move",
+    "mkdir",
+    "makedirs",
+    "delete",
+    "del ",
+    "system",
+    "popen",
+    "subprocess",
+    "spawn",
+    "exec",
+    "eval",
+    "__import__",
+    "importlib",
+    "compile(",
+    "fs.",
+    "file_put_contents",
+    "fopen",
+    "fwrite",
+    "fputs",
+    "passthru",
+    "proc_open",
+    "qx",
+    "`",
+    "-item",
+    "-content",
+    "out-file",
+    "invoke-expression",
+    "iex",
+    "start-process",
+    "utime",
+    "touch",
+)
+_BUILDING = (
+    "+",
+    "%",
+    "*",
+    "$",
+    "#{",
+    "join",
+    "format",
+    "concat",
+    "__",
+    "decode",
+    "chr",
+    "read",
+    "stdin",
+    "input(",
+    "argv",
+    "env",
+    "getattr",
+    "f'",
+    'f"',
+    "<<",
+    ".=",
+    "sprintf",
+    "-f ",
+    "[",
+)
+# Languages whose concatenation is a dot, and Perl's quote-like operators.
+_JOINING = {"perl": (" . ", ").", ".q", "q(", "qq", "q{", "q[", " x "), "php": (" . ", ")."), "other": (" . ",)}
+
+
+def _built_at_run_time(lowered: str, building: tuple) -> str | None:
+    """Code that can change a file or run a program, and makes a name at run time: the name it
+    changes could be any (``a = 'cu'; os.remove(a + 'pcake.toml')``)."""
+    can = next((c for c in _CAPABILITIES if c in lowered), None)
+    if can is None and not _opens_for_writing(lowered):
+        return None
+    built = next((b for b in building if b in lowered), None)
+    if built is None:
+        return None
+    what = can.strip() if can else "open(…, 'w')"
+    return f"it can change files ({what!r}) and builds a value at run time ({built.strip()!r})"
+
+
+def _opens_for_writing(lowered: str) -> bool:
+    at = lowered.find("open(")
+    while at >= 0:
+        end = lowered.find(")", at)
+        call = lowered[at : end if end > 0 else len(lowered)]
+        if any(f"{q}{m}" in call for q in "'\"" for m in ("w", "a", "x", "r+")):
+            return True
+        at = lowered.find("open(", at + 5)
+    return False
 
 
 def squash(text: str) -> str:
