@@ -96,6 +96,14 @@ class Reading:
 
     # ## questions handlers and rules ask ##
 
+    @property
+    def called(self) -> str:
+        """The name the program was called by (an alias of its entry: ``tail``, ``gtar``)."""
+        first = self.words[0] if self.words else None
+        value = getattr(first, "value", first)
+        name = value.rstrip("/").rsplit("/", 1)[-1] if isinstance(value, str) and value else ""
+        return name if name and getattr(first, "known", True) else self.path[0]
+
     def has(self, *names) -> bool:
         """Whether any option spelled as one of ``names`` (any of its spellings) was given."""
         return any(self._named(opt, names) for opt, _v, _i in self.opts)
@@ -125,9 +133,9 @@ class Reading:
         return tuple(word for at, word in self.chdirs if at < index)
 
     def add(self, tag: str, word, what: str | None = None, tree: bool = False, index: int | None = None) -> Effect:
-        effect = Effect(
-            tag, word, what or " ".join(self.path), tree, self.base(index) if index is not None else (), None
-        )
+        if what is None:  # the program as it was called (``tail``, not the ``head`` entry it shares)
+            what = " ".join((self.called,) + self.path[1:])
+        effect = Effect(tag, word, what, tree, self.base(index) if index is not None else (), None)
         if tag in ("code", "runs", "stdin code", "script"):
             effect.language = self.spec.language
         self.effects.append(effect)
@@ -373,7 +381,7 @@ def _unknown(spec, reading: Reading, name: str) -> None:
 def _effects(reading: Reading) -> None:
     """The effects the spec's tags give: option values, then operands."""
     spec = reading.spec
-    what = " ".join(reading.path)
+    what = " ".join((reading.called,) + reading.path[1:])
     for opt, value, i in reading.opts:
         if value is not None and opt.effect not in (None, VALUE, CHDIR):
             effect = reading.add(opt.effect, value, f"{what} {opt.name}", index=i)
