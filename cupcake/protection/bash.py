@@ -342,7 +342,7 @@ class Check:
         for form in write.forms():
             found = hook.classify(form, protected, ancestors=write.recursive)
             if found:  # (as the kernel reaches it: ``d/d/cupcake.toml`` through a link is cupcake.toml)
-                return _text(hook._describe(form, found, self.ctx, write.kind))
+                return _text(hook._describe(form, found, self.ctx, write.kind), _tail(write))
             if form in protected["settings_dirs"]:
                 return _text(
                     f"this command ({write.kind}) would change {hook._display(write.path, self.ctx)}, the directory of "
@@ -682,6 +682,18 @@ _GIT_CODE_FILES = ("/.git/config", "/.config/git/config", "/.git/info/attributes
 PREFIX = "Cupcake self-protection: "
 _RUN = "Agents may not run it: a person must make this change, so ask the user to do it."
 _NO_READ = "Agents may not read it."
+
+
+_MOUNTED = (
+    "A container writes what is mounted into it, where Cupcake cannot see: mount it read-only (`:ro`), or only "
+    "the folders the container needs."
+)
+
+
+def _tail(write) -> str:
+    """What the agent can do instead: for a folder mounted into a container, mount it read-only."""
+    kind = write.kind
+    return _MOUNTED if kind.endswith((" -v", " --mount")) else hook._PERSON
 
 
 def _text(reason: str, tail: str = hook._PERSON) -> str:
