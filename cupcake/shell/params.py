@@ -73,7 +73,7 @@ def _remove(op, operand, value, tainted, ctx):
     if not known:
         return None, tainted
     if value.__class__ is str:
-        return _strip(value, pattern, op), False
+        return _strip(value, pattern, op, ctx.budget), False
     if value.__class__ is GlobValue and not any(c in pattern for c in "*?["):
         tokens = list(value.tokens)
         if op in ("%", "%%") and tokens[-len(pattern) :] == list(pattern) and pattern:
@@ -86,19 +86,19 @@ def _remove(op, operand, value, tainted, ctx):
     return None, tainted
 
 
-def _strip(value: str, pattern: str, op: str) -> str:
+def _strip(value: str, pattern: str, op: str, budget):
+    """``value`` without its shortest/longest prefix (``#``/``##``) or suffix (``%``/``%%``) matching
+    ``pattern``; None (unknown) once the work budget is spent: each try costs the pattern's length
+    times the text's (``${x%%*a*a*b}`` of a long ``x`` would take minutes)."""
     tokens = glob_tokens(pattern)
     sizes = range(len(value) + 1)
-    if op in ("#", "##"):
-        order = sizes if op == "#" else reversed(sizes)
-        for k in order:
-            if match(tokens, value[:k]):
-                return value[k:]
-    else:
-        order = sizes if op == "%" else reversed(sizes)
-        for k in order:
-            if match(tokens, value[len(value) - k :]):
-                return value[: len(value) - k]
+    front = op in ("#", "##")
+    order = sizes if op in ("#", "%") else reversed(sizes)
+    for k in order:
+        if not budget.spend(10 * len(tokens) * (k + 1)):  # (a step of the matcher costs ten characters)
+            return None
+        if match(tokens, value[:k] if front else value[len(value) - k :]):
+            return value[k:] if front else value[: len(value) - k]
     return value
 
 
@@ -109,7 +109,9 @@ def _replace(op, operand, value, tainted, ctx):
     old, _slash, new = text.partition("/")
     if not old or any(c in old for c in "*?[\\"):
         return None, tainted
-    if op == "//":
+    if op == "//":  # the result is paid for before it is made (``${x//a/$x}`` squares a long value)
+        if not ctx.budget.spend(len(value) + value.count(old) * len(new)):
+            return None, tainted
         return value.replace(old, new), False
     if op == "/#":
         return (new + value[len(old) :] if value.startswith(old) else value), False

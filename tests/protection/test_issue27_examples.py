@@ -7,8 +7,13 @@ ones that would change Cupcake's files tell the person to run them."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
+from tests.conftest import cupcake_executable
 from tests.protection.workspace import build, git_available
 
 pytestmark = pytest.mark.skipif(not git_available(), reason="needs git")
@@ -203,3 +208,38 @@ def test_the_fail_closed_answer_says_what_it_could_not_read_and_how_to_write_it(
     reason = _answer(workspace, "enable -n cd; cd /tmp; rm cupcake.toml").specific["permissionDecisionReason"]
     assert "Cupcake cannot tell what this command does: `enable` changes which builtins a name runs." in reason
     assert "Write it plainly so Cupcake can check it (leave `enable` out)" in reason
+
+
+_MEASURED = (
+    "import json, resource, subprocess, sys, time\n"
+    "t = time.monotonic()\n"
+    "done = subprocess.run(sys.argv[1:], input=sys.stdin.buffer.read(), capture_output=True, timeout=120)\n"
+    "print(json.dumps([done.stdout.decode(), done.stderr.decode(), time.monotonic() - t,"
+    " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024]))\n"
+)
+WORST = [
+    "x=" + "a" * 60000 + "; y=${x//a/${x}}; echo $y",
+    "x=" + "a" * 3000 + "; echo ${x%%" + "*a" * 30 + "*b}",
+    "for a in 1 2 3 4 5 6 7 8; do " * 10 + "echo $a" + "; done" * 10,
+    "".join(f"f{i}() {{ f{i + 1}; f{i + 1}; }}; " for i in range(40)) + "f0",
+    "true; " * 12_000 + "rm -rf src",
+]
+
+
+@pytest.mark.parametrize("command", WORST, ids=["square", "backtrack", "loops", "call tree", "12,000 commands"])
+def test_the_worst_inputs_are_denied_quickly_in_bounded_memory(workspace, command):
+    """Nothing in the reader exceeds 100 MB or the run's deadline, whatever the input: each of these
+    passes a bound of the reader, so the answer is a deny."""
+    payload = json.dumps(workspace.tool_call("Bash", {"command": command})).encode()
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURED, cupcake_executable(), "run", "--event", "PreToolUse"],
+        input=payload,
+        capture_output=True,
+        cwd=workspace.root,
+        env=workspace.env(),
+        timeout=150,
+    )
+    stdout, stderr, seconds, mib = json.loads(done.stdout)
+    assert "Traceback" not in stderr, stderr
+    assert seconds < 10 and mib < 100, (seconds, mib)
+    assert json.loads(stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
