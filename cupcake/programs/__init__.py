@@ -149,8 +149,8 @@ def quick() -> dict:
     """name (``git status`` for a subcommand) -> the option spellings that take it out of the quick
     pass: a reader whose operands are only names, or a builtin the shell gives no meaning of its own
     (``echo``, ``true``), with no handler; its options that read, write or run are listed."""
+    from cupcake.programs.builtins import MODELLED
     from cupcake.programs.spec import BUILTIN, READER, VALUE, Spec
-    from cupcake.shell.builtins import HANDLERS
 
     out = {}
 
@@ -173,7 +173,7 @@ def quick() -> dict:
         if (
             spec.kind == READER
             and plain(spec)
-            or (spec.kind == BUILTIN and name not in HANDLERS and plain(spec) and not refused(spec))
+            or (spec.kind == BUILTIN and name not in MODELLED and plain(spec) and not refused(spec))
         ):
             out[name] = refused(spec)
     return out

@@ -38,6 +38,14 @@ def _command(r) -> None:
 
 _DECLARE = "-a -A -f -F -g -i -I -l -n -r -t -u -x -p +a +A +f +F +g +i +I +l +n +r +t +u +x"
 
+# The builtins the Bash reader models itself (``cupcake.shell.builtins.HANDLERS``: where the shell
+# runs, variables, code in data, scripts): never in the quick pass, whatever their words.
+MODELLED = frozenset(
+    ("cd", "pushd", "popd", "dirs", "source", ".", "eval", "trap", "mapfile", "readarray", "read", "getopts")
+    + ("printf", "declare", "typeset", "local", "export", "readonly", "unset", "set", "shopt", "alias", "hash")
+    + ("enable", "fc", "test", "[", "[[", "let", "shift")
+)
+
 SPECS = (
     program(
         "cd",

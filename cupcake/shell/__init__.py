@@ -61,7 +61,7 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         )
         reason = budget.reason
         budget.reason = None  # the walk may still read what was parsed
-        walker = Walker(script, base, budget, check_dirs)
+        walker = Walker(script, base, budget, check_dirs, Parts)
         ok, fail = walker.walk_seq(seq, state, ())
         walker.finish(merge(ok, fail))
         budget.reason = reason or budget.reason
@@ -73,6 +73,73 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         budget.stop(f"internal error: {exc.__class__.__name__}")
     script.incomplete = "too long to read" if too_long else budget.reason
     return script
+
+
+class Parts:
+    """The reader's parts that call one another (a simple command runs a script, which holds simple
+    commands; a builtin sources a file…), reached through the walker and wired here, at the top, so
+    no module imports one that imports it back. Each is imported when first needed."""
+
+    @staticmethod
+    def simple(w, node, st, via, piped):
+        from cupcake.shell.commands import simple
+
+        return simple(w, node, st, via, piped)
+
+    @staticmethod
+    def redirections(w, redirs, st, via):
+        from cupcake.shell.commands import redirections
+
+        return redirections(w, redirs, st, via)
+
+    @staticmethod
+    def effects(w, cmd, reading, st, via, wrapper: bool = False):
+        from cupcake.shell.commands import effects
+
+        return effects(w, cmd, reading, st, via, wrapper=wrapper)
+
+    @staticmethod
+    def effect(w, cmd, effect, st, via):
+        """One effect of a program, as if its reading had it (``sed``'s ``w`` and ``e`` in a script file)."""
+        from cupcake.shell.commands import apply_effect
+
+        return apply_effect(w, cmd, effect, st, via)
+
+    @staticmethod
+    def stdin_code(w, cmd, effect, st, via):
+        from cupcake.shell.commands import stdin_code
+
+        return stdin_code(w, cmd, effect, st, via)
+
+    @staticmethod
+    def run_script(w, cmd, word, st, via, args):
+        from cupcake.shell.commands import run_script
+
+        return run_script(w, cmd, word, st, via, args)
+
+    @staticmethod
+    def run_builtin(w, cmd, reading, st, via):
+        from cupcake.shell.builtins import run_builtin
+
+        return run_builtin(w, cmd, reading, st, via)
+
+    @staticmethod
+    def other_script(w, cmd, effect, st, via):
+        from cupcake.shell.scripts import other_script
+
+        return other_script(w, cmd, effect, st, via)
+
+    @staticmethod
+    def later(w, cmd, effect, st, via):
+        from cupcake.shell.scripts import later
+
+        return later(w, cmd, effect, st, via)
+
+    @staticmethod
+    def script_text(w, cmd, word):
+        from cupcake.shell.scripts import script_text
+
+        return script_text(w, cmd, word)
 
 
 def known_env(project_dir_names, root, environ) -> dict:

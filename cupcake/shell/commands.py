@@ -423,9 +423,7 @@ def dispatch(w, cmd, st, via, env):
         return st, st, cmd
     kind = reading.top.kind
     if kind == BUILTIN and in_shell:
-        from cupcake.shell.builtins import run_builtin
-
-        return run_builtin(w, cmd, reading, sub or st, via)
+        return w.parts.run_builtin(w, cmd, reading, sub or st, via)
     if kind == SHELL:
         _shell(w, cmd, reading, sub or st, via)
     else:
@@ -625,9 +623,7 @@ def _script(w, cmd, effect, st, via) -> None:
     if language == "sh":
         run_script(w, cmd, effect.word, st.copy(), via + ("script " + effect.word.value,), None)
         return
-    from cupcake.shell.scripts import other_script
-
-    other_script(w, cmd, effect, st, via)
+    w.parts.other_script(w, cmd, effect, st, via)
 
 
 def _code(w, cmd, effect, st, via) -> None:
@@ -635,14 +631,12 @@ def _code(w, cmd, effect, st, via) -> None:
     cmd.opaque = cmd.opaque + (Opaque("inline code", effect.language or "code", word.value, word.known),)
 
 
-def _stdin_code(w, cmd, effect, st, via) -> None:
+def stdin_code(w, cmd, effect, st, via) -> None:
     if effect.language == "sh":  # a shell script on standard input, run now or later (at, su)
         _stdin_script(w, cmd, st, via)
         return
     if effect.language in ("cron",):
-        from cupcake.shell.scripts import _later
-
-        _later(w, cmd, effect, st, via)
+        w.parts.later(w, cmd, effect, st, via)
         return
     fed = stdin_of(cmd)
     if fed is not None:
@@ -673,11 +667,16 @@ _EFFECTS = {
     RUNS: _runs,
     SCRIPT: _script,
     CODE: _code,
-    STDIN_CODE: _stdin_code,
+    STDIN_CODE: stdin_code,
     CONFIG: _config,
     UNKNOWN_EFFECT: _unknown_effect,
     CHDIR: lambda *a: None,
 }
+
+
+def apply_effect(w, cmd, effect, st, via) -> None:
+    """One effect, as the reading of ``cmd`` would apply it."""
+    _EFFECTS[effect.tag](w, cmd, effect, st, via)
 
 
 def _made(w, cmd) -> None:
@@ -793,9 +792,7 @@ def _stdin_script(w, cmd, st, via) -> None:
 def run_script(w, cmd, word, st, via, args):
     """Walk the shell script file ``word`` names (read now, or as this command wrote it): the
     state after it, or None when it could not be read (said as unknown, unless bash fails too)."""
-    from cupcake.shell.scripts import script_text
-
-    text = script_text(w, cmd, word)
+    text = w.parts.script_text(w, cmd, word)
     if text is None:
         return None
     sub = st

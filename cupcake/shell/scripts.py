@@ -83,9 +83,7 @@ def other_script(w, cmd, effect, st, via) -> None:
         return
     if paths.opaque(path) or path.startswith("/dev/"):
         if path in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
-            from cupcake.shell.commands import _stdin_code
-
-            _stdin_code(w, cmd, effect, st, via)
+            w.parts.stdin_code(w, cmd, effect, st, via)
             return
         w.script.unknown(
             f"`{cmd.program}` runs code from {word.value}, a stream Cupcake does not read", "give it a file", cmd
@@ -141,16 +139,14 @@ def _missing(cmd, word) -> bool:
 def _sed(w, cmd, text: str, st, via) -> None:
     from cupcake.programs import sedscript
     from cupcake.programs.reading import Effect
-    from cupcake.shell.commands import _EFFECTS
-
     writes, reads, runs = sedscript.scan(text)
     for target in writes:
-        _EFFECTS["writes"](w, cmd, Effect("writes", Word(target), "sed w"), st, via)
+        w.parts.effect(w, cmd, Effect("writes", Word(target), "sed w"), st, via)
     for command in runs:
         if command is None:
             w.script.unknown("a sed script's `e` runs a command built from the text", "leave `e` out", cmd)
         else:
-            _EFFECTS["runs"](w, cmd, Effect("runs", Word(command), "sed e"), st, via)
+            w.parts.effect(w, cmd, Effect("runs", Word(command), "sed e"), st, via)
 
 
 def _curl_config(w, cmd, effect, st, via) -> None:
@@ -176,11 +172,10 @@ def _curl_config(w, cmd, effect, st, via) -> None:
         if value:
             words.append(Word(value))
     from cupcake import programs
-    from cupcake.shell.commands import effects
 
     reading = programs.read(words)
     if reading is not None:
-        effects(w, cmd, reading, st, via, wrapper=True)
+        w.parts.effects(w, cmd, reading, st, via, wrapper=True)
 
 
 def _ssh_config(w, cmd, effect, st, via) -> None:
@@ -202,7 +197,7 @@ def _ssh_config(w, cmd, effect, st, via) -> None:
             return
 
 
-def _later(w, cmd, effect, st, via) -> None:
+def later(w, cmd, effect, st, via) -> None:
     w.script.unknown(
         f"`{effect.what}` installs commands that run later, outside any check", "run the commands themselves", cmd
     )
@@ -213,9 +208,7 @@ def _module(w, cmd, effect, st, via) -> None:
 
 
 def _sh_later(w, cmd, effect, st, via) -> None:
-    from cupcake.shell.commands import run_script
-
-    run_script(w, cmd, effect.word, st.copy(), via + (effect.what,), None)
+    w.parts.run_script(w, cmd, effect.word, st.copy(), via + (effect.what,), None)
 
 
 _LANGUAGES = {
@@ -223,7 +216,7 @@ _LANGUAGES = {
     "awk": _as_code,
     "curl-config": _curl_config,
     "ssh-config": _ssh_config,
-    "cron": _later,
+    "cron": later,
     "kernel-module": _module,
     "sh": _sh_later,
 }

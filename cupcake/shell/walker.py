@@ -165,8 +165,9 @@ class Ctx:
 
 
 class Walker:
-    def __init__(self, script, base_env: dict, budget, check_dirs: bool = True):
+    def __init__(self, script, base_env: dict, budget, check_dirs: bool = True, parts=None):
         self.script = script
+        self.parts = parts  # the reader's other parts, reached through here (``cupcake.shell.Parts``)
         self.base_env = base_env
         self.budget = budget
         self.check_dirs = check_dirs
@@ -314,14 +315,10 @@ class Walker:
         if self.budget.stopped or node is None:
             return st, st, None
         if node.__class__ is Simple:
-            from cupcake.shell.commands import simple
-
-            return simple(self, node, st, via, piped)
+            return self.parts.simple(self, node, st, via, piped)
         before = len(self.script.commands)
         if node.redirs:
-            from cupcake.shell.commands import redirections
-
-            redirections(self, node.redirs, st, via)
+            self.parts.redirections(self, node.redirs, st, via)
         ok, fail = _COMPOUND.get(node.kind, _nothing)(self, node, st, via)
         commands = self.script.commands
         return ok, fail, commands[-1] if len(commands) > before else None

@@ -167,3 +167,10 @@ def test_the_index_names_every_program_in_its_family():
     listed = index.NAMES.strip("\n").split("\n")
     assert len(listed) == len(loaded), "run `python -m cupcake.programs` to rewrite cupcake/programs/index.py"
     assert programs._family_of("no-such-program") is None and programs.lookup("rm\tx") is None
+
+
+def test_the_builtins_the_reader_models_are_the_ones_the_registry_keeps_out_of_the_quick_pass():
+    from cupcake.programs.builtins import MODELLED
+    from cupcake.shell.builtins import HANDLERS
+
+    assert set(HANDLERS) == MODELLED
