@@ -139,6 +139,7 @@ def _missing(cmd, word) -> bool:
 def _sed(w, cmd, text: str, st, via) -> None:
     from cupcake.programs import sedscript
     from cupcake.programs.reading import Effect
+
     writes, reads, runs = sedscript.scan(text)
     for target in writes:
         w.parts.effect(w, cmd, Effect("writes", Word(target), "sed w"), st, via)
