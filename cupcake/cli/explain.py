@@ -92,7 +92,6 @@ def _report(outcome, every: bool) -> dict:
     if event is not None and isinstance(event.tool_input.get("command"), str):
         from cupcake.evaluate.event_view import EventView
         from cupcake.evaluate.patterns import of as run_patterns
-        from cupcake.shell.model import GLOBAL_OPTIONS
 
         view = EventView(event, ctx.root, ctx.state, run_patterns(ctx))
         script = view.script()  # the run's own reading of it (one per run)
@@ -101,7 +100,7 @@ def _report(outcome, every: bool) -> dict:
             {
                 "argv": list(c.argv),
                 "program": c.program,
-                "subcommand": c.subcommand() if c.program in GLOBAL_OPTIONS else None,
+                "subcommand": c.reading.subcommand if c.reading is not None else None,
                 "via": list(c.via),
                 "cwd": c.cwd,
             }
