@@ -118,6 +118,31 @@ def mac(key: bytes, body: bytes) -> bytes:
     return _blake2b(body, key=key, digest_size=MAC_LENGTH).digest()
 
 
+# marshal without references or interned-string marks (both added in version 3): what it writes
+# depends only on the value, so equal compiled sets give equal bytes in any process.
+CANONICAL_VERSION = 2
+
+
+def canonical(compiled) -> bytes:
+    """The compiled set as bytes that depend on its value alone: what `validate` and `doctor`
+    compare. Raises TypeError on a set (its order follows the process's string hashes)."""
+    _refuse_sets(compiled)
+    return marshal.dumps(compiled, CANONICAL_VERSION)
+
+
+def _refuse_sets(value) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (set, frozenset)):
+            raise TypeError("a set in the compiled form: its order differs from one process to the next")
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
 def unpack(data: bytes, env):
     """(stored key, compiled) when ``data`` is a cache this user's secret authenticates, else a
     string saying why not."""

@@ -81,7 +81,7 @@ def cache_disagreement(root: str, env, compiled_from_source):
     if stored_key != cache.cache_key(identities) or not _imports_unchanged(cached):
         return None  # stale: the next run rebuilds it
     expected = {k: v for k, v in compiled_from_source.items() if k != "problems"}  # what a run caches
-    if cached != expected:  # by value: marshal's bytes for equal data differ with reference counts
+    if cache.canonical(cached) != cache.canonical(expected):  # bytes, not ==: True == 1 and 1.0 == 1
         return (
             f"{WORK_DIR}/{cache.CACHE_NAME} disagrees with the policy files: it claims to be current but does not "
             "hold what they compile to. It may have been forged"
