@@ -109,9 +109,10 @@ Feature: Enforcement the agent cannot switch off
             | a directory |
             | a FIFO      |
 
-    Scenario Outline: A lone surrogate never drops a decision
-        An agent controls every value of its tool calls, including strings no file name can hold.
-        Cupcake handles them; a block already found stands.
+    Scenario Outline: A lone surrogate is text no program can be handed, so the call is blocked
+        An agent controls every value of its tool calls, including strings that are not Unicode text
+        (a lone UTF-16 surrogate). Cupcake cannot tell what file or command such a call names, so it
+        blocks it and says why, whatever fail_mode says.
         Given the project policy:
             """
             [[policy]]
@@ -123,15 +124,30 @@ Feature: Enforcement the agent cannot switch off
             """
             <input>
             """
-        Then the tool call is <outcome>
+        Then the tool call is denied
         And nothing shown contains "Traceback"
 
         Examples:
-            | tool  | input                                                   | outcome      |
-            | Bash  | {"command": "rm -rf build \ud800"}                      | denied       |
-            | Write | {"file_path": "\ud800/../cupcake.toml", "content": "x"}  | denied       |
-            | Write | {"file_path": ".cupcake/x\ud800", "content": "x"}       | denied       |
-            | Write | {"file_path": "notes\ud800.txt", "content": "fine"}     | let through  |
+            | tool  | input                                                   |
+            | Bash  | {"command": "rm -rf build \ud800"}                      |
+            | Write | {"file_path": "\ud800/../cupcake.toml", "content": "x"}  |
+            | Write | {"file_path": ".cupcake/x\ud800", "content": "x"}       |
+            | Write | {"file_path": "notes\ud800.txt", "content": "fine"}     |
+
+    Scenario: The model is told which value was not Unicode text
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "Write" with:
+            """
+            {"file_path": "notes\ud800.txt", "content": "fine"}
+            """
+        Then the tool call is denied
+        And the model is shown a note that "tool_input.file_path holds text that is not valid Unicode (a lone surrogate)"
 
     Scenario: The evaluator's eval folder is protected
         The evaluator's findings gate the agent; a newer eval file written by the agent would lift the
