@@ -147,7 +147,19 @@ def project(tmp_path: Path) -> Project:
     home = tmp_path / "home"
     root.mkdir()
     home.mkdir()
+    give_cache_secret(home)
     return Project(root, home)
+
+
+def give_cache_secret(home: Path) -> Path:
+    """The per-user secret that seals the policy cache, as `cupcake sync` leaves it: without one, no
+    run writes or trusts a cache (every run compiles)."""
+    folder = home / ".cache" / "cupcake"
+    folder.mkdir(parents=True, mode=0o700, exist_ok=True)
+    path = folder / "cache-secret"
+    path.write_bytes(os.urandom(32))
+    path.chmod(0o600)
+    return path
 
 
 def captured_payload(name: str, project: Project) -> dict:

@@ -286,7 +286,7 @@ def _read(path: str, root: str, env, problems, imported_by=None, budget=None):
         problems.append(Problem(ERROR, source.name, None, None, f"not UTF-8 text: {exc}"))
         return None
     source.lines = FileLines(text)
-    from cupcake.policy.toml_errors import too_deep
+    from cupcake.compile.toml_errors import too_deep
 
     deep = too_deep(text, MAX_NESTING)
     if deep is not None:  # refused before parsing: the parser and the checks after it recurse

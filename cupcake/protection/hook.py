@@ -17,6 +17,9 @@ import os
 import sys
 
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+# Tools that only read (checked against the secrets alone). Any other tool, MCP or unknown, is read
+# for paths it could change.
+READ_TOOLS = frozenset({"Read", "NotebookRead", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite", "Agent"})
 GUARDED_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 POLICY_NAME = "Cupcake self-protection"
 
@@ -27,27 +30,29 @@ POLICY = "policy"
 WORKDIR = "workdir"
 SETTINGS = "settings"
 IMPORT_GLOB = "glob"
+IMPORT_DIR = "import-dir"  # a folder an import reads or would read: creating, flooding or locking it changes the rules
 AGENT_CONFIG = "agent"
+SECRET = "secret"
 
 _WHAT = {
     POLICY: "a Cupcake policy file",
     WORKDIR: "Cupcake's own data (.cupcake/)",
     SETTINGS: "Claude Code's settings, where Cupcake's hooks are installed",
     AGENT_CONFIG: "an agent's hook configuration, where Cupcake's hooks are installed",
+    IMPORT_DIR: "a folder Cupcake reads policy files from",
+    SECRET: "a secret Cupcake relies on (the key that seals its policy cache)",
 }
 _PERSON = "Agents may not change it: a person must make this change, so ask the user to do it."
 
 
 def applies(ctx) -> bool:
-    """Cheap: whether this event could be a change to a protected path that self-protection stops."""
+    """Cheap: whether self-protection looks at this event (a tool call, before it runs): every tool,
+    since any of them could read a secret, and some write."""
     if ctx.event not in GUARDED_EVENTS or ctx.policies is None or ctx.incoming is None:
         return False
     if ctx.settings.get("self_protection") is False:  # only an explicit false turns it off
         return False
-    tool = ctx.incoming.tool
-    if tool == "Bash" or tool in WRITE_TOOLS or (isinstance(tool, str) and tool.startswith("mcp__")):
-        return True
-    return _agent_tool_kind(ctx) is not None
+    return isinstance(ctx.incoming.tool, str)
 
 
 def _agent_tool_kind(ctx):
@@ -66,55 +71,64 @@ def _agent_tool_kind(ctx):
 
 
 def violation(ctx, view):
-    """The block text when this tool call would change a protected path, else None."""
+    """The block text when this tool call would change a protected path or read a secret, else None."""
+    if ctx.incoming.input_unreadable:
+        return (
+            f"Cupcake self-protection: the input of this {view.tool} call could not be read (it is not an object "
+            "of named arguments), so Cupcake cannot tell what it touches and it is blocked. Send the arguments "
+            "as a plain JSON object."
+        )
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
-    if view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell"):
+    shell = view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell")
+    if shell:  # the Bash reader judges reads of secrets too
         return _bash(view, protected, ctx)
-    if view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) != "write":  # an MCP tool (see ``other_tools``)
+    from cupcake.protection.other_tools import is_mcp, secret_violation
+
+    found = secret_violation(view, protected, ctx, _display)
+    if found:
+        return found
+    if view.tool in WRITE_TOOLS or _agent_tool_kind(ctx) == "write":
+        return _write(view, protected, ctx)
+    if is_mcp(view.tool) or view.tool not in READ_TOOLS:  # an MCP or unknown tool (see ``other_tools``)
         from cupcake.protection.other_tools import mcp_violation
 
         return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)
-    found = _write(view, protected, ctx)
-    if found is None:
-        paths = view.tool_input.get("file_paths")  # a patch (Codex apply_patch) names every file it touches
-        if isinstance(paths, list):
-            for path in paths[:256]:
-                if isinstance(path, str) and path:
-                    found = _write(_OnePath(view, path), protected, ctx)
-                    if found:
-                        break
-    return found
-
-
-class _OnePath:
-    """The view of one more file a tool call writes (the same event, another path)."""
-
-    __slots__ = ("tool_input", "cwd", "file_path")
-
-    def __init__(self, view, path: str):
-        from cupcake.project import shown_path
-
-        self.tool_input = {"file_path": path}
-        self.cwd = view.cwd
-        self.file_path = shown_path(path, view.root, view.cwd) if "\0" not in path else path
+    return None
 
 
 # ## Warm: is this path protected? #################################################################
 
 
 def _write(view, protected, ctx):
-    raw = None
-    for key in _PATH_KEYS:
-        value = view.tool_input.get(key)
-        if isinstance(value, str) and value and "\0" not in value:
-            raw = value
-            break
-    if raw is None:
-        return None
+    for raw in written_paths(view.tool_input):
+        found = _write_one(raw, view, protected, ctx)
+        if found:
+            return found
+    return None
+
+
+def written_paths(tool_input) -> list:
+    """Every path a file tool's input names: each path-like field, not only the first (the tool reads
+    its own field, and a decoy beside it must not hide it), and every file of a patch (``file_paths``)."""
+    from cupcake.protection.other_tools import PATH_KEYS
+
+    out: list[str] = []
+    for key, value in tool_input.items():
+        if not isinstance(key, str) or key.lower() not in PATH_KEYS:
+            continue
+        for item in value[:256] if isinstance(value, list) else (value,):
+            if isinstance(item, str) and item and "\0" not in item and item not in out:
+                out.append(item)
+    return out
+
+
+def _write_one(raw: str, view, protected, ctx):
     cwd = _cwd(view.cwd, ctx.root)
     literal = os.path.normpath(os.path.join(cwd, raw))
-    shown = view.file_path  # resolved, symlinks followed; relative to the root when inside it
-    resolved = shown if shown.startswith("/") else os.path.normpath(os.path.join(ctx.root, shown))
+    try:
+        resolved = os.path.realpath(literal)  # symlinks followed: a link to a policy file is that file
+    except (OSError, ValueError):
+        resolved = literal
     for form in (literal, resolved):
         found = classify(form, protected)
         if found:
@@ -143,12 +157,20 @@ def classify(path: str, protected, ancestors: bool = False):
     for held in protected.get("agent_config", ()):
         if path == held or path.startswith(held + "/"):
             return (AGENT_CONFIG, None)
+    if path in protected.get("secrets", ()):  # replaced by a key the agent knows, a forged cache would pass
+        return (SECRET, None)
+    for held, entry in protected.get("import_dirs", ()):
+        if path == held:
+            return (IMPORT_DIR, entry)
     for prefix, parts, entry in protected["globs"]:
         if path.startswith(prefix + "/"):
-            from cupcake.shell.globmatch import match_path
+            from cupcake.shell.globmatch import could_lead, match_path
 
-            if match_path(parts, path[len(prefix) + 1 :].split("/")):
+            names = path[len(prefix) + 1 :].split("/")
+            if match_path(parts, names):
                 return (IMPORT_GLOB, entry)
+            if could_lead(parts, names):
+                return (IMPORT_DIR, entry)
     if ancestors:
         inside = path.rstrip("/") + "/"
         for kind, paths in (
@@ -156,6 +178,8 @@ def classify(path: str, protected, ancestors: bool = False):
             (WORKDIR, protected["dirs"]),
             (SETTINGS, protected["settings_dirs"]),
             (AGENT_CONFIG, protected.get("agent_config", ())),
+            (SECRET, protected.get("secrets", ())),
+            (IMPORT_DIR, [d for d, _entry in protected.get("import_dirs", ())]),
         ):
             for held in paths:
                 if held.startswith(inside):
@@ -170,11 +194,13 @@ def _describe(literal: str, found, ctx, by: str = "") -> str:
     shown = _display(literal, ctx)
     if kind == IMPORT_GLOB:
         what = f'would be imported as a Cupcake policy file (imports "{detail}")'
+    elif kind == IMPORT_DIR and not (detail or "").startswith("/"):
+        what = f'is a folder Cupcake reads policy files from (imports "{detail}")'
     elif detail:  # a directory holding a protected path
         what = f"holds {_display(detail, ctx)}, {_WHAT[kind]}"
     else:
         what = _WHAT[kind]
-    verb = kind == IMPORT_GLOB or detail  # "what" starts with a verb: "holds …", "would be …"
+    verb = kind in (IMPORT_GLOB, IMPORT_DIR) or detail  # "what" starts with a verb: "holds …", "would be …"
     if by:
         return f"this command ({by}) would change {shown}, {'which ' if verb else ''}{what}"
     return f"{shown} {what}" if verb else f"{shown} is {what}"
@@ -227,17 +253,25 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
     agent_dirs = agent_settings_dirs(root, env)
     settings_dirs = _forms(agent_dirs)
     globs = []
+    import_dirs: list = []  # [folder, entry]: each folder an import goes through to its files
     for base, pattern in import_patterns:
         parts = pattern.split("/")
         literal = 0
         while literal < len(parts) and not has_magic(parts[literal]):
             literal += 1
+        for depth in range(1, min(literal, len(parts) - 1) + 1):
+            for folder in _forms([os.path.join(base, *parts[:depth])]):
+                if [folder, pattern] not in import_dirs:
+                    import_dirs.append([folder, pattern])
         if literal == len(parts):
             continue  # a plain file: protected as a policy file
         rest = [p.lower() for p in parts[literal:]] if _FOLD else parts[literal:]
         for prefix in _forms([os.path.join(base, *parts[:literal])]):
             globs.append((prefix, rest, pattern))
     agent_config = _forms(agent_config_paths(root, env))
+    from cupcake.stores.policies.cache import secret_path
+
+    secrets = _forms([secret_path(env)])  # unreadable to the agent's tools (and not to be replaced)
     inodes = []
     for path in policy_files:
         try:
@@ -253,6 +287,8 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         "agent_config": agent_config,
         "globs": globs,
         "inodes": inodes,
+        "secrets": secrets,
+        "import_dirs": import_dirs,
     }
 
 

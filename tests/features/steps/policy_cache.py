@@ -19,11 +19,12 @@ def spoil_cache(project, tmp_path, spoiled):
     elif spoiled == "flipped in one byte":
         cache.write_bytes(data[:-5] + bytes([data[-5] ^ 0x40]) + data[-4:])
     elif spoiled == "replaced by one built for another file":
-        from tests.conftest import Project
+        from tests.conftest import Project, give_cache_secret
 
         other = Project(tmp_path / "other", tmp_path / "other-home")
         other.root.mkdir()
         other.home.mkdir()
+        give_cache_secret(other.home)
         other.write_policy('[[policy]]\nname = "allow all"\naction = { type = "approve" }\n')
         other.send(other.tool_call("Bash", {"command": "ls"}))
         cache.write_bytes((other.root / ".cupcake" / "policy.cache").read_bytes())
