@@ -244,11 +244,14 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
     """The protected set for this root and home, in the plain form the cache stores. ``extra_dirs``:
     directories protected like ``.cupcake/`` (the evaluator's eval folder, which gates the agent)."""
     from cupcake.agents.installers import settings_dirs as agent_settings_dirs
-    from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
+    from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file, walk_up
     from cupcake.shell.globmatch import has_magic
 
     policy_files = [os.path.join(root, PROJECT_FILE), user_policy_file(env), *top_files, *imported_files]
-    files = _forms(policy_files)
+    # A cupcake.toml made in a folder above the root would become the root (the outermost one wins
+    # where the agent names no project folder: see project.find_root).
+    above = [os.path.join(d, PROJECT_FILE) for d in walk_up(os.path.realpath(root), _home(env))][1:]
+    files = _forms(policy_files + above)
     dirs = _forms([os.path.join(root, WORK_DIR), *(os.path.join(root, d) for d in extra_dirs)])
     agent_dirs = agent_settings_dirs(root, env)
     settings_dirs = _forms(agent_dirs)
@@ -290,6 +293,10 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         "secrets": secrets,
         "import_dirs": import_dirs,
     }
+
+
+def _home(env) -> str:
+    return os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
 
 
 def agent_config_paths(root: str, env) -> list:
