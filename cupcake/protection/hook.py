@@ -1,15 +1,26 @@
 """Self-protection: the agent may not change what governs it (DESIGN.md "Self-protection").
 
-Protected: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file and
-any new file an ``imports`` glob would pick up), everything under ``.cupcake/``, and Claude Code's
-``settings*.json`` in ``<root>/.claude/`` and ``~/.claude/`` (where the hooks are). Write, Edit,
-MultiEdit and NotebookEdit on those paths are blocked, and so is a Bash command that could change
-one or runs Cupcake's own set-up (see ``cupcake.protection.bash``). Reading is fine.
+The protected set (``protected_paths``, computed when policies are compiled and cached with them; every
+path absolute, as written and resolved, lower-cased where names fold), key by key:
 
-The protected set is computed when policies are compiled and cached with them (``protected_paths``,
-cold); a run only compares strings and, for a Write to an existing file, one ``stat`` (a hard link
-to a policy file is the same file). A Bash command is read with ``cupcake.shell`` unless it is
-plainly a single reading command (``bash.quick_pass``)."""
+- ``files``: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file) and a
+  ``cupcake.toml`` in any folder above the root (it would become the root: ``project.find_root``);
+- ``dirs``: ``.cupcake/`` (and the evaluator's eval folder), everything under them;
+- ``settings_dirs``: Claude Code's settings folders, whose ``settings*.json`` hold the hooks;
+- ``agent_config``: every other agent's hook configuration (files, or folders of them);
+- ``globs``: ``(prefix, parts, entry)`` of each import glob: a path under ``prefix`` matching
+  ``parts`` would be imported; a folder that could lead to such a path is protected too;
+- ``import_dirs``: ``[folder, entry]``, each folder an import goes through to its files;
+- ``inodes``: ``(st_dev, st_ino)`` of the policy files (a hard link to one is that file);
+- ``secrets``: files no tool of the agent may read or replace (the key that seals the policy cache);
+- ``install`` and ``install_names``: what the hook runs (its package, launcher, Python and the Python
+  start-up files beside them: ``cupcake.protection.install``), added by each run, never cached.
+
+``classify`` says which of them a path is. Write, Edit, MultiEdit and NotebookEdit naming one are
+blocked (every path field of the input), so is any tool naming a secret (``other_tools``), an MCP or
+unknown tool naming a protected path, and a Bash command that could change one or read a secret, or
+runs Cupcake's own set-up (``cupcake.protection.bash``). A run only compares strings and, for a Write
+to an existing file, one ``stat``."""
 
 from __future__ import annotations
 
@@ -33,6 +44,7 @@ IMPORT_GLOB = "glob"
 IMPORT_DIR = "import-dir"  # a folder an import reads or would read: creating, flooding or locking it changes the rules
 AGENT_CONFIG = "agent"
 SECRET = "secret"
+INSTALL = "install"
 
 _WHAT = {
     POLICY: "a Cupcake policy file",
@@ -41,6 +53,7 @@ _WHAT = {
     AGENT_CONFIG: "an agent's hook configuration, where Cupcake's hooks are installed",
     IMPORT_DIR: "a folder Cupcake reads policy files from",
     SECRET: "a secret Cupcake relies on (the key that seals its policy cache)",
+    INSTALL: "part of the installed Cupcake package or of what runs it (its launcher, its Python, a Python start-up file)",
 }
 _PERSON = "Agents may not change it: a person must make this change, so ask the user to do it."
 
@@ -79,21 +92,23 @@ def violation(ctx, view):
             "as a plain JSON object."
         )
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
+    from cupcake.protection.other_tools import secret_violation
+
     shell = view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell")
+    if not shell:
+        found = secret_violation(view, protected, ctx, _display)
+        if found or view.tool in READ_TOOLS:
+            return found
+    from cupcake.protection.install import with_install  # what this process runs: not in the cache
+
+    protected = with_install(protected, ctx.env)
     if shell:  # the Bash reader judges reads of secrets too
         return _bash(view, protected, ctx)
-    from cupcake.protection.other_tools import is_mcp, secret_violation
-
-    found = secret_violation(view, protected, ctx, _display)
-    if found:
-        return found
     if view.tool in WRITE_TOOLS or _agent_tool_kind(ctx) == "write":
         return _write(view, protected, ctx)
-    if is_mcp(view.tool) or view.tool not in READ_TOOLS:  # an MCP or unknown tool (see ``other_tools``)
-        from cupcake.protection.other_tools import mcp_violation
+    from cupcake.protection.other_tools import mcp_violation  # an MCP or unknown tool (see ``other_tools``)
 
-        return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)
-    return None
+    return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)
 
 
 # ## Warm: is this path protected? #################################################################
@@ -159,6 +174,15 @@ def classify(path: str, protected, ancestors: bool = False):
             return (AGENT_CONFIG, None)
     if path in protected.get("secrets", ()):  # replaced by a key the agent knows, a forged cache would pass
         return (SECRET, None)
+    for held in protected.get("install", ()):
+        if path == held or path.startswith(held + "/"):
+            return (INSTALL, None)
+    for folder, pattern in protected.get("install_names", ()):
+        if path.startswith(folder + "/"):
+            from cupcake.shell.globmatch import match_name
+
+            if match_name(pattern, path[len(folder) + 1 :].split("/", 1)[0]):
+                return (INSTALL, None)
     for held, entry in protected.get("import_dirs", ()):
         if path == held:
             return (IMPORT_DIR, entry)
@@ -180,6 +204,7 @@ def classify(path: str, protected, ancestors: bool = False):
             (AGENT_CONFIG, protected.get("agent_config", ())),
             (SECRET, protected.get("secrets", ())),
             (IMPORT_DIR, [d for d, _entry in protected.get("import_dirs", ())]),
+            (INSTALL, protected.get("install", ())),
         ):
             for held in paths:
                 if held.startswith(inside):

@@ -137,8 +137,9 @@ def test_bash_writes_past_self_protection_are_blocked(guarded, example, command,
 
 
 def test_writing_into_the_installed_package_is_blocked(guarded):
-    # Ask the executable's own interpreter where its package is (it may not be this interpreter's).
-    shebang = Path(cupcake_executable()).read_text().splitlines()[0]
+    # Ask the executable's own interpreter where its package is (it may not be this interpreter's): the
+    # launcher runs the one pip wrote into cupcake-python's first line.
+    shebang = (Path(cupcake_executable()).parent / "cupcake-python").read_text().splitlines()[0]
     python = shebang[2:].strip() if shebang.startswith("#!") else sys.executable
     found = subprocess.run(
         [python, "-c", "import cupcake, os; print(os.path.dirname(os.path.abspath(cupcake.__file__)))"],
