@@ -147,7 +147,7 @@ def _walk(base: str, parts):
 
     def entries(directory: str) -> list:
         listed, why = _entries(directory)
-        if why is not None:
+        if why is not None and (directory, why) not in unreadable:
             unreadable.append((directory, why))
         return listed
 
@@ -183,10 +183,11 @@ def _walk(base: str, parts):
             else:
                 path = os.path.join(directory, part)
                 watched.append(file_identity(path))
+                kind = _kind(path, unreadable)
                 if last:
-                    if os.path.lexists(path):
+                    if kind is not None:
                         matches.append(path)
-                elif os.path.isdir(path):
+                elif kind == "dir":
                     following.append(path)
         current = following
     matches = sorted(dict.fromkeys(matches), key=lambda p: os.path.relpath(p, base))
@@ -203,6 +204,27 @@ def _entries(directory: str):
         return [], None
     except OSError as exc:
         return [], exc.strerror or str(exc)
+
+
+def _kind(path: str, unreadable: list):
+    """ "dir", "other", or None when ``path`` does not exist; a path that cannot be looked at (a folder
+    on the way without search permission) is recorded in ``unreadable``, never taken as absent."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        folder = os.path.dirname(path)
+        why = exc.strerror or str(exc)
+        if (folder, why) not in unreadable:
+            unreadable.append((folder, why))
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            st = os.stat(path)
+        except OSError:
+            return "other"
+    return "dir" if stat.S_ISDIR(st.st_mode) else "other"
 
 
 def _below(directory: str, entries):

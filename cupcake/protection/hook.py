@@ -41,7 +41,8 @@ POLICY = "policy"
 WORKDIR = "workdir"
 SETTINGS = "settings"
 IMPORT_GLOB = "glob"
-IMPORT_DIR = "import-dir"  # a folder an import reads or would read: creating, flooding or locking it changes the rules
+IMPORT_DIR = "import-dir"  # a folder an import goes through: removing or locking it changes the rules
+IMPORT_INSIDE = "import-inside"  # under an import glob's folder: a new file or folder could change what it imports
 AGENT_CONFIG = "agent"
 SECRET = "secret"
 INSTALL = "install"
@@ -194,7 +195,7 @@ def classify(path: str, protected, ancestors: bool = False):
             if match_path(parts, names):
                 return (IMPORT_GLOB, entry)
             if could_lead(parts, names):
-                return (IMPORT_DIR, entry)
+                return (IMPORT_INSIDE, entry)
     if ancestors:
         inside = path.rstrip("/") + "/"
         for kind, paths in (
@@ -221,11 +222,13 @@ def _describe(literal: str, found, ctx, by: str = "") -> str:
         what = f'would be imported as a Cupcake policy file (imports "{detail}")'
     elif kind == IMPORT_DIR and not (detail or "").startswith("/"):
         what = f'is a folder Cupcake reads policy files from (imports "{detail}")'
+    elif kind == IMPORT_INSIDE:
+        what = f'is where imports "{detail}" looks for policy files: a new file or folder there changes what it reads'
     elif detail:  # a directory holding a protected path
         what = f"holds {_display(detail, ctx)}, {_WHAT[kind]}"
     else:
         what = _WHAT[kind]
-    verb = kind in (IMPORT_GLOB, IMPORT_DIR) or detail  # "what" starts with a verb: "holds …", "would be …"
+    verb = kind in (IMPORT_GLOB, IMPORT_DIR, IMPORT_INSIDE) or detail  # "what" starts with a verb: "holds …"
     if by:
         return f"this command ({by}) would change {shown}, {'which ' if verb else ''}{what}"
     return f"{shown} {what}" if verb else f"{shown} is {what}"

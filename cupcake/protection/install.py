@@ -27,6 +27,7 @@ import sys
 from cupcake import __version__
 
 STARTUP_NAMES = ("*.pth", "sitecustomize*", "usercustomize*")
+_VERSION = "python%d.%d" % sys.version_info[:2]
 
 
 def with_install(protected: dict, env) -> dict:
@@ -47,11 +48,12 @@ def installation_paths(env) -> tuple[list, list]:
     names: list[list[str]] = []
     package = os.path.dirname(os.path.abspath(cupcake.__file__))
     site_dir = os.path.dirname(package)
+    sites = [site_dir]
     if os.path.isdir(os.path.join(site_dir, f"cupcake-{__version__}.dist-info")):
         trees.append(site_dir)
     else:  # an editable install: the checkout is the developer's project, the package alone is protected
         trees.append(package)
-    names.extend([site_dir, pattern] for pattern in STARTUP_NAMES)
+        sites = []
     argv0 = sys.argv[0] if sys.argv else ""
     if argv0 and os.path.basename(argv0).startswith("cupcake"):
         launcher = os.path.abspath(argv0)
@@ -65,13 +67,14 @@ def installation_paths(env) -> tuple[list, list]:
         for venv in (bin_dir, os.path.dirname(bin_dir)):
             if os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
                 trees.append(os.path.join(venv, "pyvenv.cfg"))
+                sites.append(os.path.join(venv, "lib", _VERSION, "site-packages"))
                 break
     stdlib = os.path.dirname(os.__file__)
     if os.access(stdlib, os.W_OK):  # a Python in the home folder (pyenv, uv): its library is the user's to change
         trees.append(stdlib)
     home = env.get("HOME") or os.path.expanduser("~")
-    user_site = os.path.join(home, ".local", "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
-    names.extend([user_site, pattern] for pattern in STARTUP_NAMES)
+    sites.append(os.path.join(home, ".local", "lib", _VERSION, "site-packages"))  # the user site
+    names.extend([site, pattern] for site in dict.fromkeys(sites) for pattern in STARTUP_NAMES)
     return trees, names
 
 

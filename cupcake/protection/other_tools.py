@@ -203,6 +203,25 @@ def _protected_inodes(protected):
     return found, True
 
 
+def _same_file_as_a_secret(path: str, secrets) -> bool:
+    """Whether ``path`` is another name (a hard link) of a secret: one stat, and only for a file with
+    other links is each secret looked at."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    if st.st_nlink <= 1 or not stat.S_ISREG(st.st_mode):
+        return False
+    for secret in secrets:
+        try:
+            other = os.stat(secret)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
+
+
 # Tools that read files but never their folders' contents: the secret itself is theirs to refuse only.
 _ONE_FILE_READERS = frozenset({"Read", "NotebookRead"})
 _NAME_LISTERS = frozenset({"Glob", "LS"})
@@ -236,6 +255,9 @@ def secret_violation(view, protected, ctx, display):
             real = literal
         if real != literal:
             forms.append(real)
+        if tool in _ONE_FILE_READERS and _same_file_as_a_secret(real, secrets):
+            forms.append(real)
+            secrets = [*secrets, real]  # a hard link to the secret is the secret
         for form in forms:
             for secret in secrets:
                 if form == secret or (folders and secret.startswith(form.rstrip("/") + "/")):

@@ -102,9 +102,9 @@ _FLATTER = "nest it less deeply"
 def _unreadable(ctx, why: str, how: str) -> UnreadableInput:
     """The error for an event Cupcake cannot read; the event's name comes from ``--event``, so that
     the answer takes that event's form (a denial where it can deny)."""
-    if ctx.event is None and ctx.event_arg:
+    if ctx.event_arg:
         try:
-            ctx.event = ctx.agent.parse({}, ctx.event_arg, ctx.env)[0]
+            ctx.event = ctx.agent.parse({}, ctx.event_arg, ctx.env)[0]  # the canonical name of the agent's event
         except ValueError:
             pass
     return UnreadableInput(f"{why}. Nothing in it was checked; write the tool call plainly ({how}).")
