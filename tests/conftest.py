@@ -86,6 +86,7 @@ class Project:
         self.session_id = "8f14e45f-ceea-467e-9e2e-2a1b3c4d5e6f"
         self.python_path: list[str] = []  # what a `cupcake` process finds installed beyond its own venv
         self._installation: Installation | None = None
+        self.extra_env: dict[str, str] = {}  # more of the environment the agent's client gives its hooks
 
     @property
     def installation(self) -> Installation:
@@ -125,6 +126,7 @@ class Project:
         env = {"HOME": str(self.home), "PATH": f"{self.home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
         if self.use_project_dir_env:
             env["CLAUDE_PROJECT_DIR"] = str(self.root)
+        env.update(self.extra_env)
         return env
 
     # events

@@ -64,6 +64,7 @@ def installation_paths(env) -> tuple[list, list]:
         trees.append(executable)
         bin_dir = os.path.dirname(executable)
         names.append([bin_dir, "python*"])
+        names.append([bin_dir, "cupcake*"])  # the launcher and cupcake-python, however this process started
         for venv in (bin_dir, os.path.dirname(bin_dir)):
             if os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
                 trees.append(os.path.join(venv, "pyvenv.cfg"))
