@@ -93,10 +93,10 @@ def violation(ctx, view):
             "as a plain JSON object."
         )
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
-    from cupcake.protection.other_tools import secret_violation
-
     shell = view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell")
     if not shell:
+        from cupcake.protection.other_tools import secret_violation
+
         found = secret_violation(view, protected, ctx, _display)
         if found or view.tool in READ_TOOLS:
             return found

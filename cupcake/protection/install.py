@@ -31,12 +31,38 @@ _VERSION = "python%d.%d" % sys.version_info[:2]
 
 
 def with_install(protected: dict, env) -> dict:
-    """The protected set with this installation's ``install`` and ``install_names`` (see the module)."""
-    trees, names = installation_paths(env)
-    out = dict(protected)
-    out["install"] = _forms(trees)
-    out["install_names"] = [[form, pattern] for folder, pattern in names for form in _forms([folder])]
-    return out
+    """The protected set with this installation's ``install`` and ``install_names`` (see the module),
+    worked out the first time a check asks for them: most tool calls never get that far."""
+    return _WithInstall(protected, env)
+
+
+class _WithInstall(dict):
+    """The protected set, whose two installation keys are computed on first use (the paths cost a few
+    dozen system calls, a tenth of a millisecond or more, which a harmless `ls` need not pay)."""
+
+    _KEYS = ("install", "install_names")
+
+    def __init__(self, protected: dict, env):
+        super().__init__(protected)
+        self._env = env
+
+    def _fill(self) -> None:
+        if "install" not in self:
+            trees, names = installation_paths(self._env)
+            dict.__setitem__(self, "install", _forms(trees))
+            dict.__setitem__(
+                self, "install_names", [[f, pattern] for folder, pattern in names for f in _forms([folder])]
+            )
+
+    def get(self, key, default=None):
+        if key in self._KEYS:
+            self._fill()
+        return dict.get(self, key, default)
+
+    def __getitem__(self, key):
+        if key in self._KEYS:
+            self._fill()
+        return dict.__getitem__(self, key)
 
 
 def installation_paths(env) -> tuple[list, list]:
