@@ -69,7 +69,14 @@ class Installation:
 
 
 def installed_package() -> str:
-    """The folder of the `cupcake` package the installed executable runs."""
+    """The folder of the `cupcake` package the installed executable runs: in this venv's site-packages
+    (a regular install, as CI has it), else the one this process imports (an editable install). Tests
+    run from the checkout import its source, which a regular install does not run."""
+    import sysconfig
+
+    site = os.path.join(sysconfig.get_paths()["purelib"], "cupcake")
+    if os.path.isfile(os.path.join(site, "__init__.py")):
+        return site
     import cupcake
 
     return os.path.dirname(os.path.abspath(cupcake.__file__))

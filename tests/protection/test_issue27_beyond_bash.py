@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cupcake_executable
+from tests.conftest import cupcake_executable, installed_package
 
 NO_RM = (
     '[[policy]]\nname = "no rm -rf"\nconditions = [{ type = "command_regex", value = "rm -rf" }]\n'
@@ -257,10 +257,8 @@ def test_writes_to_what_the_hook_runs_are_blocked(project):
     """The package (or its folder of site-packages), the launcher and cupcake-python beside it, the
     interpreter and pyvenv.cfg, and start-up files where other Pythons of it would run them."""
     project.write_policy(NO_RM)
-    import cupcake
-
     launcher = Path(cupcake_executable())
-    package = Path(cupcake.__file__).parent
+    package = Path(installed_package())
     venv_site = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
     user_site = project.home / ".local" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
     targets = [

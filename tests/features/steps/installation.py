@@ -44,6 +44,8 @@ def none_ran(tmp_path):
 
 
 def _part(name: str) -> Path:
+    """A file of the installation the step's run uses: it runs in this process, so the package is the
+    one this process imports."""
     import cupcake
     from tests.conftest import cupcake_executable
 
