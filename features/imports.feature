@@ -47,7 +47,8 @@ Feature: Splitting policies over several files with imports
             """
 
     Scenario: A new file that matches the glob is seen at once, without a stale cache
-        Given the project policy:
+        Given the per-user secret exists, as `cupcake sync` leaves it
+        And the project policy:
             """
             imports = ["policies/*.toml"]
             """

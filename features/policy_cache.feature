@@ -5,7 +5,8 @@ Feature: The policy cache
     Python versions). Anything else about it (corrupt, foreign, stale) and it is rebuilt.
 
     Background:
-        Given the project policy:
+        Given the per-user secret exists, as `cupcake sync` leaves it
+        And the project policy:
             """
             [[policy]]
             name = "No sudo"

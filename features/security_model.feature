@@ -57,7 +57,8 @@ Feature: Enforcement the agent cannot switch off
     Scenario: validate and doctor compile from source and say loudly when the cache disagrees
         An agent running as the user can read the secret too; validate and doctor never read the cache
         to decide, and they report one that disagrees with the policy files.
-        Given the project policy:
+        Given the per-user secret exists, as `cupcake sync` leaves it
+        And the project policy:
             """
             [[policy]]
             name = "no rm -rf"
@@ -417,7 +418,8 @@ Feature: Enforcement the agent cannot switch off
         anyone's to forge, so every run compiles the policy files instead.
 
         Scenario: A cache sealed without a key is not trusted once the secret is gone
-            Given the project policy:
+            Given the per-user secret exists, as `cupcake sync` leaves it
+            And the project policy:
                 """
                 [[policy]]
                 name = "no rm -rf"

@@ -220,7 +220,6 @@ def project(tmp_path: Path) -> Project:
     home = tmp_path / "home"
     root.mkdir()
     home.mkdir()
-    give_cache_secret(home)
     return Project(root, home)
 
 

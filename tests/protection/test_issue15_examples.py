@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cupcake_executable
+from tests.conftest import cupcake_executable, give_cache_secret
 
 NO_RM = (
     '[[policy]]\nname = "no rm -rf"\nconditions = [{ type = "command_regex", value = "rm -rf" }]\n'
@@ -28,7 +28,9 @@ GUARDED = 'imports = ["policies/*.toml"]\n\n[settings.eval_feedback]\ndir = "log
 @pytest.fixture
 def guarded(project):
     """Cupcake's files as a user has them: a project policy with a glob import, Claude Code's settings in
-    the project and the home, a git folder, an evil folder to copy from, and ordinary files."""
+    the project and the home, a git folder, an evil folder to copy from, and ordinary files; the per-user
+    secret, as `cupcake sync` leaves it."""
+    give_cache_secret(project.home)
     project.write_policy(GUARDED)
     (project.root / "policies").mkdir()
     (project.root / "policies" / "security.toml").write_text('[[policy]]\nname = "x"\naction = { type = "approve" }\n')

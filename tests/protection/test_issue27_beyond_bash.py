@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cupcake_executable, installed_package
+from tests.conftest import cupcake_executable, give_cache_secret, installed_package
 
 NO_RM = (
     '[[policy]]\nname = "no rm -rf"\nconditions = [{ type = "command_regex", value = "rm -rf" }]\n'
@@ -56,6 +56,8 @@ def _secret(project) -> Path:
 
 @pytest.fixture
 def guarded(project):
+    """A synced user's project: the per-user key exists."""
+    give_cache_secret(project.home)
     project.write_policy(NO_RM)
     return project
 

@@ -189,8 +189,9 @@ def test_a_set_in_the_compiled_form_is_refused():
 
 def test_validate_trusts_the_cache_a_run_built_from_every_pack(project):
     """Through the installed executable, each command in its own process (its own string hashes)."""
-    from tests.conftest import cupcake_executable
+    from tests.conftest import cupcake_executable, give_cache_secret
 
+    give_cache_secret(project.home)  # as sync leaves it: without it no run writes a cache
     project.write_policy(f"imports = {_toml(['cupcake:' + p for p in PACKS])}\n")
     for _ in range(3):
         answer = project.send_process(project.tool_call("Bash", {"command": "ls -la"}))
