@@ -16,12 +16,12 @@ def find_root(project_dir, cwd) -> str:
     holding ``cupcake.toml`` found walking up from the agent's cwd (then the process's cwd), else the
     git top level, else the agent's cwd. Commands a person runs pass no ``project_dir``.
 
-    Walking up, the *outermost* ``cupcake.toml`` is the project's, not the nearest: an agent that
-    cannot name its project (Codex sends no project folder) and creates ``src/cupcake.toml`` must not
-    replace the project's rules. Within a git worktree (up to the outermost folder holding ``.git``),
-    the outermost file there; else the outermost on the way up. The walk stops below the home
-    directory (when it starts under it). A ``.cupcake/`` directory is Cupcake's output, never a
-    marker: an agent that runs ``mkdir -p src/.cupcake`` moves nothing."""
+    Within a git worktree (up to the outermost folder holding ``.git`` below the home folder), the
+    *outermost* ``cupcake.toml`` there is the project's: an agent that cannot name its project (Codex
+    sends no project folder) and makes ``src/cupcake.toml`` (or ``src/.git``) replaces nothing.
+    Elsewhere the nearest one walking up (a ``cupcake.toml`` below the root is a protected path).
+    A ``.cupcake/`` directory is Cupcake's output, never a marker: ``mkdir -p src/.cupcake`` moves
+    nothing."""
     given = project_dir
     if given:
         return os.path.realpath(given)
@@ -32,12 +32,9 @@ def find_root(project_dir, cwd) -> str:
     home = os.path.realpath(os.path.expanduser("~"))
     git_top = None
     for n, start in enumerate(starts):
-        holding, tops = [], []  # folders holding cupcake.toml, and .git, nearest first
-        for here in walk_up(os.path.realpath(start), home):
-            if os.path.isfile(os.path.join(here, PROJECT_FILE)):
-                holding.append(here)
-            if os.path.lexists(os.path.join(here, ".git")):
-                tops.append(here)
+        here = os.path.realpath(start)
+        tops = [d for d in walk_up(here, home) if os.path.lexists(os.path.join(d, ".git"))]
+        holding = [d for d in walk_up(here, None) if os.path.isfile(os.path.join(d, PROJECT_FILE))]
         if n == 0 and tops:
             git_top = tops[0]
         if tops:
@@ -46,13 +43,13 @@ def find_root(project_dir, cwd) -> str:
             if inside:
                 return inside[-1]
         if holding:
-            return holding[-1]
+            return holding[0]
     return git_top or os.path.realpath(starts[0])
 
 
-def walk_up(here: str, home: str):
-    """``here`` and each folder above it; below ``home`` only, when ``here`` is under it."""
-    stop = home if here.startswith(home.rstrip("/") + "/") else None
+def walk_up(here: str, home):
+    """``here`` and each folder above it; below ``home`` only, when given and ``here`` is under it."""
+    stop = home if home and here.startswith(home.rstrip("/") + "/") else None
     while True:
         yield here
         up = os.path.dirname(here)

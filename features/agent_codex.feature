@@ -62,8 +62,14 @@ Feature: Codex users are governed by the team's policies
 
     Scenario: A policy file made in the session's folder never replaces the project's rules
         Codex names no project folder: its hooks get the folder the session started in. Walking up
-        from there, the outermost cupcake.toml is the project's, so one made in src/ changes nothing.
-        Given the codex session started in "src"
+        from there within a git worktree, the outermost cupcake.toml is the project's, so one made in
+        src/ (even beside a src/.git) changes nothing.
+        Given the project is a git repository
+        And the codex session started in "src"
+        And the file "src/.git/HEAD":
+            """
+            ref: refs/heads/main
+            """
         And the file "src/cupcake.toml":
             """
             [settings]
@@ -77,6 +83,13 @@ Feature: Codex users are governed by the team's policies
         Then the call is blocked and the model is shown "The team does not allow rm -rf."
         When the codex agent asks to run "echo '# gone' > ../cupcake.toml"
         Then the call is blocked and the model is shown "Cupcake self-protection"
+
+    Scenario: Outside a git worktree, the Codex agent may not make a policy file in a subfolder
+        There the nearest cupcake.toml walking up is the project's, so a new one below the root would
+        govern an agent started in its folder.
+        Given the codex session started in "src"
+        When the codex agent asks to write "src/cupcake.toml"
+        Then the call is blocked and the model is shown "where Cupcake would read the policies of an agent started in that folder"
 
     Scenario Outline: apply_patch headers are read the way Codex reads them
         Codex trims each header line of white space, so an indented header is still a header

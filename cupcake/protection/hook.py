@@ -3,8 +3,9 @@
 The protected set (``protected_paths``, computed when policies are compiled and cached with them; every
 path absolute, as written and resolved, lower-cased where names fold), key by key:
 
-- ``files``: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file) and a
-  ``cupcake.toml`` in any folder above the root (it would become the root: ``project.find_root``);
+- ``files``: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file);
+- ``policy_names``: ``[folder, name]``: a ``cupcake.toml`` anywhere below the root (outside a git
+  worktree it would become the root for an agent started in its folder: ``project.find_root``);
 - ``dirs``: ``.cupcake/`` (and the evaluator's eval folder), everything under them;
 - ``settings_dirs``: Claude Code's settings folders, whose ``settings*.json`` hold the hooks;
 - ``agent_config``: every other agent's hook configuration (files, or folders of them);
@@ -46,6 +47,7 @@ IMPORT_INSIDE = "import-inside"  # under an import glob's folder: a new file or 
 AGENT_CONFIG = "agent"
 SECRET = "secret"
 INSTALL = "install"
+NESTED_POLICY = "nested-policy"  # a cupcake.toml below the root: it would govern an agent started there
 
 _WHAT = {
     POLICY: "a Cupcake policy file",
@@ -55,6 +57,7 @@ _WHAT = {
     IMPORT_DIR: "a folder Cupcake reads policy files from",
     SECRET: "a secret Cupcake relies on (the key that seals its policy cache)",
     INSTALL: "part of the installed Cupcake package or of what runs it (its launcher, its Python, a Python start-up file)",
+    NESTED_POLICY: "where Cupcake would read the policies of an agent started in that folder",
 }
 _PERSON = "Agents may not change it: a person must make this change, so ask the user to do it."
 
@@ -187,6 +190,9 @@ def classify(path: str, protected, ancestors: bool = False):
     for held, entry in protected.get("import_dirs", ()):
         if path == held:
             return (IMPORT_DIR, entry)
+    for folder, name in protected.get("policy_names", ()):
+        if path.startswith(folder + "/") and path.endswith("/" + name):
+            return (NESTED_POLICY, None)
     for prefix, parts, entry in protected["globs"]:
         if path.startswith(prefix + "/"):
             from cupcake.shell.globmatch import could_lead, match_path
@@ -272,14 +278,11 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
     """The protected set for this root and home, in the plain form the cache stores. ``extra_dirs``:
     directories protected like ``.cupcake/`` (the evaluator's eval folder, which gates the agent)."""
     from cupcake.agents.installers import settings_dirs as agent_settings_dirs
-    from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file, walk_up
+    from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
     from cupcake.shell.globmatch import has_magic
 
     policy_files = [os.path.join(root, PROJECT_FILE), user_policy_file(env), *top_files, *imported_files]
-    # A cupcake.toml made in a folder above the root would become the root (the outermost one wins
-    # where the agent names no project folder: see project.find_root).
-    above = [os.path.join(d, PROJECT_FILE) for d in walk_up(os.path.realpath(root), _home(env))][1:]
-    files = _forms(policy_files + above)
+    files = _forms(policy_files)
     dirs = _forms([os.path.join(root, WORK_DIR), *(os.path.join(root, d) for d in extra_dirs)])
     agent_dirs = agent_settings_dirs(root, env)
     settings_dirs = _forms(agent_dirs)
@@ -320,11 +323,10 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         "inodes": inodes,
         "secrets": secrets,
         "import_dirs": import_dirs,
+        # A cupcake.toml made below the root would be the root for an agent that starts in its folder
+        # and names no project folder, outside a git worktree (project.find_root): [folder, name].
+        "policy_names": [[form, PROJECT_FILE] for form in _forms([root])],
     }
-
-
-def _home(env) -> str:
-    return os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
 
 
 def agent_config_paths(root: str, env) -> list:

@@ -616,12 +616,25 @@ def test_a_policy_file_made_in_a_subfolder_never_replaces_the_projects_rules(cod
     assert _decision(_codex(codex_project, "apply_patch", {"command": patch})) == "deny"
 
 
-def test_a_policy_file_made_above_the_project_is_refused(codex_project):
-    above = codex_project.root.parent / "cupcake.toml"
-    answer = _codex(
-        codex_project, "apply_patch", {"command": f"*** Begin Patch\n*** Add File: {above}\n+x\n*** End Patch"}
-    )
-    assert _decision(answer) == "deny", answer
+def test_a_policy_file_above_the_worktree_changes_nothing(codex_project, tmp_path):
+    (codex_project.root.parent / "cupcake.toml").write_text('[[policy]]\nname = "all"\naction = { type = "approve" }\n')
+    try:
+        assert _decision(_codex(codex_project, "Bash", {"command": "rm -rf build"})) == "deny"
+    finally:
+        (codex_project.root.parent / "cupcake.toml").unlink()
+
+
+@pytest.mark.parametrize("where", ["src/cupcake.toml", "src/deep/cupcake.toml"])
+def test_outside_a_git_worktree_a_policy_file_may_not_be_made_below_the_root(codex_project, where):
+    """There the nearest cupcake.toml is the project's: a new one below would govern an agent started there."""
+    (codex_project.root / ".git").rmdir()
+    patch = f"*** Begin Patch\n*** Add File: {codex_project.root / where}\n+[settings]\n*** End Patch"
+    for tool, tool_input in (
+        ("apply_patch", {"command": patch}),
+        ("Bash", {"command": f"touch {codex_project.root / where}"}),
+    ):
+        answer = _codex(codex_project, tool, tool_input)
+        assert _decision(answer) == "deny", (tool, answer)
 
 
 @pytest.mark.parametrize(
