@@ -247,7 +247,7 @@ def error_path(stdout: bytes) -> str | None:
         message = str(json.loads(stdout).get("systemMessage", ""))
     except (ValueError, AttributeError):
         message = stdout.decode("utf-8", "replace")
-    if "Cupcake:" in message:
+    if "Cupcake:" in message and "\n  cupcake allow " not in message:  # an approval code for the person is no error
         return f"cupcake reported an internal error: {message[:500]}"
     return None
 
