@@ -734,3 +734,15 @@ def test_a_cursor_mcp_tool_reaches_mcp_policies(project):
     }
     answer = project.send_process(json.dumps(raw).encode(), args=["--agent", "cursor", "--event", "beforeMCPExecution"])
     assert answer.json["permission"] == "deny" and "No MCP." in answer.json["user_message"], answer
+
+
+def test_a_compiler_that_fails_as_a_whole_leaves_self_protection_on(project):
+    """A bug or a limit the compiler does not handle: the run keeps self-protection's defaults and says so."""
+    project.write_policy(NO_RM)
+    module = project.installation.copy_package() / "cupcake" / "compile" / "compiler.py"
+    module.write_text(
+        module.read_text() + "\n\ndef compile_files(*a, **k):\n    raise RuntimeError('planted for the test')\n"
+    )
+    answer = _send(project, "Write", {"file_path": str(project.root / "cupcake.toml"), "content": ""})
+    assert _decision(answer) == "deny" and "Cupcake self-protection" in _reason(answer), answer
+    assert "could not be compiled (RuntimeError: planted for the test)" in answer.json["systemMessage"], answer
