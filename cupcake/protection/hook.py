@@ -35,7 +35,6 @@ READ_TOOLS = frozenset({"Read", "NotebookRead", "Grep", "Glob", "LS", "WebFetch"
 GUARDED_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 POLICY_NAME = "Cupcake self-protection"
 
-_PATH_KEYS = ("file_path", "notebook_path", "path")
 _FOLD = sys.platform == "darwin"  # APFS and HFS+ are case-insensitive by default
 
 POLICY = "policy"
