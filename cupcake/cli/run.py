@@ -19,9 +19,11 @@ JAIL_UNSHARE_NET_FLAG = "--jail-unshare-net"
 BLOCKING_EXIT = 2
 
 
-def parse_args(args):
+def parse_args(args: list[str]) -> tuple[str | None, dict, str | None]:
     """(event, options, problem): a bad command line is reported in the answer, never a crash."""
-    event, options, problem = None, {"agent": None}, None
+    event: str | None = None
+    problem: str | None = None
+    options: dict = {"agent": None}
     i = 0
     while i < len(args):
         arg = args[i]

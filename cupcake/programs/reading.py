@@ -81,7 +81,7 @@ class Reading:
         self.spec = spec
         self.top = spec
         self.words = words
-        self.path = (spec.name,)
+        self.path: tuple[str, ...] = (spec.name,)
         self.opts: list = []
         self.operands: list = []
         self.where: list = []  # the word index of each operand

@@ -173,7 +173,7 @@ def hard_link_violation(path: str, protected, ctx):
 
 def _protected_inodes(protected):
     """{(dev, ino): path} of the protected files as they are now, and whether the scan was complete."""
-    found = {}
+    found: dict[tuple[int, int], str] = {}
     seen = 0
 
     def add(path):

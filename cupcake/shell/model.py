@@ -134,8 +134,8 @@ class Command:
         self.cwd = cwd  # the directory it runs in; None: unknown
         self.home = home
         self.via = tuple(via)  # wrappers and contexts, outermost first: ("sudo", "sh -c")
-        self.wrappers = ()  # the wrappers' own argv tuples, outermost first
-        self.opaque = ()
+        self.wrappers: tuple[tuple[str, ...], ...] = ()  # the wrappers' own argv tuples, outermost first
+        self.opaque: tuple[Opaque, ...] = ()
         self.stdin_from = None  # the Command whose output it reads (a pipe), if any
         self.stdin_text = None  # (text, known) fed to stdin, when the reader knows it
         self.extra_args = False  # it receives further arguments the reader cannot see (xargs)

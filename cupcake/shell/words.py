@@ -561,7 +561,7 @@ def _has_brace(parts) -> bool:
 
 def _braces(parts, ctx):
     """Brace-expand a word's parts: a list of part lists (bounded by ``MAX_BRACE``)."""
-    units = []
+    units: list = []
     for part in parts:
         if part[0] == "u":
             units.extend(("u", ch) for ch in part[1])
@@ -569,7 +569,7 @@ def _braces(parts, ctx):
             units.append(part)
     if sum(1 for u in units if u == ("u", "{")) > 64:
         return [_overflow(units)]
-    out = []
+    out: list = []
     if not _expand_units(units, out, ctx):
         return [_overflow(units)]
     return [_merge(u) for u in out]
@@ -604,7 +604,7 @@ def _group(units, i):
     """The brace group opening at ``i``: (closing index, alternatives or None past the bound),
     or None when it is not a group (no comma, no valid sequence)."""
     depth = 0
-    commas = []
+    commas: list[int] = []
     for j in range(i + 1, len(units)):
         u = units[j]
         if u[0] != "u":
@@ -668,7 +668,7 @@ def _is_int(text: str) -> bool:
 
 
 def _merge(units):
-    parts = []
+    parts: list = []
     for u in units:
         if u[0] == "u" and parts and parts[-1][0] == "u":
             parts[-1] = ("u", parts[-1][1] + u[1])
