@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
 PROJECT_FILE = "cupcake.toml"
 # The user's policy file (under HOME), the same for every agent: Cupcake's contract, kept where it began,
 # beside the default agent's (Claude Code's) user settings.
@@ -11,7 +15,7 @@ USER_FILE = ".claude/cupcake.toml"
 WORK_DIR = ".cupcake"
 
 
-def find_root(project_dir, cwd) -> str:
+def find_root(project_dir: str | None, cwd: object) -> str:
     """The project directory the agent names (``project_dir``, from its adapter), else the directory
     holding ``cupcake.toml`` found walking up from the agent's cwd (then the process's cwd), else the
     git top level, else the agent's cwd. Commands a person runs pass no ``project_dir``.
@@ -47,7 +51,7 @@ def find_root(project_dir, cwd) -> str:
     return git_top or os.path.realpath(starts[0])
 
 
-def walk_up(here: str, home):
+def walk_up(here: str, home: str | None) -> Iterator[str]:
     """``here`` and each folder above it; below ``home`` only, when given and ``here`` is under it."""
     stop = home if home and here.startswith(home.rstrip("/") + "/") else None
     while True:
@@ -58,17 +62,17 @@ def walk_up(here: str, home):
         here = up
 
 
-def user_policy_file(env) -> str:
+def user_policy_file(env: Mapping[str, str]) -> str:
     home = env.get("HOME") or os.path.expanduser("~")
     return os.path.join(home, USER_FILE)
 
 
-def policy_files(root: str, env) -> tuple[str, str]:
+def policy_files(root: str, env: Mapping[str, str]) -> tuple[str, str]:
     """Project file first, then the user's: one ordered list."""
     return os.path.join(root, PROJECT_FILE), user_policy_file(env)
 
 
-def shown_path(path: str, root: str, cwd=None) -> str:
+def shown_path(path: str, root: str, cwd: object = None) -> str:
     """A path as conditions see it: absolute, normalised, symlinks resolved; relative to the
     root with ``/`` separators when inside it, absolute otherwise."""
     if not os.path.isabs(path):
@@ -84,7 +88,7 @@ def shown_path(path: str, root: str, cwd=None) -> str:
     return path
 
 
-def label(path: str, root: str, env) -> str:
+def label(path: str, root: str, env: Mapping[str, str]) -> str:
     """How a policy file is named in messages: relative to the root, or under ``~``."""
     home = env.get("HOME") or ""
     if path.startswith(root.rstrip("/") + "/"):
@@ -94,7 +98,7 @@ def label(path: str, root: str, env) -> str:
     return path
 
 
-def file_identity(path: str):
+def file_identity(path: str) -> tuple:
     """What makes a cached compile valid for one file: its stat fields, or its absence."""
     try:
         st = os.stat(path)
