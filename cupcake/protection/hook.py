@@ -276,6 +276,7 @@ def _bash(view, protected, ctx):
 def protected_paths(root: str, env, top_files, imported_files, import_patterns, extra_dirs=()) -> dict:
     """The protected set for this root and home, in the plain form the cache stores. ``extra_dirs``:
     directories protected like ``.cupcake/`` (the evaluator's eval folder, which gates the agent)."""
+    from cupcake.agents.installers import hook_config_paths
     from cupcake.agents.installers import settings_dirs as agent_settings_dirs
     from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
     from cupcake.shell.globmatch import has_magic
@@ -301,7 +302,7 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         rest = [p.lower() for p in parts[literal:]] if _FOLD else parts[literal:]
         for prefix in _forms([os.path.join(base, *parts[:literal])]):
             globs.append((prefix, rest, pattern))
-    agent_config = _forms(agent_config_paths(root, env))
+    agent_config = _forms(hook_config_paths(root, env))
     from cupcake.stores.policies.cache import secret_path
 
     secrets = _forms([secret_path(env)])  # unreadable to the agent's tools (and not to be replaced)
@@ -326,24 +327,6 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         # and names no project folder, outside a git worktree (project.find_root): [folder, name].
         "policy_names": [[form, PROJECT_FILE] for form in _forms([root])],
     }
-
-
-def agent_config_paths(root: str, env) -> list:
-    """Every agent's own hook configuration (files, or a directory of hook files), project and user:
-    whichever agent runs, it may not rewrite which hooks the agents run."""
-    from cupcake.agents import NAMES, adapter
-
-    found: list = []
-    for name in NAMES:
-        if name == "claude":
-            continue  # Claude Code's settings are guarded by name in its settings directories
-        try:
-            install = __import__(adapter(name).__name__ + ".install", fromlist=("protected_paths",))
-            paths = install.protected_paths(root, env)
-        except Exception:  # an adapter that cannot say: the others still count
-            continue
-        found.extend(p for p in paths if p not in found)
-    return found
 
 
 def protected_defaults(root: str, env) -> dict:
