@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.systems._guards import evaluating
 
@@ -19,8 +20,6 @@ if TYPE_CHECKING:
     from cupcake.agents.event import Event
     from cupcake.pipeline.context import Context
 
-ORDER = 950
-NAME = "shadow_evaluation"
 NOTES = "cupcake.shadow"  # the namespace of its notes in the audit trail
 # Decisions made before the policies are read: the candidate would meet exactly the same.
 NOT_POLICIES = ("Cupcake self-protection", "eval_feedback (blocking)")
@@ -33,8 +32,7 @@ def planned(rest: list) -> list:
 
 
 class ShadowEvaluation(BaseSystem):
-    name = NAME
-    order = ORDER
+    order = Stage.SHADOW_EVALUATION
     decides = False
 
     def should_process(self, ctx: Context) -> bool:

@@ -91,7 +91,7 @@ def test_both_files_run_together(project):
 
 
 def test_a_name_close_to_a_built_in_is_a_warning(project):
-    result = compiled(project, "[pipeline.systems]\naudit-write = 950\n")
+    result = compiled(project, "[pipeline.systems]\naudit-write = 975\n")
     assert problems(result) == []
     assert problems(result, "warning") == [
         '2: [pipeline.systems] "audit-write" is not a built-in system (did you mean "audit_write"?); '
