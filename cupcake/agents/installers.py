@@ -19,9 +19,9 @@ Each adapter package has an ``install`` module, the agent's installer, with the 
   ignore, and takes out again, with what to tell the person; ``file_findings(text)``: what doctor says
   about the file; ``doctor_findings(root, env, paths, jail)``: what doctor says about the agent beside
   its files; ``notes(scope, root, env, **options)``: what sync says after writing (Codex's trust step);
-- ``protected_paths(project_dir, env)``: its files self-protection keeps the agent off; or
-  ``settings_dirs(project_dir, env)``: the folders whose ``settings*.json`` files it reads its hooks from,
-  which self-protection guards by name (any such file there, a new one too).
+- ``protected_paths(project_dir, env)``: its files self-protection keeps the agent off; unless
+  ``settings_dirs(project_dir, env)`` names folders: those whose ``settings*.json`` files it reads its
+  hooks from, which self-protection guards by name (any such file there, a new one too).
 
 Nothing outside ``cupcake/agents/`` names an agent's module, file or key: it asks here."""
 
@@ -94,25 +94,23 @@ def unhooked_message(event: str) -> str:
 
 
 def settings_dirs(root: str, env) -> list[str]:
-    """The directories whose ``settings*.json`` files hold an agent's hooks (an installer that declares
-    ``settings_dirs``: Claude Code's): guarded by name, any file there (a new ``settings.local.json`` too)."""
+    """The directories whose ``settings*.json`` files hold an agent's hooks (those its installer's
+    ``settings_dirs`` names: Claude Code's): guarded by name, any file there (a new ``settings.local.json`` too)."""
     found: list[str] = []
     for agent in NAMES:
-        dirs = getattr(installer(agent), "settings_dirs", None)
-        if dirs is not None:
-            found.extend(d for d in dirs(root, env) if d not in found)
+        found.extend(d for d in installer(agent).settings_dirs(root, env) if d not in found)
     return found
 
 
 def hook_config_paths(root: str, env) -> list[str]:
     """Every other agent's own hook configuration (files, or a directory of hook files), project and
     user: whichever agent runs, it may not rewrite which hooks the agents run. An agent whose installer
-    declares ``settings_dirs`` is left out: its files are guarded by name in those (``settings_dirs``)."""
+    names ``settings_dirs`` is left out: its files are guarded by name in those (``settings_dirs``)."""
     found: list[str] = []
     for agent in NAMES:
         try:
             install = installer(agent)
-            if getattr(install, "settings_dirs", None) is not None:
+            if install.settings_dirs(root, env):
                 continue
             paths = install.protected_paths(root, env)
         except Exception:  # an adapter that cannot say: the others still count

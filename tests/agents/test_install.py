@@ -149,8 +149,8 @@ def test_self_protection_asks_each_installer_what_holds_its_hooks(tmp_path):
     from cupcake.agents.installers import hook_config_paths, installer, settings_dirs
 
     root, env = str(tmp_path / "project"), {"HOME": str(tmp_path / "home")}
-    by_folder = [a for a in NAMES if hasattr(installer(a), "settings_dirs")]
-    assert by_folder, "no installer guards its hook files by folder"
+    by_folder = [a for a in NAMES if installer(a).settings_dirs(root, env)]
+    assert by_folder == ["claude"]
     assert settings_dirs(root, env) == [d for a in by_folder for d in installer(a).settings_dirs(root, env)]
     listed = []
     for agent in NAMES:
