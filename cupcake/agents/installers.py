@@ -21,7 +21,9 @@ Each adapter package has an ``install`` module, the agent's installer, with the 
   its files; ``notes(scope, root, env, **options)``: what sync says after writing (Codex's trust step);
 - ``protected_paths(project_dir, env)``: its files self-protection keeps the agent off; unless
   ``settings_dirs(project_dir, env)`` names folders: those whose ``settings*.json`` files it reads its
-  hooks from, which self-protection guards by name (any such file there, a new one too).
+  hooks from, which self-protection guards by name (any such file there, a new one too);
+- ``transcript_dirs(env)``: the folders of its session transcripts (they hold what the person was
+  shown, approval codes included): secrets to self-protection, unreadable to the agent's tools.
 
 Nothing outside ``cupcake/agents/`` names an agent's module, file or key: it asks here."""
 
@@ -99,6 +101,14 @@ def settings_dirs(root: str, env) -> list[str]:
     found: list[str] = []
     for agent in NAMES:
         found.extend(d for d in installer(agent).settings_dirs(root, env) if d not in found)
+    return found
+
+
+def transcript_dirs(env) -> list[str]:
+    """Every agent's folder of session transcripts (its installer's ``transcript_dirs``)."""
+    found: list[str] = []
+    for agent in NAMES:
+        found.extend(d for d in installer(agent).transcript_dirs(env) if d not in found)
     return found
 
 

@@ -222,6 +222,22 @@ def _same_file_as_a_secret(path: str, secrets) -> bool:
     return False
 
 
+def in_secret(path: str, secrets) -> str | None:
+    """The secret ``path`` is, or lies in (an entry ending in ``/`` is a folder), else None."""
+    inside = path.rstrip("/") + "/"
+    for secret in secrets:
+        if path == secret or (secret.endswith("/") and inside.startswith(secret)):
+            return secret
+    return None
+
+
+def secret_is(secret: str) -> str:
+    """What a secret is, for the agent's note."""
+    if secret.endswith("/"):
+        return "an agent's session transcripts, which hold the approval codes shown to the person"
+    return "the key that seals its policy cache"
+
+
 # Tools that read files but never their folders' contents: the secret itself is theirs to refuse only.
 _ONE_FILE_READERS = frozenset({"Read", "NotebookRead"})
 _NAME_LISTERS = frozenset({"Glob", "LS"})
@@ -260,12 +276,13 @@ def secret_violation(view, protected, ctx, display):
             secrets = [*secrets, real]  # a hard link to the secret is the secret
         for form in forms:
             for secret in secrets:
-                if form == secret or (folders and secret.startswith(form.rstrip("/") + "/")):
-                    what = display(secret, ctx)
-                    via = "" if form == secret else f" ({display(literal, ctx)} holds it)"
+                inside = in_secret(form, (secret,))
+                if inside or (folders and secret.startswith(form.rstrip("/") + "/")):
+                    what = display(secret.rstrip("/"), ctx)
+                    via = "" if inside else f" ({display(literal, ctx)} holds it)"
                     return (
                         f"Cupcake self-protection: this {tool} call would read {what}{via}, a secret Cupcake "
-                        "relies on (the key that seals its policy cache). Agents may not read it; nothing in "
+                        f"relies on ({secret_is(secret)}). Agents may not read it; nothing in "
                         "the project needs it. Search a narrower folder if that is what you meant."
                     )
     return None

@@ -220,3 +220,9 @@ def jail_notes(jail_dirs=()) -> list[str]:
     from cupcake.agents.codex import sandbox
 
     return [sandbox.TRADE]
+
+
+def transcript_dirs(env) -> list[str]:
+    """Where Codex keeps its session transcripts (``$CODEX_HOME/sessions``): they hold what the person was shown,
+    approval codes included, so no tool of the agent may read them."""
+    return [os.path.join(codex_home(env), "sessions")]

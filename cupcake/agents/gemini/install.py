@@ -79,3 +79,9 @@ def hook_events(compiled) -> tuple:
 def hooks_in(text: str) -> list:
     """(event, command, timeout in seconds) of Cupcake's hooks in the file (ValueError: not JSON)."""
     return hookfile.commands_in(text, NAME, "command", "timeout", 1000)
+
+
+def transcript_dirs(env) -> list[str]:
+    """Where Gemini CLI keeps its session transcripts (``~/.gemini/tmp/<project>/chats``): they hold what the person was shown,
+    approval codes included, so no tool of the agent may read them."""
+    return [os.path.join(hookfile.home_of(env), ".gemini", "tmp")]
