@@ -8,8 +8,8 @@ import json
 from cupcake.pipeline.context import HardDecision
 from cupcake.pipeline.response import BLOCK, Response
 from cupcake.systems.audit_write import AuditWrite, _whole
-from tests.systems.conftest import BLOCK as BLOCK_ACTION
-from tests.systems.conftest import policy
+from tests.fakes import BLOCK as BLOCK_ACTION
+from tests.fakes import policy
 
 AUDITED = "[settings]\naudit_logging = true\n"
 

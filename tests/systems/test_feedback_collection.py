@@ -4,7 +4,7 @@ list order; the matched policies remembered for pass 2."""
 from __future__ import annotations
 
 from cupcake.systems.feedback_collection import FeedbackCollection
-from tests.systems.conftest import BLOCK, CONTEXT, SOFT, policy
+from tests.fakes import BLOCK, CONTEXT, SOFT, policy
 
 
 def test_soft_messages_and_contexts_are_collected_in_list_order(fakes):

@@ -90,7 +90,7 @@ def test_the_audit_record_names_both(project):
 
 def test_the_first_hard_action_in_list_order_decides(fakes):
     from cupcake.systems.hard_action_scan import HardActionScan
-    from tests.systems.conftest import APPROVE, ASK, BLOCK, policy
+    from tests.fakes import APPROVE, ASK, BLOCK, policy
 
     toml = policy("ask", ASK, "deploy") + policy("block", BLOCK, "deploy") + policy("approve", APPROVE, "deploy")
     ctx = fakes.context(toml, tool_input={"command": "deploy now"})
@@ -103,7 +103,7 @@ def test_the_first_hard_action_in_list_order_decides(fakes):
 
 def test_a_custom_systems_block_before_the_scan_stands(fakes):
     from cupcake.systems.hard_action_scan import HardActionScan
-    from tests.systems.conftest import APPROVE, policy
+    from tests.fakes import APPROVE, policy
 
     ctx = fakes.context(policy("approve", APPROVE, "deploy"), tool_input={"command": "deploy"})
     ctx.matched = [0]

@@ -10,7 +10,7 @@ import pytest
 from cupcake.errors import CupcakeError, UnreadableInput
 from cupcake.pipeline.context import Context
 from cupcake.systems.input_parse import InputParse, shape_problem
-from tests.systems.conftest import fake_agent
+from tests.fakes import fake_agent
 
 
 def _parse(raw: bytes, event_arg=None) -> Context:

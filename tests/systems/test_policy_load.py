@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cupcake.pipeline.context import Context
 from cupcake.systems.policy_load import OUT_OF_SERVICE, PolicyLoad, report_out_of_service
-from tests.systems.conftest import fake_agent
+from tests.fakes import fake_agent
 
 
 def _loaded(fakes, toml: str | None, **options) -> Context:

@@ -9,8 +9,8 @@ from cupcake.pipeline.context import HardDecision
 from cupcake.pipeline.response import BLOCK, NONE, SOFT, Response
 from cupcake.pipeline.runner import Failure
 from cupcake.systems.shadow_evaluation import ShadowEvaluation, _enforced
-from tests.systems.conftest import BLOCK as BLOCK_ACTION
-from tests.systems.conftest import policy
+from tests.fakes import BLOCK as BLOCK_ACTION
+from tests.fakes import policy
 
 
 def test_it_runs_only_after_an_evaluated_answer_and_before_the_deadline(fakes):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, NONE, SOFT, Response
 from cupcake.pipeline.runner import Failure
 from cupcake.systems.side_effects import operation_goes_ahead, side_effect_policies
-from tests.systems.conftest import SOFT as SOFT_ACTION
-from tests.systems.conftest import policy
+from tests.fakes import SOFT as SOFT_ACTION
+from tests.fakes import policy
 
 
 def test_the_operation_goes_ahead_only_when_nothing_stopped_it(fakes):

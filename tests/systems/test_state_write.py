@@ -7,7 +7,7 @@ import json
 
 from cupcake.pipeline.response import BLOCK, NONE, Response
 from cupcake.systems.state_write import StateWrite
-from tests.systems.conftest import policy
+from tests.fakes import policy
 
 
 def _log(fakes) -> list[dict]:
