@@ -277,34 +277,3 @@ def test_a_warm_run_loads_no_discovery_without_custom_systems_and_no_metadata_wi
     assert (custom, failed) == ("True", "False")
     if before == "False":
         assert metadata == "False"
-
-
-def test_cupcake_systems_text_marks_what_could_not_be_loaded():
-    from cupcake.cli.systems import render
-
-    row = {
-        "order": 450,
-        "name": "acme-x",
-        "from": "entry point",
-        "distribution": None,
-        "version": None,
-        "core": False,
-        "enabled": False,
-        "configured_in": "cupcake.toml:3",
-    }
-    text = render(
-        {
-            "files": ["cupcake.toml"],
-            "systems": [row],
-            "available": [],
-            "problems": [
-                {"file": "cupcake.toml", "line": 3, "message": 'custom system "acme-x" could not be loaded: gone'}
-            ],
-        }
-    )
-    assert text.splitlines() == [
-        "order  system  from                     enabled  configured in",
-        "  450  acme-x  entry point, not loaded  no       cupcake.toml:3",
-        "",
-        'cupcake.toml:3: error: custom system "acme-x" could not be loaded: gone',
-    ]
