@@ -29,8 +29,6 @@ Nothing outside ``cupcake/agents/`` names an agent's module, file or key: it ask
 
 from __future__ import annotations
 
-import os
-
 from cupcake.agents import NAMES, adapter
 
 
@@ -127,11 +125,3 @@ def hook_config_paths(root: str, env) -> list[str]:
             continue
         found.extend(p for p in paths if p not in found)
     return found
-
-
-def executable_in(command: str):
-    """The executable a hook command names (its first word, ``~`` expanded), or None."""
-    from cupcake.agents.hook_command import executable_of
-
-    found = executable_of(command)
-    return os.path.expanduser(found) if found else None

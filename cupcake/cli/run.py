@@ -15,8 +15,6 @@ FAIL_CLOSED_FLAG = "--fail-closed"
 # A run that cannot even start blocks then too: a command never runs outside the jail the user asked for.
 JAIL_FLAG = "--jail"
 JAIL_UNSHARE_NET_FLAG = "--jail-unshare-net"
-# The blocking exit code of the agents' hooks: the call (or prompt, or stop) is blocked and stderr says why.
-BLOCKING_EXIT = 2
 
 
 def parse_args(args: list[str]) -> tuple[str | None, dict, str | None]:

@@ -19,7 +19,7 @@ from cupcake.programs.spec import (
     RUNS_CODE,
     VALUE,
 )
-from cupcake.shell.words import ANY, Word
+from cupcake.shell.words import Word
 
 
 class Effect:
@@ -390,7 +390,3 @@ def _effects(reading: Reading) -> None:
         tag = _slot(spec, k)
         if tag not in (VALUE, ARGS, COMMAND):
             reading.add(tag, word, what, index=reading.where[k]).operand = True
-
-
-def unknown_word() -> Word:
-    return Word("…", "…", known=False, tokens=[ANY])

@@ -83,10 +83,6 @@ MAX_DEPTH = 8
 MAX_LINK_SCAN = 5000  # files under the protected folders compared for a hard link
 
 
-def is_mcp(tool) -> bool:
-    return isinstance(tool, str) and tool.startswith("mcp__")
-
-
 def reads_only(tool: str) -> bool:
     name = tool.rsplit("__", 1)[-1].lower()
     return name.startswith(_READ_ONLY) and not any(verb in name for verb in ("write", "edit", "set", "put"))

@@ -79,10 +79,6 @@ class Opaque:
         self.text = text
         self.known = known
 
-    def mentions(self, name: str) -> bool:
-        """Whether ``name`` appears in the code (unknown code: True, it may)."""
-        return (not self.known) or self.text is None or name in self.text
-
     def __repr__(self) -> str:
         return f"Opaque({self.kind!r}, {self.language!r}, {self.text!r}{'' if self.known else ', unknown'})"
 

@@ -77,11 +77,6 @@ class Word:
         return hash(self.value)
 
 
-def unknown_word(raw: str) -> Word:
-    """A word nothing is known about (it may be any text, any path)."""
-    return Word(raw, raw, known=False, tokens=[ANY])
-
-
 # ## Patterns #####################################################################################
 
 

@@ -32,11 +32,6 @@ EVENTS = (
     "SessionEnd",
 )
 TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse"})
-TIMEOUT_UNIT = "seconds"
-TRUST_NOTE = (
-    "Codex runs project hooks only in a trusted project, and only hooks trusted by hash: review and trust "
-    "Cupcake's hooks in Codex with /hooks (a changed command needs trusting again)."
-)
 
 
 def config_path(scope: str, project_dir: str, env) -> str:

@@ -26,7 +26,6 @@ SCOPES = {
     "user": os.path.join("~", ".copilot", "settings.json"),
 }
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd")
-TIMEOUT_UNIT = "seconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:

@@ -26,7 +26,6 @@ SANDBOX = "jail"
 NAME = "cursor"
 SCOPES = {"project": os.path.join(".cursor", "hooks.json"), "user": os.path.join("~", ".cursor", "hooks.json")}
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd")
-TIMEOUT_UNIT = "seconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:

@@ -35,7 +35,6 @@ EVENTS = (
     "Notification",
 )
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
-TIMEOUT_UNIT = "seconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:

@@ -24,7 +24,6 @@ NAME = "gemini"
 SCOPES = {"project": os.path.join(".gemini", "settings.json"), "user": os.path.join("~", ".gemini", "settings.json")}
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact")
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
-TIMEOUT_UNIT = "milliseconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:
