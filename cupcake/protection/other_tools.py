@@ -124,14 +124,7 @@ def mcp_violation(view, protected, ctx, classify, describe, person: str):
             continue
         if not pathish and "/" not in value and not value.startswith(".") and "cupcake" not in value.lower():
             continue
-        literal = _as_path(value, cwd, home)
-        forms = [literal]
-        try:
-            real = os.path.realpath(literal)
-        except (OSError, ValueError):
-            real = literal
-        if real != literal:
-            forms.append(real)
+        literal, real, forms = _named(value, cwd, home)
         for form in forms:
             found = classify(form, protected, ancestors=pathish and (removing or key in _TAKES_AWAY))
             if found:
@@ -199,6 +192,16 @@ def _protected_inodes(protected):
     return found, True
 
 
+def _named(value: str, cwd: str, home: str) -> tuple[str, str, list[str]]:
+    """The path a tool's value names: as written, as the kernel reaches it, and both (once each)."""
+    literal = _as_path(value, cwd, home)
+    try:
+        real = os.path.realpath(literal)
+    except (OSError, ValueError):
+        real = literal
+    return literal, real, [literal] if real == literal else [literal, real]
+
+
 def _same_file_as_a_secret(path: str, secrets) -> bool:
     """Whether ``path`` is another name (a hard link) of a secret: one stat, and only for a file with
     other links is each secret looked at."""
@@ -259,14 +262,7 @@ def secret_violation(view, protected, ctx, display):
             continue
         if key not in PATH_KEYS and "/" not in value and not value.startswith((".", "~")):
             continue
-        literal = _as_path(value, cwd, home)
-        forms = [literal]
-        try:
-            real = os.path.realpath(literal)
-        except (OSError, ValueError):
-            real = literal
-        if real != literal:
-            forms.append(real)
+        literal, real, forms = _named(value, cwd, home)
         if tool in _ONE_FILE_READERS and _same_file_as_a_secret(real, secrets):
             forms.append(real)
             secrets = [*secrets, real]  # a hard link to the secret is the secret
