@@ -228,12 +228,12 @@ Feature: Nothing fails silently
             And the tool call is denied
 
             Examples:
-                | record  | changed                            |
-                | with    | its install record                 |
-                | without | cupcake/policy/schema.py           |
-                | without | cupcake/policy/compile_actions.py  |
-                | without | cupcake/policy/state_conditions.py |
-                | without | cupcake/agents/claude/render.py    |
+                | record  | changed                             |
+                | with    | its install record                  |
+                | without | cupcake/compile/schema.py           |
+                | without | cupcake/compile/compile_actions.py  |
+                | without | cupcake/compile/state_conditions.py |
+                | without | cupcake/agents/claude/render.py     |
 
     Rule: What validate accepts, run and sync accept too (7)
 

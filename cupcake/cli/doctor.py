@@ -21,7 +21,7 @@ from cupcake.agents.claude.hook_edit import ShapeError, find_cupcake
 from cupcake.agents.claude.settings_file import SettingsFileError
 from cupcake.agents.jsonedit import Document
 from cupcake.cli.sync import applicable_policy_files, hook_timeout, scope_label
-from cupcake.policy.settings import fail_mode_of
+from cupcake.evaluate.settings import fail_mode_of
 from cupcake.project import WORK_DIR, find_root, policy_files
 
 OK, WARNING, PROBLEM = "ok", "warning", "problem"
@@ -327,7 +327,7 @@ def _check_executables(report: Report, installed: list[Installed], root: str, en
 
 
 def _check_policies(report: Report, root: str, env):
-    from cupcake.policy.compiler import compile_files  # cold: tomli, pydantic
+    from cupcake.compile.compiler import compile_files  # cold: tomli, pydantic
 
     paths = list(policy_files(root, env))
     present = [p for p in paths if os.path.exists(p)]
@@ -352,7 +352,7 @@ def _check_policies(report: Report, root: str, env):
             )
         else:
             report.add("policies", WARNING, f"{where}:{who} {p['message']}", "see `cupcake validate`")
-    from cupcake.policy.loader import cache_disagreement
+    from cupcake.stores.policies.loader import cache_disagreement
 
     cache_problem = cache_disagreement(root, env, compiled)
     if cache_problem:
@@ -401,7 +401,7 @@ def _check_unhooked(report: Report, installed: list[Installed], compiled) -> Non
 
 
 def _check_modes(report: Report, installed: list[Installed], root: str, env, compiled) -> None:
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
 
     for item in installed:
         paths = applicable_policy_files(item.scope, root, env)

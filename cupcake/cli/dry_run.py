@@ -7,10 +7,10 @@ from __future__ import annotations
 import time
 
 from cupcake.agents.claude.recorded import event_of
-from cupcake.policy.compiled import Policy
-from cupcake.policy.conditions import candidates, holds
-from cupcake.policy.event_view import EventView
-from cupcake.policy.patterns import Patterns
+from cupcake.evaluate.compiled import Policy
+from cupcake.evaluate.conditions import candidates, holds
+from cupcake.evaluate.event_view import EventView
+from cupcake.evaluate.patterns import Patterns
 
 HARD = ("block", "approve", "ask")
 
@@ -32,7 +32,7 @@ class Verdict:
 
 def load(root: str, env):
     """The compiled policy set of the project at ``root`` (None when it has no policy file)."""
-    from cupcake.policy.loader import load as load_policies
+    from cupcake.stores.policies.loader import load as load_policies
 
     loaded = load_policies(root, env)
     return None if loaded is None else loaded.compiled
@@ -87,7 +87,7 @@ def why_of(cond, view, held: bool) -> str:
     """A short reason a condition held or not (``explain``)."""
     kind = cond[0] if cond else None
     if kind == "command":
-        from cupcake.policy.command_match import command_matches, may_hold
+        from cupcake.evaluate.command_match import command_matches, may_hold
 
         text = view.command
         if text is None:
@@ -113,7 +113,7 @@ def why_of(cond, view, held: bool) -> str:
 def describe(cond) -> str:
     kind = cond[0] if cond else None
     if kind == "command":
-        from cupcake.policy.command_condition import describe as describe_command
+        from cupcake.compile.command_condition import describe as describe_command
 
         return describe_command(cond)
     if kind in ("command_regex", "filepath_regex", "file_content_regex"):

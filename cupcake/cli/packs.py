@@ -6,7 +6,7 @@ import json
 
 
 def packs_data() -> list:
-    from cupcake.policy import packs
+    from cupcake import packs
 
     found = []
     for name in packs.names():

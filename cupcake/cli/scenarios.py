@@ -20,7 +20,7 @@ import json
 import os
 import tempfile
 
-from cupcake.policy.compiled import Policy
+from cupcake.evaluate.compiled import Policy
 
 DECISIONS = ("allow", "block", "ask", "approve", "feedback", "context")
 ALIASES = {"deny": "block", "none": "allow"}
@@ -196,7 +196,7 @@ EXAMPLE_HOME = "/home/cupcake-examples"
 
 
 def _pack_results(env, names):
-    from cupcake.policy import packs
+    from cupcake import packs
 
     for name in names or packs.names():
         if name == "recommended":

@@ -17,7 +17,7 @@ from cupcake.agents.claude import settings_file
 from cupcake.agents.claude.hook_edit import ShapeError, apply_sync, apply_uninstall, find_cupcake
 from cupcake.agents.claude.settings_file import SettingsFileError
 from cupcake.agents.jsonedit import Document
-from cupcake.policy.settings import DEFAULTS, fail_mode_of
+from cupcake.evaluate.settings import DEFAULTS, fail_mode_of
 from cupcake.project import PROJECT_FILE, find_root, policy_files, user_policy_file
 from cupcake.stores import gitignore
 
@@ -55,7 +55,7 @@ def hook_timeout(settings: dict):
 def policy_settings(scope: str, root: str, env):
     """(fail_mode, timeout, policy errors, files present, compiled set), read by the loader `cupcake run` uses.
     Refused when the settings themselves cannot be known (a file that is not TOML, a bad [settings])."""
-    from cupcake.policy.compiler import compile_files  # cold: tomli, pydantic
+    from cupcake.compile.compiler import compile_files  # cold: tomli, pydantic
 
     paths = applicable_policy_files(scope, root, env)
     compiled = compile_files(paths, root, env)
@@ -268,7 +268,7 @@ def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
 def _install(scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err, sandbox=False) -> int:
     from cupcake.agents.claude import protections
     from cupcake.agents.claude.hooked_events import needed_events
-    from cupcake.policy.cache import secret
+    from cupcake.stores.policies.cache import secret
 
     fail_mode, timeout, policy_errors, present, compiled = policy_settings(scope, root, env)
     word = entries.command_word(executable)

@@ -104,7 +104,7 @@ def _sync(agent, scope, env, cwd, command, dry_run, uninstall, trust, out, err) 
         return show_dry_run(loaded, new_text, ignore, out)
 
     from cupcake.agents.hookfile import command_line
-    from cupcake.policy.cache import secret
+    from cupcake.stores.policies.cache import secret
 
     secret(env, create=True)  # the policy cache's seal from now on
     shown = command_line(word, agent, "<event>", closed)

@@ -20,7 +20,7 @@ from cupcake.stages.registry import distribution_of, scan
 
 def plan_report(env, cwd) -> dict:
     """The resolved plan as plain data (what ``--json`` prints)."""
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
 
     root = find_root(project_dir_in(env), cwd)
     files = [p for p in policy_files(root, env) if os.path.exists(p)]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 
 from cupcake.agents import project_dir_in
-from cupcake.policy.problems import ERROR, WARNING, Problem
+from cupcake.compile.problems import ERROR, WARNING, Problem
 
 SCHEMA_VERSION = 1
 
@@ -42,7 +42,7 @@ class Report:
         self.policies = 0
 
     def add(self, compiled: dict, root: str | None = None, env=None) -> None:
-        from cupcake.policy.agent_warnings import capability_warnings
+        from cupcake.compile.agent_warnings import capability_warnings
 
         files = list(compiled.get("files", ()))
         found = (
@@ -116,9 +116,9 @@ def _rank(problem: dict, files: list):
 
 def collect(files, env, cwd=None):
     """(report, None) or (None, why there is nothing to check)."""
-    from cupcake.policy.compiler import compile_files
-    from cupcake.policy.loader import load
+    from cupcake.compile.compiler import compile_files
     from cupcake.project import find_root
+    from cupcake.stores.policies.loader import load
 
     cwd = cwd or os.getcwd()
     report = Report()
@@ -144,9 +144,9 @@ def collect(files, env, cwd=None):
 
 def _cache_check(root, env, compiled):
     """Say loudly when the policy cache disagrees with the source, and remove it so no run trusts it."""
-    from cupcake.policy.cache import CACHE_NAME, secret
-    from cupcake.policy.loader import cache_disagreement
     from cupcake.project import WORK_DIR
+    from cupcake.stores.policies.cache import CACHE_NAME, secret
+    from cupcake.stores.policies.loader import cache_disagreement
 
     problem = cache_disagreement(root, env, compiled)
     secret(env, create=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake.policy import schema
+from cupcake.compile import schema
 
 
 def compile_context(action: dict, report):

@@ -75,7 +75,7 @@ class Context:
         "hard",  # the final hard action: (kind, text, policy name) or None
         "checks",  # commands that ran (for the audit trail)
         "state",  # session state, when a policy needs it
-        "patterns",  # the run's regexes (cupcake.policy.patterns), made on first use
+        "patterns",  # the run's regexes (cupcake.evaluate.patterns), made on first use
         # answer
         "response",  # the transport-neutral Response
         "envelope",  # (stdout bytes, stderr bytes, exit code) rendered for the agent

@@ -104,7 +104,7 @@ def violation(command, cwd: str, root: str, env, protected: dict, ctx):
     else None."""
     if not isinstance(command, str) or not command or quick_pass(command):
         return None
-    from cupcake.policy.patterns import of as run_patterns
+    from cupcake.evaluate.patterns import of as run_patterns
 
     home = env.get("HOME") or None
     script = run_patterns(ctx).parsed(command, cwd, home, known_env(ctx, root))
@@ -579,7 +579,7 @@ def project_write(ctx):
         return None
     if quick_pass(command):
         return None
-    from cupcake.policy.patterns import of as run_patterns
+    from cupcake.evaluate.patterns import of as run_patterns
 
     root = ctx.root.rstrip("/") or "/"
     cwd = ctx.incoming.cwd if isinstance(ctx.incoming.cwd, str) and ctx.incoming.cwd.startswith("/") else root

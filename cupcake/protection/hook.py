@@ -145,7 +145,7 @@ def classify(path: str, protected, ancestors: bool = False):
             return (AGENT_CONFIG, None)
     for prefix, parts, entry in protected["globs"]:
         if path.startswith(prefix + "/"):
-            from cupcake.policy.globmatch import match_path
+            from cupcake.evaluate.globmatch import match_path
 
             if match_path(parts, path[len(prefix) + 1 :].split("/")):
                 return (IMPORT_GLOB, entry)
@@ -218,7 +218,7 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
     """The protected set for this root and home, in the plain form the cache stores. ``extra_dirs``:
     directories protected like ``.cupcake/`` (the evaluator's eval folder, which gates the agent)."""
     from cupcake.agents.claude import install as claude_install
-    from cupcake.policy.globmatch import has_magic
+    from cupcake.evaluate.globmatch import has_magic
     from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
 
     policy_files = [os.path.join(root, PROJECT_FILE), user_policy_file(env), *top_files, *imported_files]

@@ -7,12 +7,12 @@ policies' contexts."""
 
 from __future__ import annotations
 
+from cupcake.evaluate.compiled import Policy
+from cupcake.evaluate.conditions import all_hold, event_candidates
+from cupcake.evaluate.event_view import EventView
+from cupcake.evaluate.patterns import of as run_patterns
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.policy.compiled import Policy
-from cupcake.policy.conditions import all_hold, event_candidates
-from cupcake.policy.event_view import EventView
-from cupcake.policy.patterns import of as run_patterns
 from cupcake.systems._guards import can_evaluate
 
 

@@ -19,12 +19,12 @@ only when stricter (``ctx.decide``), and once it is a block the policies are not
 
 from __future__ import annotations
 
+from cupcake.evaluate.compiled import Policy
+from cupcake.evaluate.event_view import EventView
+from cupcake.evaluate.patterns import of as run_patterns
 from cupcake.pipeline.context import HardDecision
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.policy.compiled import Policy
-from cupcake.policy.event_view import EventView
-from cupcake.policy.patterns import of as run_patterns
 from cupcake.protection import hook as self_protection
 from cupcake.systems._guards import can_evaluate
 

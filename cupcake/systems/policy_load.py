@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 
+from cupcake.evaluate.settings import fail_mode_of, run_seconds
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.runner import Failure
 from cupcake.pipeline.system import BaseSystem
-from cupcake.policy.loader import load
-from cupcake.policy.settings import fail_mode_of, run_seconds
 from cupcake.project import find_root
+from cupcake.stores.policies.loader import load
 
 
 class PolicyLoad(BaseSystem):

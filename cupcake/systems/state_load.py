@@ -6,10 +6,10 @@ The summary beside the log answers the conditions (``cupcake.stores.state.index`
 
 from __future__ import annotations
 
+from cupcake.evaluate.conditions import event_candidates
+from cupcake.evaluate.patterns import of as run_patterns
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.policy.conditions import event_candidates
-from cupcake.policy.patterns import of as run_patterns
 from cupcake.systems._guards import can_evaluate
 
 

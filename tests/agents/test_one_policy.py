@@ -188,7 +188,7 @@ def test_agents_restricts_a_policy_to_the_agents_it_names(project, wire):
 
 
 def test_an_unknown_agent_name_is_an_error_naming_the_nearest(project):
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
 
     path = project.write_policy(POLICY.replace('matcher = "Bash"', 'matcher = "Bash"\nagents = ["codx"]'))
     compiled = compile_files([str(path)], str(project.root), project.env())

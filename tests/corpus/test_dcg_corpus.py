@@ -10,8 +10,8 @@ import os
 
 import tomli
 
+from cupcake import packs
 from cupcake.cli.scenarios import payload_for, run_payload
-from cupcake.policy import packs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DCG = os.path.join(HERE, "dcg")

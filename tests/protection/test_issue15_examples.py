@@ -159,7 +159,7 @@ def test_writing_into_the_installed_package_is_blocked(guarded):
 
 
 def _forge(project, secret: bytes | None) -> None:
-    from cupcake.policy import cache as policy_cache
+    from cupcake.stores.policies import cache as policy_cache
 
     cache = project.root / ".cupcake" / "policy.cache"
     body = cache.read_bytes()[8 + policy_cache.MAC_LENGTH :]

@@ -299,7 +299,7 @@ def _(init_run: InitRun, error: str) -> None:
 @then(parsers.parse('the policy file "{path}" loads with {count:d} policy'))
 def _(sandbox: Sandbox, path: str, count: int) -> None:
     """The policy file compiles without a problem, into that many policies."""
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
 
     compiled = compile_files([sandbox.expand(path)], str(sandbox.project), {"HOME": str(sandbox.home)})
     assert compiled["problems"] == [] and len(compiled["policies"]) == count, compiled

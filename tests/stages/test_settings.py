@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from cupcake.policy.compiler import compile_files
+from cupcake.compile.compiler import compile_files
 from tests.conftest import ACME, install_on_path
 
 

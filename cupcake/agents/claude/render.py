@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from cupcake import speedups
 from cupcake.agents.claude.capabilities import ANSWER_CAP, BLOCKING_EVENTS
+from cupcake.evaluate import answer_text as feedback
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
-from cupcake.policy import answer_text as feedback
 
 
 def _join(*parts: str) -> str:

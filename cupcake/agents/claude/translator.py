@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from cupcake.translate.agent import Reply, _Agent, _failure, _tail
-from cupcake.translate.process import run_process
+from cupcake.init.agent import Reply, _Agent, _failure, _tail
+from cupcake.init.process import run_process
 
 HOOKS_OFF = json.dumps({"disableAllHooks": True})
 

@@ -14,7 +14,7 @@ project root; a correction goes to the same thread (``codex exec resume … <thr
 
 from __future__ import annotations
 
-from cupcake.translate.headless import Headless, as_dict, json_lines
+from cupcake.init.headless import Headless, as_dict, json_lines
 
 OPTIONS = (
     "--json",

@@ -15,7 +15,7 @@ argument is passed as a file to read); a correction resumes the session (``--res
 
 from __future__ import annotations
 
-from cupcake.translate.headless import Headless, as_dict, json_lines, prompt_argument
+from cupcake.init.headless import Headless, as_dict, json_lines, prompt_argument
 
 OPTIONS = ("--output-format", "json", "--allow-tool", "write", "--deny-tool", "shell", "--disable-client-telemetry")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake.translate.headless import Headless, json_lines, write_json
+from cupcake.init.headless import Headless, json_lines, write_json
 
 HOOKS_OFF = {"hooks": {"hooksDisabled": True}}
 

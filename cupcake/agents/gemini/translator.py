@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 
-from cupcake.translate.headless import Headless, as_dict, json_lines, write_json
+from cupcake.init.headless import Headless, as_dict, json_lines, write_json
 
 SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json"
 FINISH = "Do the task given above."

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from cupcake import __version__
-from cupcake.policy.compiled import Policy
+from cupcake.evaluate.compiled import Policy
 from cupcake.stores.audit.mask import mask_cut
 
 # Response.decision → the decision a reader of the log sees.

@@ -78,7 +78,7 @@ def load(dir_fd: int, name: str, keys: dict, patterns) -> tuple[dict, list]:
     """(summary for ``keys``, warnings). ``keys`` maps each filter to how many latest times it keeps.
 
     The summary maps a filter to ``[kept, total, times]``; a session without a log has none. ``patterns``:
-    the run's regexes (``cupcake.policy.patterns``)."""
+    the run's regexes (``cupcake.evaluate.patterns``)."""
     fd = open_log(dir_fd, name)
     if fd is None:
         return {}, []

@@ -169,7 +169,7 @@ def denied_by_policy(project, run, name):
     brackets; a project policy's holds its feedback message (read from cupcake.toml)."""
     import tomli
 
-    from cupcake.policy import packs
+    from cupcake import packs
 
     answer = _answer(run)
     assert answer.specific.get("permissionDecision") == "deny", answer

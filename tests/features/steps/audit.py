@@ -98,7 +98,7 @@ def parallel_calls(project, run, count, command):
     cache built first, as the session's first call leaves it)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from cupcake.policy.loader import load
+    from cupcake.stores.policies.loader import load
 
     assert load(str(project.root), project.env(), use_cache=False).compiled["out_of_service"] is None
     payload = project.tool_call("Bash", {"command": command})

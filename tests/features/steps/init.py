@@ -131,13 +131,13 @@ def holds_what_standin_wrote(terminal, standin, name, user, attempt):
 @then(parsers.parse('"{name}" is the commented starter'))
 def is_starter(terminal, name):
     """The file is the commented starter cupcake.toml."""
-    from cupcake.translate.prompt import template
+    from cupcake.init.prompt import template
 
     assert terminal.file(name).read_text() == template("starter.cupcake.toml")
 
 
 def _load(terminal, name: str, text: str | None = None):
-    from cupcake.policy.compiler import compile_files
+    from cupcake.compile.compiler import compile_files
 
     target = terminal.file(name)
     if text is not None:

@@ -33,7 +33,7 @@ def spoil_cache(project, tmp_path, spoiled):
         # as the user can read it).
         import marshal
 
-        from cupcake.policy import cache as policy_cache
+        from cupcake.stores.policies import cache as policy_cache
 
         body = data[8 + policy_cache.MAC_LENGTH :]
         key, compiled = marshal.loads(body)
@@ -70,8 +70,8 @@ def cache_not_rewritten(project, run):
 @then("the policy cache is valid again")
 def cache_valid(project):
     """The policy cache is read back as valid for the current policy files."""
-    from cupcake.policy import cache
     from cupcake.project import policy_files
+    from cupcake.stores.policies import cache
 
     path = project.root / ".cupcake" / "policy.cache"
     key = cache.cache_key([cache.file_identity(p) for p in policy_files(str(project.root), project.env())])

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import cupcake
-from cupcake.policy.loader import load
+from cupcake.stores.policies.loader import load
 
 SLOW = (
     "re",

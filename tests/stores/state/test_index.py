@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from cupcake.policy.patterns import Patterns
+from cupcake.evaluate.patterns import Patterns
 from cupcake.stores.state import index, store
 from cupcake.stores.state.timestamps import iso_timestamp
 

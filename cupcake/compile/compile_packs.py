@@ -1,0 +1,83 @@
+"""``imports = ["cupcake:<pack>"]`` and ``[packs]``: the compiler's side of the built-in rule packs
+(cold path). Each pack becomes one more imported source whose policies are its rules (named by
+their ids), minus the rules ``[packs] disable`` names, with ``[packs.messages]`` applied. A rule
+taken in once (``cupcake:recommended`` and ``cupcake:git`` share rules) is not taken in again."""
+
+from __future__ import annotations
+
+from cupcake import packs
+from cupcake.compile.lines import FileLines
+from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
+
+
+def merged_settings(top_sources, problems) -> dict:
+    """``[packs]`` of every top-level file, checked: {"disable": set, "messages": dict}. The
+    project file's messages win over the user file's; every file's ``disable`` counts."""
+    disable: set = set()
+    messages: dict = {}
+    for source in reversed(top_sources):  # the user file last in ``paths``: read it first
+        table = packs.settings_of(source.table)
+        if not table:
+            continue
+
+        def report(message, key=None, severity=ERROR, source=source):
+            line = source.lines.table_key("packs", key) if key else None
+            line = line or source.lines.top_key("packs") or _header(source.lines)
+            problems.append(Problem(severity, source.name, line, None, message))
+
+        packs.check_settings(table, report, lambda message, key: report(message, key, WARNING))
+        value = table.get("disable", [])
+        if isinstance(value, list):
+            disable.update(v for v in value if isinstance(v, str))
+        value = table.get("messages", {})
+        if isinstance(value, dict):
+            messages.update({k: v for k, v in value.items() if isinstance(v, str) and v.strip()})
+    return {"disable": disable, "messages": messages}
+
+
+def _header(lines):
+    for number, text in enumerate(lines.lines, 1):
+        if text.strip().startswith("[packs"):
+            return number
+    return None
+
+
+class PackSource:
+    """A pack, standing in for an imported policy file."""
+
+    def __init__(self, pack, imported_by: str, root: str, table: dict):
+        self.path = pack.path
+        self.name = packs.PREFIX + pack.name
+        self.root = root
+        self.table = table
+        self.lines = FileLines("")
+        self.imported_by = imported_by
+
+
+def pack_sources(source, entries, report, imported) -> list:
+    """The packs ``source``'s ``imports`` names, as sources. ``report(message, entry)``."""
+    if not isinstance(entries, list):
+        return []
+    found = []
+    settings = imported.pack_settings or {"disable": set(), "messages": {}}
+    for n, entry in enumerate(entries):
+        if not isinstance(entry, str) or not entry.startswith(packs.PREFIX):
+            continue
+        name = entry[len(packs.PREFIX) :]
+        try:
+            pack = packs.load(name)
+        except KeyError:
+            report(f'no built-in pack "{name}"{suggestion(name, packs.names())} (see `cupcake packs`)', n)
+            continue
+        tables = []
+        for rule in pack.rules:
+            rule_id = rule["id"]
+            if rule_id in settings["disable"] or rule_id in imported.pack_rules:
+                continue
+            imported.pack_rules.add(rule_id)
+            tables.append(packs.policy_table(rule, settings["messages"].get(rule_id)))
+        # A pack's blocks come before its asks: the first hard action in list order decides, and an
+        # ask (sudo) must not pre-empt a block (sudo rm -rf /).
+        tables.sort(key=lambda t: t["action"]["type"] == "ask")
+        found.append(PackSource(pack, source.name, source.root, {"policy": tables}))
+    return found

@@ -1,0 +1,131 @@
+"""Built-in rule packs: ``cupcake/packs/<name>.toml``, enabled from a policy file with
+``imports = ["cupcake:<name>"]`` (cold path: read only when the policies are compiled).
+
+A pack file holds ``description`` and ``[[rule]]`` tables. A rule: ``id`` (``<pack>.<name>``),
+``severity`` (critical, high, medium, low), ``action`` ("block", the default, or "ask"),
+``message`` (what the agent should do instead), ``matcher`` (the tools, "Bash" by default),
+``hook_event`` ("PreToolUse" by default), ``conditions`` (the policy language's), and
+``examples.match`` / ``examples.pass``: calls the rule must catch and calls it must let through
+(a string is a Bash command; a table is ``{ tool = "Read", input = { file_path = "…" } }``).
+
+A pack may instead gather others: ``include = ["git", …]`` and ``exclude = ["<rule id>", …]``
+(``recommended`` does). In ``cupcake.toml``, ``[packs] disable = ["<rule id>"]`` switches rules
+off and ``[packs.messages] "<rule id>" = "…"`` replaces a rule's message.
+"""
+
+from __future__ import annotations
+
+import os
+
+PREFIX = "cupcake:"
+PACK_DIR = os.path.dirname(os.path.abspath(__file__))
+SEVERITIES = ("critical", "high", "medium", "low")
+ACTIONS = ("block", "ask")
+
+_cache: dict = {}
+
+
+class Pack:
+    __slots__ = ("name", "description", "rules", "include", "exclude", "path")
+
+    def __init__(self, name: str, description: str, rules: list, include=(), exclude=(), path: str = ""):
+        self.name = name
+        self.description = description
+        self.rules = rules
+        self.include = tuple(include)
+        self.exclude = tuple(exclude)
+        self.path = path
+
+
+def names() -> list:
+    """Every pack shipped, by name (``recommended`` first)."""
+    found = sorted(f[:-5] for f in os.listdir(PACK_DIR) if f.endswith(".toml"))
+    if "recommended" in found:
+        found.remove("recommended")
+        found.insert(0, "recommended")
+    return found
+
+
+def load(name: str) -> Pack:
+    """The pack ``name``, its rules resolved (a gathering pack lists the rules it gathers)."""
+    if name in _cache:
+        return _cache[name]
+    if name not in names():
+        raise KeyError(name)
+    import tomli
+
+    path = os.path.join(PACK_DIR, name + ".toml")
+    with open(path, "rb") as f:
+        table = tomli.load(f)
+    include = table.get("include", ())
+    exclude = set(table.get("exclude", ()))
+    rules = [dict(rule, pack=name) for rule in table.get("rule", ())]
+    for other in include:
+        rules.extend(r for r in load(other).rules if r["id"] not in exclude)
+    pack = _cache[name] = Pack(name, table.get("description", ""), rules, include, exclude, path)
+    return pack
+
+
+def all_rules() -> dict:
+    """Every rule of every pack, by id."""
+    found: dict[str, dict] = {}
+    for name in names():
+        for rule in load(name).rules:
+            found.setdefault(rule["id"], rule)
+    return found
+
+
+def policy_table(rule: dict, message=None) -> dict:
+    """The ``[[policy]]`` table a rule stands for (its name is the rule's id)."""
+    text = message if isinstance(message, str) and message.strip() else rule["message"]
+    text = f"{text} [{rule['id']}]"
+    if rule.get("action", "block") == "ask":
+        action = {"type": "ask", "reason": text}
+    else:
+        action = {"type": "block_with_feedback", "feedback_message": text}
+    table = {
+        "name": rule["id"],
+        "description": rule.get("description", rule["message"]),
+        "hook_event": rule.get("hook_event", "PreToolUse"),
+        "matcher": rule.get("matcher", "Bash"),
+        "conditions": rule.get("conditions", []),
+        "action": action,
+    }
+    return table
+
+
+def settings_of(table) -> dict:
+    """``[packs]`` of a top-level policy file: {"disable": [...], "messages": {...}} (as written)."""
+    packs = table.get("packs") if isinstance(table, dict) else None
+    return packs if isinstance(packs, dict) else {}
+
+
+def check_settings(packs: dict, report, warn) -> None:
+    """Report the shape of ``[packs]``; warn about rule ids no pack has."""
+    from cupcake.compile.problems import suggestion
+
+    known = all_rules()
+    for key in packs:
+        if key not in ("disable", "messages"):
+            report(f"[packs]: unknown key `{key}`{suggestion(key, ('disable', 'messages'))}", key)
+    disable = packs.get("disable", [])
+    if not isinstance(disable, list) or not all(isinstance(d, str) for d in disable):
+        report('[packs] `disable` must be an array of rule ids, such as ["git.force-push"]', "disable")
+        disable = []
+    messages = packs.get("messages", {})
+    if not isinstance(messages, dict) or not all(isinstance(v, str) and v.strip() for v in messages.values()):
+        report('[packs.messages] maps a rule id to a message: "git.force-push" = "…"', "messages")
+        messages = {}
+    for rule_id in list(disable) + list(messages):
+        if rule_id not in known:
+            warn(f'[packs]: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}', None)
+
+
+def examples(rule: dict):
+    """(expected, tool, tool_input) for each example: expected is "match" or "pass"."""
+    for expected in ("match", "pass"):
+        for example in (rule.get("examples") or {}).get(expected, ()):
+            if isinstance(example, str):
+                yield expected, "Bash", {"command": example}
+            else:
+                yield expected, example.get("tool", "Bash"), dict(example.get("input", {}))

@@ -1,0 +1,112 @@
+"""The ``command`` condition: compiling, the sound prefilter, matching what the line would run."""
+
+from __future__ import annotations
+
+import pytest
+
+from cupcake.agents.event import Event
+from cupcake.compile.compile_conditions import compile_condition
+from cupcake.evaluate.command_match import holds, may_hold
+from cupcake.evaluate.event_view import EventView
+
+
+def _compile(cond):
+    problems = []
+
+    def report(message, key=None, severity="error"):
+        problems.append(message)
+
+    report.path = ()
+    return compile_condition(cond, report, "/p"), problems
+
+
+def _holds(cond, command, root="/p"):
+    compiled, problems = _compile(cond)
+    assert not problems, problems
+    payload = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": root}
+    return holds(compiled, EventView(Event("PreToolUse", payload), root))
+
+
+RM = {"type": "command", "program": "rm", "flags": ["-r|-R|--recursive", "-f|--force"], "path_outside": ["{project}"]}
+
+
+@pytest.mark.parametrize(
+    "command, expected",
+    [
+        ("rm -rf /", True),
+        ("rm -fr /etc", True),
+        ("rm -r -f /", True),
+        ("rm --recursive --force /", True),
+        ("\\rm -rf /", True),
+        ("r''m -rf /", True),
+        ("/bin/rm -rf /", True),
+        ("cd / && rm -rf usr", True),
+        ("rm -rf build", False),
+        ("rm -r /", False),
+        ("rm -rf ./x/../../etc", True),
+        ("echo rm -rf /", False),
+    ],
+)
+def test_rm_outside_the_project(command, expected):
+    assert _holds(RM, command) is expected
+
+
+def test_subcommand_after_global_options_and_not_a_lookalike():
+    cond = {"type": "command", "program": "git", "subcommand": "commit"}
+    assert _holds(cond, "git -C . -c a=b commit -m x")
+    assert not _holds(cond, "git commit-tree x")
+
+
+def test_multi_word_subcommand():
+    cond = {"type": "command", "program": "docker", "subcommand": "system prune"}
+    assert _holds(cond, "docker system prune -af")
+    assert not _holds(cond, "docker system df")
+
+
+def test_prefilter_is_sound_for_quoting_and_reads_expansions():
+    compiled, _ = _compile({"type": "command", "program": "rm"})
+    assert not may_hold(compiled, "ls -la")
+    assert may_hold(compiled, "r''m -rf /")  # quotes split the name: letters still in order
+    assert may_hold(compiled, "$x -rf /")  # an expansion may produce any name
+    assert not may_hold(compiled, "echo 'hello'")
+
+
+def test_the_parser_is_not_imported_when_the_prefilter_fails():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from cupcake.agents.event import Event\n"
+        "from cupcake.evaluate.command_match import holds\n"
+        "from cupcake.evaluate.event_view import EventView\n"
+        "cond = ('command', ('rm',), None, None, None, None, None, None, None, None, None)\n"
+        "v = EventView(Event('PreToolUse', {'tool_name': 'Bash', 'tool_input': {'command': 'ls -la'}}), '/p')\n"
+        "assert not holds(cond, v)\n"
+        "print(any(m.startswith('cupcake.shell') for m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_the_line_is_parsed_once_per_view():
+    payload = {"tool_name": "Bash", "tool_input": {"command": "git push -f && rm -rf /"}, "cwd": "/p"}
+    view = EventView(Event("PreToolUse", payload), "/p")
+    assert view.script() is view.script()
+
+
+@pytest.mark.parametrize(
+    "cond, message",
+    [
+        ({"type": "command"}, "give at least one of"),
+        ({"type": "command", "flags": ["force"]}, "each `flags` entry lists flags"),
+        ({"type": "command", "program": "/bin/rm"}, "`program` is a name"),
+        ({"type": "command", "path_outside": ["relative"]}, "`path_outside` entries"),
+        ({"type": "command", "args_regex": "("}, "invalid regex"),
+        ({"type": "command", "programme": "rm"}, "programme"),
+    ],
+)
+def test_mistakes_are_reported(cond, message):
+    compiled, problems = _compile(cond)
+    assert compiled is None
+    assert any(message in p for p in problems), problems
