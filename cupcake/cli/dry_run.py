@@ -46,7 +46,7 @@ def evaluate(compiled: dict, payload: dict, root: str, trace: bool = False) -> V
     patterns = Patterns(compiled.get("sre"))
     view = verdict.view = EventView(incoming, root, None, patterns)
     policies = compiled.get("policies") or []
-    soft = context = False
+    soft = context = warned = False
     for i in candidates(compiled.get("index") or {}, event, view.tool, patterns):
         policy = Policy(policies[i])
         name, conditions, action, file, line = policy.name, policy.conditions, policy.action, policy.file, policy.line
@@ -77,8 +77,10 @@ def evaluate(compiled: dict, payload: dict, root: str, trace: bool = False) -> V
             soft = True
         elif kind == "context":
             context = True
+        elif kind == "warn":
+            warned = True
     if verdict.policy is None:
-        verdict.decision = "feedback" if soft else "context" if context else "allow"
+        verdict.decision = "feedback" if soft else "warn" if warned else "context" if context else "allow"
     verdict.seconds = time.perf_counter() - started
     return verdict
 
@@ -120,6 +122,10 @@ def describe(cond) -> str:
         return f"{kind} /{cond[1]}/"
     if kind == "field":
         return f"field {'.'.join(cond[1])} {cond[2]} {cond[3]!r}"
+    if kind in ("path", "secret", "sql", "hidden_code"):
+        from cupcake.evaluate.pack_match import describe as describe_pack
+
+        return describe_pack(cond)
     if kind == "not":
         return f"not {describe(cond[1])}"
     if kind == "any":

@@ -6,7 +6,7 @@ A scenario file holds ``[[scenario]]`` tables:
     [[scenario]]
     name = "force pushes are stopped"
     command = "git push --force"          # a Bash call; or tool = "Read" and input = { file_path = ".env" }
-    expect = "block"                      # allow, block, ask, approve, feedback, context
+    expect = "block"                      # allow, block, ask, approve, feedback, context, warn
     expect_text = "Push normally"         # optional: the answer's text contains this
     expect_policy = "git.force-push"      # optional: the policy that decided
 
@@ -22,7 +22,7 @@ import tempfile
 
 from cupcake.evaluate.compiled import Policy
 
-DECISIONS = ("allow", "block", "ask", "approve", "feedback", "context")
+DECISIONS = ("allow", "block", "ask", "approve", "feedback", "context", "warn")
 ALIASES = {"deny": "block", "none": "allow"}
 DEFAULT_DIR = os.path.join("tests", "cupcake")
 
@@ -30,7 +30,7 @@ DEFAULT_DIR = os.path.join("tests", "cupcake")
 class Outcome:
     """What one event got: the decision, the text, the deciding policy, the matched policies."""
 
-    __slots__ = ("decision", "text", "policy", "matched", "ctx", "failures")
+    __slots__ = ("decision", "text", "policy", "matched", "ctx", "failures", "warned")
 
     def __init__(self, ctx):
         from cupcake.stores.audit.record import decision_of, message_of
@@ -42,6 +42,12 @@ class Outcome:
         policies = ctx.policies["policies"] if ctx.policies and ctx.policies.get("policies") else ()
         self.matched = [Policy(policies[i]).name for i in ctx.matched if i < len(policies)]
         self.failures = [f.message for f in ctx.failures]
+        # Policies whose warning went out with a call that went ahead ("warn": allowed, and told).
+        self.warned = [
+            Policy(policies[i]).name for i in ctx.matched if i < len(policies) and Policy(policies[i]).action.kind == "warn"
+        ]
+        if self.warned and self.decision in ("allow", "context"):
+            self.decision = "warn"
 
 
 def payload_for(event: str, tool, tool_input, root: str, session: str = "cupcake-test") -> dict:
@@ -210,9 +216,8 @@ def _pack_results(env, names):
                 for expected, tool, tool_input in packs.examples(rule):
                     outcome = run_payload(payload_for("PreToolUse", tool, tool_input, root), root, env)
                     hit = rule["id"] in outcome.matched
-                    action = "ask" if rule.get("action") == "ask" else "block"
-                    if expected == "match":
-                        ok = hit and outcome.decision == action
+                    if expected == "stop":
+                        ok = hit and outcome.decision == packs.level_of(rule)
                     else:
                         ok = not hit
                     yield name, rule, expected, tool, tool_input, outcome, ok and not outcome.failures
@@ -226,7 +231,7 @@ def run_pack_examples(env, out, names=None) -> int:
             passed += 1
             continue
         failed += 1
-        want = "caught" if expected == "match" else "let through"
+        want = "caught" if expected == "stop" else "let through"
         out(f"FAIL {rule['id']}: {shown!r} should be {want}; got {outcome.decision} (matched: {outcome.matched})")
     out(f"{passed} pack examples passed, {failed} failed")
     return 1 if failed else 0

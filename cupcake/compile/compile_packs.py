@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from cupcake import packs
 from cupcake.compile.lines import FileLines
-from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
+from cupcake.compile.problems import ERROR, Problem, suggestion
 
 
 def merged_settings(top_sources, problems) -> dict:
-    """``[packs]`` of every top-level file, checked: {"disable": set, "messages": dict}. The
-    project file's messages win over the user file's; every file's ``disable`` counts."""
+    """``[packs]`` of every top-level file, checked: {"disable": set, "levels": dict, "messages":
+    dict}. The project file's levels and messages win over the user file's; every file's
+    ``disable`` counts."""
     disable: set = set()
+    levels: dict = {}
     messages: dict = {}
     for source in reversed(top_sources):  # the user file last in ``paths``: read it first
         table = packs.settings_of(source.table)
@@ -25,14 +27,17 @@ def merged_settings(top_sources, problems) -> dict:
             line = line or source.lines.top_key("packs") or _header(source.lines)
             problems.append(Problem(severity, source.name, line, None, message))
 
-        packs.check_settings(table, report, lambda message, key: report(message, key, WARNING))
+        packs.check_settings(table, report)
         value = table.get("disable", [])
         if isinstance(value, list):
             disable.update(v for v in value if isinstance(v, str))
+        value = table.get("levels", {})
+        if isinstance(value, dict):
+            levels.update({k: v for k, v in value.items() if v in packs.LEVELS})
         value = table.get("messages", {})
         if isinstance(value, dict):
             messages.update({k: v for k, v in value.items() if isinstance(v, str) and v.strip()})
-    return {"disable": disable, "messages": messages}
+    return {"disable": disable, "levels": levels, "messages": messages}
 
 
 def _header(lines):
@@ -59,7 +64,7 @@ def pack_sources(source, entries, report, imported) -> list:
     if not isinstance(entries, list):
         return []
     found = []
-    settings = imported.pack_settings or {"disable": set(), "messages": {}}
+    settings = imported.pack_settings or {"disable": set(), "levels": {}, "messages": {}}
     for n, entry in enumerate(entries):
         if not isinstance(entry, str) or not entry.startswith(packs.PREFIX):
             continue
@@ -75,9 +80,10 @@ def pack_sources(source, entries, report, imported) -> list:
             if rule_id in settings["disable"] or rule_id in imported.pack_rules:
                 continue
             imported.pack_rules.add(rule_id)
-            tables.append(packs.policy_table(rule, settings["messages"].get(rule_id)))
+            level = settings["levels"].get(rule_id)
+            tables.append(packs.policy_table(rule, settings["messages"].get(rule_id), level))
         # A pack's blocks come before its asks: the first hard action in list order decides, and an
-        # ask (sudo) must not pre-empt a block (sudo rm -rf /).
+        # ask (sudo) must not pre-empt a block (sudo rm -rf /). Warnings never decide.
         tables.sort(key=lambda t: t["action"]["type"] == "ask")
         found.append(PackSource(pack, source.name, source.root, {"policy": tables}))
     return found

@@ -161,7 +161,9 @@ CommandCondition = TableSchema(
 )
 
 REGEX_CONDITIONS = ("command_regex", "filepath_regex", "file_content_regex")
-CONDITION_TYPES = REGEX_CONDITIONS + ("command", "field", "state_exists", "state_missing")
+# The packs' conditions (``cupcake.compile.pack_conditions``): checked there, not by a model.
+PACK_CONDITIONS = ("path", "secret", "sql", "hidden_code")
+CONDITION_TYPES = REGEX_CONDITIONS + ("command", "field", "state_exists", "state_missing") + PACK_CONDITIONS
 COMBINATORS = ("not", "any")
 
 
@@ -176,6 +178,8 @@ FeedbackAction = TableSchema(
 )
 ApproveAction = TableSchema("action", {"type": _literal("approve"), "reason": _str()}, required=("type",))
 AskAction = TableSchema("action", {"type": _literal("ask"), "reason": _str()}, required=("type", "reason"))
+# ``warn``: the call goes ahead; the message is shown to the person and to the agent (the packs' warn level).
+WarnAction = TableSchema("action", {"type": _literal("warn"), "message": _str()}, required=("type", "message"))
 # ``inject_context``: exactly one of text, file, command (checked in ``cupcake.inject_context.compile``).
 InjectContextAction = TableSchema(
     "action",
@@ -202,6 +206,7 @@ ACTION_TABLES = {
     "provide_feedback": FeedbackAction,
     "approve": ApproveAction,
     "ask": AskAction,
+    "warn": WarnAction,
     "inject_context": InjectContextAction,
 }
 # The keys of inject_context that only make sense with ``command``.

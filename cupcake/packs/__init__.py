@@ -2,15 +2,18 @@
 ``imports = ["cupcake:<name>"]`` (cold path: read only when the policies are compiled).
 
 A pack file holds ``description`` and ``[[rule]]`` tables. A rule: ``id`` (``<pack>.<name>``),
-``severity`` (critical, high, medium, low), ``action`` ("block", the default, or "ask"),
+``severity`` (critical, high, medium, low), ``level`` (its lane: "block", the default, "ask", or
+"warn": the call goes ahead and the message is shown to the person and to the agent),
 ``message`` (what the agent should do instead), ``matcher`` (the tools, "Bash" by default),
 ``hook_event`` ("PreToolUse" by default), ``conditions`` (the policy language's), and
-``examples.match`` / ``examples.pass``: calls the rule must catch and calls it must let through
-(a string is a Bash command; a table is ``{ tool = "Read", input = { file_path = "…" } }``).
+``examples.stop`` / ``examples.pass``: calls the rule must catch (block, ask or warn, by its
+level) and near misses it must let through (a string is a Bash command; a table is
+``{ tool = "Read", input = { file_path = "…" } }``).
 
 A pack may instead gather others: ``include = ["git", …]`` and ``exclude = ["<rule id>", …]``
 (``recommended`` does). In ``cupcake.toml``, ``[packs] disable = ["<rule id>"]`` switches rules
-off and ``[packs.messages] "<rule id>" = "…"`` replaces a rule's message.
+off, ``[packs.levels] "<rule id>" = "warn"`` moves a rule to another lane and
+``[packs.messages] "<rule id>" = "…"`` replaces a rule's message.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import os
 PREFIX = "cupcake:"
 PACK_DIR = os.path.dirname(os.path.abspath(__file__))
 SEVERITIES = ("critical", "high", "medium", "low")
-ACTIONS = ("block", "ask")
+LEVELS = ("block", "ask", "warn")
+SETTINGS = ("disable", "levels", "messages")
 
 _cache: dict = {}
 
@@ -75,12 +79,20 @@ def all_rules() -> dict:
     return found
 
 
-def policy_table(rule: dict, message=None) -> dict:
-    """The ``[[policy]]`` table a rule stands for (its name is the rule's id)."""
+def level_of(rule: dict) -> str:
+    return rule.get("level", "block")
+
+
+def policy_table(rule: dict, message=None, level=None) -> dict:
+    """The ``[[policy]]`` table a rule stands for (its name is the rule's id), in its own lane or
+    in ``level`` when the team moved it."""
     text = message if isinstance(message, str) and message.strip() else rule["message"]
     text = f"{text} [{rule['id']}]"
-    if rule.get("action", "block") == "ask":
+    level = level or level_of(rule)
+    if level == "ask":
         action = {"type": "ask", "reason": text}
+    elif level == "warn":
+        action = {"type": "warn", "message": text}
     else:
         action = {"type": "block_with_feedback", "feedback_message": text}
     table = {
@@ -95,19 +107,20 @@ def policy_table(rule: dict, message=None) -> dict:
 
 
 def settings_of(table) -> dict:
-    """``[packs]`` of a top-level policy file: {"disable": [...], "messages": {...}} (as written)."""
+    """``[packs]`` of a top-level policy file: {"disable": [...], "levels": {...}, "messages": {...}}
+    (as written)."""
     packs = table.get("packs") if isinstance(table, dict) else None
     return packs if isinstance(packs, dict) else {}
 
 
-def check_settings(packs: dict, report, warn) -> None:
-    """Report the shape of ``[packs]``; warn about rule ids no pack has."""
+def check_settings(packs: dict, report) -> None:
+    """Report the shape of ``[packs]`` and every rule id no pack has (with the nearest one)."""
     from cupcake.compile.problems import suggestion
 
     known = all_rules()
     for key in packs:
-        if key not in ("disable", "messages"):
-            report(f"[packs]: unknown key `{key}`{suggestion(key, ('disable', 'messages'))}", key)
+        if key not in SETTINGS:
+            report(f"[packs]: unknown key `{key}`{suggestion(key, SETTINGS)}", key)
     disable = packs.get("disable", [])
     if not isinstance(disable, list) or not all(isinstance(d, str) for d in disable):
         report('[packs] `disable` must be an array of rule ids, such as ["git.force-push"]', "disable")
@@ -116,14 +129,30 @@ def check_settings(packs: dict, report, warn) -> None:
     if not isinstance(messages, dict) or not all(isinstance(v, str) and v.strip() for v in messages.values()):
         report('[packs.messages] maps a rule id to a message: "git.force-push" = "…"', "messages")
         messages = {}
-    for rule_id in list(disable) + list(messages):
-        if rule_id not in known:
-            warn(f'[packs]: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}', None)
+    levels = packs.get("levels", {})
+    if not isinstance(levels, dict):
+        report('[packs.levels] maps a rule id to a level: "git.force-push" = "ask"', "levels")
+        levels = {}
+    for rule_id, level in levels.items():
+        if level not in LEVELS:
+            report(
+                f'[packs.levels] "{rule_id}": the level is one of {", ".join(LEVELS)} (got {level!r})'
+                f"{suggestion(str(level), LEVELS)}",
+                "levels",
+            )
+    for key, ids in (("disable", disable), ("levels", list(levels)), ("messages", list(messages))):
+        for rule_id in ids:
+            if rule_id not in known:
+                report(
+                    f'[packs] {key}: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}'
+                    " (see `cupcake packs`)",
+                    key,
+                )
 
 
 def examples(rule: dict):
-    """(expected, tool, tool_input) for each example: expected is "match" or "pass"."""
-    for expected in ("match", "pass"):
+    """(expected, tool, tool_input) for each example: expected is "stop" or "pass"."""
+    for expected in ("stop", "pass"):
         for example in (rule.get("examples") or {}).get(expected, ()):
             if isinstance(example, str):
                 yield expected, "Bash", {"command": example}
