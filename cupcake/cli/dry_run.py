@@ -122,7 +122,7 @@ def describe(cond) -> str:
         return f"{kind} /{cond[1]}/"
     if kind == "field":
         return f"field {'.'.join(cond[1])} {cond[2]} {cond[3]!r}"
-    if kind in ("path", "secret", "sql", "hidden_code"):
+    if kind in ("path", "secret", "sql", "hidden_code", "project_file"):
         from cupcake.evaluate.pack_match import describe as describe_pack
 
         return describe_pack(cond)

@@ -19,7 +19,7 @@ def example_text(tool: str, tool_input: dict) -> str:
 def first_example(rule: dict) -> str:
     from cupcake import packs
 
-    for expected, tool, tool_input in packs.examples(rule):
+    for expected, tool, tool_input, _files in packs.examples(rule):
         if expected == "stop":
             return example_text(tool, tool_input)
     return ""
@@ -79,6 +79,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "⏎")
 
 
+def _code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds."""
+    text = _cell(text)
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
 def markdown_table() -> str:
     """The table of every rule in ``docs/packs.md``, generated from the packs themselves."""
     lines = [
@@ -92,7 +98,7 @@ def markdown_table() -> str:
             first = rule["message"].split(". ")[0].rstrip(".") + "."
             lines.append(
                 f"| `{rule['id']}` | {rule['level']} | {rule['tools'].replace('|', ', ')}"
-                f" | `{_cell(rule['example'])}` | {_cell(first)} |"
+                f" | {_code(rule['example'])} | {_cell(first)} |"
             )
     return "\n".join(lines)
 

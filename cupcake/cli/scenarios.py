@@ -211,10 +211,18 @@ def _pack_results(env, names):
             root = os.path.realpath(os.path.join(scratch, "project"))
             os.makedirs(root)
             with open(os.path.join(root, "cupcake.toml"), "w", encoding="utf-8") as f:
-                f.write(f'imports = ["cupcake:{name}"]\n')
+                # The pack on its own: self-protection's blocks are its own (tests/protection).
+                f.write(f'imports = ["cupcake:{name}"]\n[settings]\nself_protection = false\n')
             for rule in packs.load(name).rules:
-                for expected, tool, tool_input in packs.examples(rule):
-                    outcome = run_payload(payload_for("PreToolUse", tool, tool_input, root), root, env)
+                for expected, tool, tool_input, files in packs.examples(rule):
+                    for file_name, text in files.items():
+                        with open(os.path.join(root, file_name), "w", encoding="utf-8") as f:
+                            f.write(text)
+                    try:
+                        outcome = run_payload(payload_for("PreToolUse", tool, tool_input, root), root, env)
+                    finally:
+                        for file_name in files:
+                            os.remove(os.path.join(root, file_name))
                     hit = rule["id"] in outcome.matched
                     if expected == "stop":
                         ok = hit and outcome.decision == packs.level_of(rule)

@@ -15,11 +15,15 @@
   here-document or a file, an MCP tool's ``sql``/``query``) has a statement of one of these kinds;
   ``unseen``: SQL Cupcake cannot see counts too.
 - ``{ type = "hidden_code" }``: the Bash line hides what it runs (code built or decoded at run
-  time, words split by a changed IFS, names looked up with ``getattr``…)."""
+  time, words split by a changed IFS, names looked up with ``getattr``…).
+- ``{ type = "project_file", paths = [".env", "*.pem"], except = […], unignored = true }``: the
+  project's top directory holds such a file (``unignored``: one no line of its ``.gitignore``
+  excludes). Read only when the other conditions of the policy held (list it last)."""
 
 from __future__ import annotations
 
 from cupcake.compile.problems import suggestion
+from cupcake.evaluate.pack_match import glob_regex as _regex
 
 ACCESS = ("read", "write", "any")
 WHERE = ("project", "outside")
@@ -61,6 +65,7 @@ KEYS = {
     "secret": ("type", "kinds"),
     "sql": ("type", "statements", "unseen"),
     "hidden_code": ("type",),
+    "project_file": ("type", "paths", "except", "unignored"),
 }
 TYPES = tuple(KEYS)
 
@@ -73,6 +78,16 @@ def compile_pack_condition(cond: dict, report):
             return None
     if kind == "hidden_code":
         return ("hidden_code", HIDDEN_NEEDLES)
+    if kind == "project_file":
+        paths = _strings(cond.get("paths"), "paths", kind, report)
+        excepted = _strings(cond.get("except", []), "except", kind, report, empty=True)
+        unignored = cond.get("unignored", False)
+        if not isinstance(unignored, bool):
+            report("condition project_file: `unignored` is true or false", "conditions")
+            return None
+        if paths is None or excepted is None:
+            return None
+        return ("project_file", tuple(_regex(g) for g in paths), tuple(_regex(g) for g in excepted), unignored)
     if kind == "sql":
         from cupcake.evaluate.sql_text import KINDS
 
@@ -152,37 +167,6 @@ def glob_form(glob: str) -> tuple:
     return "(?:.*/)?" + _regex(body), "any"
 
 
-def _regex(glob: str) -> str:
-    out = []
-    k = 0
-    while k < len(glob):
-        ch = glob[k]
-        if glob.startswith("**", k):
-            out.append(".*")
-            k += 2
-            if glob.startswith("/", k):
-                out[-1] = "(?:.*/)?"
-                k += 1
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "{" and "}" in glob[k:]:
-            end = glob.index("}", k)
-            out.append("(?:" + "|".join(_regex(p) for p in glob[k + 1 : end].split(",")) + ")")
-            k = end
-        elif ch == "[" and "]" in glob[k + 1 :]:
-            end = glob.index("]", k + 1)
-            inner = glob[k + 1 : end]
-            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
-            k = end
-        else:
-            out.append("\\" + ch if ch in ".^$+()|\\" else ch)
-        k += 1
-    return "".join(out) + "\\Z"
-
-
 def needles(globs) -> tuple:
     """For each glob, its longest literal piece (lower case): a Bash line naming such a path holds
     one of them (unless it spells the name with an expansion, which is always read)."""
@@ -211,4 +195,6 @@ def patterns_of(cond) -> list:
         return [r for r, _f in cond[2] + cond[3]]
     if kind == "secret":
         return [p for _t, p in cond[2]] + [p for p, _g in cond[3] + cond[4]]
+    if kind == "project_file":
+        return list(cond[1] + cond[2])
     return []

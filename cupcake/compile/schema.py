@@ -162,7 +162,7 @@ CommandCondition = TableSchema(
 
 REGEX_CONDITIONS = ("command_regex", "filepath_regex", "file_content_regex")
 # The packs' conditions (``cupcake.compile.pack_conditions``): checked there, not by a model.
-PACK_CONDITIONS = ("path", "secret", "sql", "hidden_code")
+PACK_CONDITIONS = ("path", "secret", "sql", "hidden_code", "project_file")
 CONDITION_TYPES = REGEX_CONDITIONS + ("command", "field", "state_exists", "state_missing") + PACK_CONDITIONS
 COMBINATORS = ("not", "any")
 

@@ -56,9 +56,17 @@ class Facts:
         self._nested = 0
 
 
+# Programs whose arguments name paths without reading what is in them.
+NAMES_ONLY = frozenset(
+    ("echo", "printf", "ls", "stat", "test", "[", "[[", "mkdir", "touch", "basename", "dirname", "realpath")
+    + ("readlink", "which", "type", "command", "cd", "pushd", "export", "unset", "alias", "ssh-keygen", "du")
+)
 # Programs whose arguments may hold commands the Bash reader does not follow: read with the registry
 # even when only the commands are asked for.
-NESTING = frozenset(("trap", "mapfile", "readarray", "compgen", "sed", "gsed", "git", "watch", "flock"))
+NESTING = frozenset(
+    ("trap", "mapfile", "readarray", "compgen", "sed", "gsed", "git", "watch", "flock", "docker", "podman", "kubectl")
+    + ("ssh", "parallel", "entr", "nodemon")
+)
 
 
 def of(view, full: bool = False):
@@ -75,6 +83,7 @@ def _walk(facts: Facts, script, view, depth: int, via: tuple) -> None:
     if script.incomplete and depth:
         facts.hidden.append((f"code Cupcake could not read to the end ({script.incomplete})", _PLAIN))
     aliases: dict = {}
+    written: dict = {}  # path -> the text a here-document wrote there earlier on the line
     ifs = _ifs(script.text)
     _subscripts(facts, view, script, depth)
     for cmd in list(script.commands):
@@ -90,11 +99,20 @@ def _walk(facts: Facts, script, view, depth: int, via: tuple) -> None:
             _nested(facts, view, aliases[program] + " " + rest, cmd, depth, ("alias " + program,))
         if ifs:
             _split_by_ifs(facts, view, cmd, ifs, depth)
+        read_by_registry = False
         if facts.full or program in NESTING:
-            _registry(facts, view, cmd, depth)
+            read_by_registry = _registry(facts, view, cmd, depth)
+        if facts.full and not read_by_registry and program not in NAMES_ONLY:
+            # a program that takes a file by name may read it (scp, tar, zip, openssl…): what the
+            # registry does not list as read is counted too, so a credential file is never missed
+            facts.reads.extend((w, cmd.cwd) for w in cmd.words[1:] if w.known and not w.value.startswith("-"))
         for opaque in cmd.opaque:
-            _opaque(facts, view, cmd, opaque, depth, script)
+            if opaque.kind == "script file":
+                _script_file(facts, view, cmd, opaque, written, depth)
+            else:
+                _opaque(facts, view, cmd, opaque, depth, script)
         _contents(facts, cmd)
+        _remember_written(cmd, written)
 
 
 _PLAIN = "write the command out plainly, one program and its arguments, with no code built or decoded at run time"
@@ -121,18 +139,23 @@ class _Bare:
 # ## the registry ##
 
 
-def _registry(facts: Facts, view, cmd, depth: int) -> None:
+def _registry(facts: Facts, view, cmd, depth: int) -> bool:
+    """Read ``cmd`` with the registry; whether it said which files the command reads or writes."""
     from cupcake import programs
 
     if not cmd.words or not cmd.words[0].known:
-        return
+        return False
     try:
         reading = programs.read(cmd.words)
     except Exception:  # a reading that fails is the registry's bug: the line is still read by the reader
-        return
+        return False
     if reading is None:
-        return
+        return False
     language = reading.spec.language or reading.top.language
+    if reading.inner and program_runs_shell(reading) and reading.path[0] not in UNWRAPPED:
+        # a command the program runs (docker exec c CMD, ssh host CMD…), not one the reader peeled
+        text = " ".join(w.raw if w.known else w.value for w in reading.inner)
+        _nested(facts, view, text, cmd, depth, (" ".join(reading.path),))
     for effect in reading.effects:
         tag = effect.tag
         word = effect.word
@@ -156,6 +179,17 @@ def _registry(facts: Facts, view, cmd, depth: int) -> None:
     for redirect in cmd.redirects:
         if redirect.op in ("<", "<>") and redirect.fd in (None, 0):
             facts.reads.append((redirect.target, cmd.cwd))
+    return any(e.tag in FILE_EFFECTS for e in reading.effects)
+
+
+FILE_EFFECTS = frozenset(("reads", "script", "writes", "deletes", "into", "mode", "links"))
+
+
+# Wrappers the Bash reader peels itself (their inner command is already on the list).
+UNWRAPPED = frozenset(
+    ("sudo", "doas", "env", "nice", "nohup", "timeout", "time", "command", "builtin", "exec", "xargs", "stdbuf", "ionice")
+    + ("chroot", "setsid", "taskset", "chrt", "strace", "ltrace", "unbuffer", "caffeinate", "busybox", "run0", "pkexec")
+)
 
 
 def program_runs_shell(reading) -> bool:
@@ -333,6 +367,40 @@ def _opaque(facts: Facts, view, cmd, opaque, depth: int, script) -> None:
 _CODE_PLAIN = (
     "call the functions by name with literal arguments (no getattr, eval, exec, decoding or names built at run time)"
 )
+
+
+def _remember_written(cmd, written: dict) -> None:
+    """``cat > x.sh <<EOF … EOF``: the text now in ``x.sh`` (None when it cannot be known)."""
+    for r in cmd.redirects:
+        if r.writes and r.target.known:
+            path = _absolute(r.target.value, cmd.cwd)
+            body = next((b.body for b in cmd.redirects if b.feeds_stdin and b.body_known), None)
+            if cmd.program == "echo" and all(w.known for w in cmd.words[1:]):
+                body = " ".join(w.value for w in cmd.words[1:] if w.value not in ("-n", "-e", "-E"))
+            written[path] = body if cmd.program in ("cat", "tee", "echo") else None
+
+
+def _script_file(facts: Facts, view, cmd, opaque, written: dict, depth: int) -> None:
+    """A script the same line wrote and then runs: read what it holds, or refuse it."""
+    if not opaque.known or opaque.text is None:
+        return
+    path = _absolute(opaque.text, cmd.cwd)
+    if path not in written:
+        return
+    text = written[path]
+    if text is None:
+        facts.hidden.append(("a script written earlier on the same line and then run", _PLAIN))
+    else:
+        _nested(facts, view, text, cmd, depth, (f"{cmd.program} {opaque.text}",))
+
+
+def _absolute(value: str, cwd) -> str:
+    import os
+
+    from cupcake.shell.model import normpath
+
+    value = os.path.expanduser(value)
+    return normpath(value if value.startswith("/") else (cwd or "/").rstrip("/") + "/" + value)
 
 
 def _decoding_printf(cmd) -> bool:

@@ -30,7 +30,7 @@ def holds(cond, view) -> bool:
         from cupcake.stores.state.query import holds as state_holds
 
         return state_holds(cond, view.state)
-    if kind in ("path", "secret", "sql", "hidden_code"):
+    if kind in ("path", "secret", "sql", "hidden_code", "project_file"):
         from cupcake.evaluate.pack_match import holds as pack_holds
 
         return pack_holds(cond, view)

@@ -32,6 +32,8 @@ def holds(cond, view) -> bool:
         return _secret(cond, view)
     if kind == "sql":
         return _sql(cond, view)
+    if kind == "project_file":
+        return _project_file(cond, view)
     if kind == "hidden_code":
         text = view.command
         if text is None or not may_hold_names(cond[1], text.lower()):
@@ -156,6 +158,53 @@ def _any_glob(forms: dict, globs, view) -> bool:
     return False
 
 
+# ## the project's files ##
+
+MAX_LISTED = 4096  # entries of the project's top directory looked at
+MAX_GITIGNORE = 256 * 1024
+
+
+def _project_file(cond, view) -> bool:
+    _kind, globs, excepted, unignored = cond
+    try:
+        with os.scandir(view.root) as entries:
+            names = [e.name for _n, e in zip(range(MAX_LISTED), entries)]
+    except OSError:
+        return False
+    found = [
+        n
+        for n in names
+        if any(view.patterns.regex(g).match(n) for g in globs) and not any(view.patterns.regex(g).match(n) for g in excepted)
+    ]
+    if not found or not unignored:
+        return bool(found)
+    ignored = _gitignore(view.root)
+    return any(not _ignored(name, ignored, view) for name in found)
+
+
+def _gitignore(root: str) -> list:
+    try:
+        with open(os.path.join(root, ".gitignore"), encoding="utf-8", errors="replace") as f:
+            text = f.read(MAX_GITIGNORE)
+    except OSError:
+        return []
+    return [line.strip().lstrip("/").rstrip("/") for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _ignored(name: str, lines: list, view) -> bool:
+    """Whether a line of .gitignore excludes the top-level ``name`` (a later ``!name`` takes it back)."""
+    result = False
+    for line in lines:
+        negate = line.startswith("!")
+        pattern = line[1:] if negate else line
+        pattern = pattern[3:] if pattern.startswith("**/") else pattern
+        if "/" in pattern:
+            continue
+        if view.patterns.regex(glob_regex(pattern)).match(name):
+            result = not negate
+    return result
+
+
 # ## secrets ##
 
 
@@ -229,3 +278,35 @@ def _sql(cond, view) -> bool:
         if kinds_of(text) & set(wanted):
             return True
     return False
+
+
+def glob_regex(glob: str) -> str:
+    """A glob as a regex over a path (``**`` crosses directories, ``*`` does not; ``{a,b}``)."""
+    out = []
+    k = 0
+    while k < len(glob):
+        ch = glob[k]
+        if glob.startswith("**", k):
+            out.append(".*")
+            k += 2
+            if glob.startswith("/", k):
+                out[-1] = "(?:.*/)?"
+                k += 1
+            continue
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif ch == "{" and "}" in glob[k:]:
+            end = glob.index("}", k)
+            out.append("(?:" + "|".join(glob_regex(p) for p in glob[k + 1 : end].split(",")) + ")")
+            k = end
+        elif ch == "[" and "]" in glob[k + 1 :]:
+            end = glob.index("]", k + 1)
+            inner = glob[k + 1 : end]
+            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
+            k = end
+        else:
+            out.append("\\" + ch if ch in ".^$+()|\\" else ch)
+        k += 1
+    return "".join(out) + "\\Z"

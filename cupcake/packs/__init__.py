@@ -7,7 +7,8 @@ A pack file holds ``description`` and ``[[rule]]`` tables. A rule: ``id`` (``<pa
 ``message`` (what the agent should do instead), ``matcher`` (the tools, "Bash" by default),
 ``hook_event`` ("PreToolUse" by default), ``conditions`` (the policy language's), and
 ``examples.stop`` / ``examples.pass``: calls the rule must catch (block, ask or warn, by its
-level) and near misses it must let through (a string is a Bash command; a table is
+level) and near misses it must let through (each shares the rule's program, a piece of its paths, or
+one of its ``keywords``) (a string is a Bash command; a table is
 ``{ tool = "Read", input = { file_path = "…" } }``).
 
 A pack may instead gather others: ``include = ["git", …]`` and ``exclude = ["<rule id>", …]``
@@ -144,17 +145,20 @@ def check_settings(packs: dict, report) -> None:
         for rule_id in ids:
             if rule_id not in known:
                 report(
-                    f'[packs] {key}: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}'
-                    " (see `cupcake packs`)",
+                    f'[packs] {key}: no built-in rule has the id "{rule_id}" (`cupcake packs` lists them)'
+                    f"{suggestion(rule_id, list(known))}",
                     key,
                 )
 
 
 def examples(rule: dict):
-    """(expected, tool, tool_input) for each example: expected is "stop" or "pass"."""
+    """(expected, tool, tool_input, files) for each example: expected is "stop" or "pass"; files
+    ({name: text}) are put in the project first (``{ command = "git add -A", files = { ".env" = "…" } }``)."""
     for expected in ("stop", "pass"):
         for example in (rule.get("examples") or {}).get(expected, ()):
             if isinstance(example, str):
-                yield expected, "Bash", {"command": example}
+                yield expected, "Bash", {"command": example}, {}
+            elif "command" in example:
+                yield expected, "Bash", {"command": example["command"]}, dict(example.get("files", {}))
             else:
-                yield expected, example.get("tool", "Bash"), dict(example.get("input", {}))
+                yield expected, example.get("tool", "Bash"), dict(example.get("input", {})), dict(example.get("files", {}))

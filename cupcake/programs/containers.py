@@ -5,7 +5,7 @@ What a container does inside is not read; a bind mount is a program the reader c
 
 from __future__ import annotations
 
-from cupcake.programs.spec import POSIX, READS, TOOL, WRITES, program
+from cupcake.programs.spec import COMMAND, POSIX, READS, TOOL, WRITES, program
 
 
 def _cp(r) -> None:
@@ -200,6 +200,31 @@ for _name in (
             "complete": False,
         },
     )
+
+# ``docker exec CONTAINER CMD…`` and ``kubectl exec POD -- CMD…`` run a command (in the container):
+# the rule packs read it like any command (``docker exec db psql -c 'DROP TABLE t'``).
+_DOCKER_SUBS["exec"] = (
+    "exec",
+    TOOL,
+    {
+        "options": "-d,--detach -i,--interactive -t,--tty --privileged -e,--env= --env-file= -u,--user= "
+        "-w,--workdir= --detach-keys=",
+        "operands": "value command",
+        "style": POSIX,
+        "examples": ("docker exec -it db psql -c 'select 1' => passes",),
+    },
+)
+_KUBECTL_SUBS["exec"] = (
+    "exec",
+    TOOL,
+    {
+        "options": "-i,--stdin -t,--tty -c,--container= -n,--namespace= -q,--quiet --pod-running-timeout= "
+        "-f,--filename=",
+        "operands": "value command",
+        "examples": ("kubectl exec -it web -- ls => passes",),
+    },
+)
+
 
 SPECS = (
     program(
