@@ -64,7 +64,8 @@ NAMES_ONLY = frozenset(
 # Programs whose arguments may hold commands the Bash reader does not follow: read with the registry
 # even when only the commands are asked for.
 NESTING = frozenset(
-    ("trap", "mapfile", "readarray", "compgen", "sed", "gsed", "git", "watch", "flock", "docker", "podman", "kubectl")
+    ("python", "python3", "perl", "ruby", "node", "php", "bun", "deno")
+    + ("trap", "mapfile", "readarray", "compgen", "sed", "gsed", "git", "watch", "flock", "docker", "podman", "kubectl")
     + ("ssh", "parallel", "entr", "nodemon")
 )
 
@@ -152,7 +153,7 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
     if reading is None:
         return False
     language = reading.spec.language or reading.top.language
-    if reading.inner and program_runs_shell(reading) and reading.path[0] not in UNWRAPPED:
+    if reading.inner and reading.path[0] in RUNS_INNER:
         # a command the program runs (docker exec c CMD, ssh host CMD…), not one the reader peeled
         text = " ".join(w.raw if w.known else w.value for w in reading.inner)
         _nested(facts, view, text, cmd, depth, (" ".join(reading.path),))
@@ -172,6 +173,8 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
                 facts.sql.append((_read_sql(word, cmd.cwd, view.root), effect.what))
         elif tag == "code" and language in SQL_LANGUAGES and word is not None:
             facts.sql.append((word.value if word.known else None, effect.what))
+        elif tag == "code" and language in inline_code.LANGUAGES and word is not None and word.known:
+            _code(facts, view, cmd, language, word.value, depth)
         elif tag == "stdin code" and language in SQL_LANGUAGES:
             fed = stdin_of(cmd, view.root)
             if fed is not False:
@@ -185,11 +188,8 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
 FILE_EFFECTS = frozenset(("reads", "script", "writes", "deletes", "into", "mode", "links"))
 
 
-# Wrappers the Bash reader peels itself (their inner command is already on the list).
-UNWRAPPED = frozenset(
-    ("sudo", "doas", "env", "nice", "nohup", "timeout", "time", "command", "builtin", "exec", "xargs", "stdbuf", "ionice")
-    + ("chroot", "setsid", "taskset", "chrt", "strace", "ltrace", "unbuffer", "caffeinate", "busybox", "run0", "pkexec")
-)
+# Programs whose inner command the Bash reader does not follow (it peels sudo, env, xargs… itself).
+RUNS_INNER = frozenset(("docker", "podman", "kubectl", "ssh", "watch", "flock", "parallel", "entr", "nodemon"))
 
 
 def program_runs_shell(reading) -> bool:
@@ -339,22 +339,7 @@ def _opaque(facts: Facts, view, cmd, opaque, depth: int, script) -> None:
             if kind == "inline code" and opaque.text and not opaque.known:
                 facts.hidden.append((f"{opaque.language} code built from values Cupcake cannot see", _PLAIN))
             return
-        found = inline_code.read(opaque.language, opaque.text)
-        if found is None:
-            return
-        for reason in found.hidden:
-            facts.hidden.append((f"{opaque.language} code that {reason}", _CODE_PLAIN))
-        for text in found.shell:
-            _nested(facts, view, text, cmd, depth, (f"{cmd.program} code",))
-        for path in found.paths:
-            from cupcake.shell.words import Word
-
-            word = Word(path)
-            facts.reads.append((word, cmd.cwd))
-            if found.writes:
-                from cupcake.shell.model import Write
-
-                facts.writes.append(Write(f"{cmd.program} code", word, cmd.cwd))
+        _code(facts, view, cmd, opaque.language, opaque.text, depth)
         return
     if kind in ("shell script", "stdin script") and not opaque.known:
         decoders = [c.program for c in script.commands if c.program in DECODERS or _decoding_printf(c)]
@@ -362,6 +347,27 @@ def _opaque(facts: Facts, view, cmd, opaque, depth: int, script) -> None:
             facts.hidden.append(
                 (f"shell code decoded at run time (through `{decoders[0]}`) and then run", _PLAIN),
             )
+
+
+def _code(facts: Facts, view, cmd, language: str, text: str, depth: int) -> None:
+    """Inline interpreter code: the shell commands and deletions it makes, the paths it names, and
+    whether it hides what it calls."""
+    found = inline_code.read(language, text)
+    if found is None:
+        return
+    for reason in found.hidden:
+        facts.hidden.append((f"{language} code that {reason}", _CODE_PLAIN))
+    for line in found.shell:
+        _nested(facts, view, line, cmd, depth, (f"{cmd.program} code",))
+    if found.paths:
+        from cupcake.shell.model import Write
+        from cupcake.shell.words import Word
+
+        for path in found.paths:
+            word = Word(path)
+            facts.reads.append((word, cmd.cwd))
+            if found.writes:
+                facts.writes.append(Write(f"{cmd.program} code", word, cmd.cwd))
 
 
 _CODE_PLAIN = (

@@ -56,6 +56,7 @@ _PY_IMPORT = "__import__("
 _WRITE_HINTS = ("'w'", '"w"', "'a'", '"a"', "'wb'", '"wb"', "write", "appendFile", "writeFile", "'>", '">', "copy")
 LANGUAGES = {"python": "python", "node": "node", "perl": "perl", "ruby": "ruby", "php": "php", "bun": "node"}
 LANGUAGES.update({"deno": "node", "nodejs": "node", "js": "node", "javascript": "node", "python3": "python"})
+LANGUAGES.update({"typescript": "node"})
 
 
 class Found:
