@@ -485,7 +485,9 @@ def make_thousand_policies_and_packs(project: Path) -> Setup:
 
 def hundred_kb_source() -> str:
     """About 100 KB of ordinary Python with no secret in it (what a Write of a large file carries)."""
-    block = two_kb_source() + '\ndb_password = os.environ.get("DB_PASSWORD", "")\nAPI_URL = "https://api.example.com/v1"\n'
+    block = (
+        two_kb_source() + '\ndb_password = os.environ.get("DB_PASSWORD", "")\nAPI_URL = "https://api.example.com/v1"\n'
+    )
     return "\n".join(block.replace("total_price", f"total_price_{i}") for i in range(50))
 
 

@@ -44,7 +44,9 @@ class Outcome:
         self.failures = [f.message for f in ctx.failures]
         # Policies whose warning went out with a call that went ahead ("warn": allowed, and told).
         self.warned = [
-            Policy(policies[i]).name for i in ctx.matched if i < len(policies) and Policy(policies[i]).action.kind == "warn"
+            Policy(policies[i]).name
+            for i in ctx.matched
+            if i < len(policies) and Policy(policies[i]).action.kind == "warn"
         ]
         if self.warned and self.decision in ("allow", "context"):
             self.decision = "warn"

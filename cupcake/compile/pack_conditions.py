@@ -25,6 +25,8 @@ from __future__ import annotations
 from cupcake.compile.problems import suggestion
 from cupcake.evaluate.pack_match import glob_regex as _regex
 
+from cupcake.evaluate.secret_scan import QUOTED  # noqa: E402
+
 ACCESS = ("read", "write", "any")
 WHERE = ("project", "outside")
 SECRET_KINDS = ("key", "keyword", "entropy")
@@ -145,13 +147,26 @@ def _secret(kinds: tuple, report):
         report("condition secret: detect-secrets is not installed (pip install detect-secrets)", "conditions")
         return None
     try:
+        from cupcake.compile.literals import required_literals
+
         keys = secret_patterns.key_patterns() if "key" in kinds else ()
+        keys = tuple((t, p, c, _literals(p, required_literals)) for t, p, c in keys)
         code, config = secret_patterns.keyword_patterns() if "keyword" in kinds else ((), ())
         entropy = secret_patterns.entropy_settings() if "entropy" in kinds else ()
     except Exception as exc:  # a detect-secrets release that moved its detectors
         report(f"condition secret: cannot read detect-secrets' patterns ({type(exc).__name__}: {exc})", "conditions")
         return None
     return ("secret", kinds, keys, code, config, entropy)
+
+
+def _literals(pattern: str, required_literals) -> tuple:
+    """The literals every match of ``pattern`` holds, lower-cased when the pattern ignores case
+    (the scan checks those against the lower-cased text): most key formats are skipped without
+    running their pattern over a large file."""
+    for flags in ("(?ix)", "(?i)"):
+        if pattern.startswith(flags):
+            return tuple(lit.lower() for lit in required_literals(pattern[len(flags) :]) if lit.isascii())
+    return tuple(required_literals(pattern))
 
 
 def glob_form(glob: str) -> tuple:
@@ -194,7 +209,7 @@ def patterns_of(cond) -> list:
     if kind == "path":
         return [r for r, _f in cond[2] + cond[3]]
     if kind == "secret":
-        return [p for _t, p in cond[2]] + [p for p, _g in cond[3] + cond[4]]
+        return [p for _t, p, _c, _l in cond[2]] + [p for p, _g in cond[3] + cond[4]] + [QUOTED]
     if kind == "project_file":
         return list(cond[1] + cond[2])
     return []

@@ -17,7 +17,17 @@ SHELL_CALLS = {
     "python": ("os.system(", "os.popen(", "subprocess.run(", "subprocess.call(", "subprocess.check_call(")
     + ("subprocess.check_output(", "subprocess.Popen(", "subprocess.getoutput(", "subprocess.getstatusoutput(")
     + ("commands.getoutput(", "pty.spawn(", "os.execvp(", "os.execv(", "os.spawnlp("),
-    "node": ("execSync(", "exec(", "spawnSync(", "spawn(", "execFileSync(", "execFile(", "$`", "Bun.spawn(", "Deno.Command("),
+    "node": (
+        "execSync(",
+        "exec(",
+        "spawnSync(",
+        "spawn(",
+        "execFileSync(",
+        "execFile(",
+        "$`",
+        "Bun.spawn(",
+        "Deno.Command(",
+    ),
     "perl": ("system(", "system ", "exec(", "exec ", "qx(", "qx{", "qx/", "`", "open("),
     "ruby": ("system(", "system ", "exec(", "exec ", "%x(", "%x{", "`", "spawn(", "Open3."),
     "php": ("shell_exec(", "exec(", "system(", "passthru(", "popen(", "proc_open(", "`"),
@@ -43,7 +53,12 @@ HIDDEN = {
     "node": (("eval(", "runs eval"), ("Function(", "builds a function from text"), ("atob(", "decodes data"))
     + (("'base64'", "decodes data"), ('"base64"', "decodes data"), ("fromCharCode", "builds text from codes"))
     + (("vm.run", "runs code from text"), ("require(process", "requires a computed module"), ("[`", "builds a name")),
-    "perl": (("eval", "runs eval"), ("pack(", "packs bytes"), ("decode_base64", "decodes data"), ("chr(", "builds text"))
+    "perl": (
+        ("eval", "runs eval"),
+        ("pack(", "packs bytes"),
+        ("decode_base64", "decodes data"),
+        ("chr(", "builds text"),
+    )
     + (("->can(", "looks a name up"), ("&{", "calls a computed name"), ("&$", "calls a computed name")),
     "ruby": (("eval", "runs eval"), ("send(", "calls a computed name"), (".send ", "calls a computed name"))
     + (("Base64", "decodes data"), (".pack(", "packs bytes"), ("const_get", "looks a name up"))

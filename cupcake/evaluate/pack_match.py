@@ -174,7 +174,8 @@ def _project_file(cond, view) -> bool:
     found = [
         n
         for n in names
-        if any(view.patterns.regex(g).match(n) for g in globs) and not any(view.patterns.regex(g).match(n) for g in excepted)
+        if any(view.patterns.regex(g).match(n) for g in globs)
+        and not any(view.patterns.regex(g).match(n) for g in excepted)
     ]
     if not found or not unignored:
         return bool(found)
@@ -188,7 +189,9 @@ def _gitignore(root: str) -> list:
             text = f.read(MAX_GITIGNORE)
     except OSError:
         return []
-    return [line.strip().lstrip("/").rstrip("/") for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return [
+        line.strip().lstrip("/").rstrip("/") for line in text.splitlines() if line.strip() and not line.startswith("#")
+    ]
 
 
 def _ignored(name: str, lines: list, view) -> bool:
@@ -258,8 +261,6 @@ _CLIENT_NAMES = ("psql", "mysql", "mariadb", "sqlite", "mongo", "redis", "clickh
 
 def _sql(cond, view) -> bool:
     _kind, wanted, unseen = cond
-    from cupcake.evaluate.sql_text import kinds_of
-
     tool = view.tool or ""
     texts: list = []
     if tool.startswith("mcp__"):
@@ -270,6 +271,10 @@ def _sql(cond, view) -> bool:
     if view.command is not None and (tool == "Bash" or tool.startswith("mcp__")):
         if may_hold_names(_CLIENT_NAMES, view.command.lower()):
             texts.extend(text for text, _what in view.facts(full=True).sql)
+    if not texts:
+        return False
+    from cupcake.evaluate.sql_text import kinds_of
+
     for text in texts:
         if text is None:
             if unseen:

@@ -40,7 +40,6 @@ PLACEHOLDERS = (
     "undefined",
     "todo",
 )
-_KEYWORDS = ("key", "pass", "pwd", "secret", "contras", "token")
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".ini", ".cfg", ".conf", ".properties", ".toml", ".env")
 
 
@@ -49,6 +48,10 @@ def bounded(text: str) -> str:
         return text
     half = MAX_SCAN // 2
     return text[:half] + "\n" + text[-half:]
+
+
+# A quoted run of key-like characters (the entropy check's candidates).
+QUOTED = "(['\"])([A-Za-z0-9+/=_\\-]{%d,})\\1" % MIN_ENTROPY_LENGTH
 
 
 def find(cond, texts, patterns, path: str = ""):
@@ -61,38 +64,64 @@ def find(cond, texts, patterns, path: str = ""):
         if not text:
             continue
         text = bounded(text)
+        context = None  # the lines that hold a secret-sounding word, joined
         if "key" in kinds:
-            for secret_type, pattern in keys:
-                if patterns.regex(pattern).search(text) is not None:
-                    return "key", secret_type
-        lines = None
-        if "keyword" in kinds:
-            lines = text.splitlines()
-            candidates = [line for line in lines if _has_keyword(line)]
-            for pattern, group in config_keywords if config else code_keywords:
-                rx = patterns.regex(pattern)
-                for line in candidates:
-                    m = rx.search(line)
-                    if m is not None and _real(m.group(group)):
-                        return "keyword", "a secret assigned to " + line.strip()[:40].split("=")[0].split(":")[0].strip()
-        if "entropy" in kinds:
-            if lines is None:
-                lines = text.splitlines()
-            for line in lines:
-                if '"' not in line and "'" not in line:
-                    continue
-                for value in _quoted(line):
-                    if len(value) < MIN_ENTROPY_LENGTH or not _real(value):
+            lowered = text.lower()
+            for secret_type, pattern, needs_context, literals in keys:
+                if literals and not all(lit in (lowered if pattern.startswith("(?i") else text) for lit in literals):
+                    continue  # every match holds these: skipped without running the pattern
+                if needs_context:
+                    if context is None:
+                        context = keyword_lines(text)
+                    if not context:
                         continue
-                    for charset, limit in entropy:
-                        if all(c in charset for c in value) and shannon(value, charset) > limit:
-                            return "entropy", "a high-entropy string"
+                    if patterns.regex(pattern).search(context) is not None:
+                        return "key", secret_type
+                elif patterns.regex(pattern).search(text) is not None:
+                    return "key", secret_type
+        if "keyword" in kinds:
+            if context is None:
+                context = keyword_lines(text)
+            for pattern, group in config_keywords if config else code_keywords:
+                for m in patterns.regex(pattern).finditer(context):
+                    if _real(m.group(group)):
+                        return "keyword", "a secret assigned in the code"
+        if "entropy" in kinds:
+            for m in patterns.regex(QUOTED).finditer(text):
+                value = m.group(2)
+                if not _real(value):
+                    continue
+                for charset, limit in entropy:
+                    if all(c in charset for c in value) and shannon(value, charset) > limit:
+                        return "entropy", "a high-entropy string"
     return None
 
 
-def _has_keyword(line: str) -> bool:
-    lowered = line.lower()
-    return any(k in lowered for k in _KEYWORDS)
+_WORDS = ("key", "pwd", "pw", "pass", "token", "secret", "contras")
+
+
+_lines: dict = {}  # id(text) -> (text, its keyword lines): the rules of a run scan the same text
+
+
+def keyword_lines(text: str) -> str:
+    """The lines of ``text`` that hold a secret-sounding word, joined (found with ``str.find``)."""
+    seen = _lines.get(id(text))
+    if seen is not None and seen[0] is text:
+        return seen[1]
+    lowered = text.lower()
+    spans = set()
+    for word in _WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            start = lowered.rfind("\n", 0, at) + 1
+            end = lowered.find("\n", at)
+            end = len(lowered) if end < 0 else end
+            spans.add((start, end))
+            at = lowered.find(word, end)
+    found = "\n".join(text[a:b] for a, b in sorted(spans))
+    _lines.clear()
+    _lines[id(text)] = (text, found)
+    return found
 
 
 def _real(value) -> bool:
@@ -102,12 +131,6 @@ def _real(value) -> bool:
     if any(p in lowered for p in PLACEHOLDERS):
         return False
     return len(set(value)) > 2  # "aaaa", "1111": not a secret
-
-
-def _quoted(line: str):
-    for quote in ('"', "'"):
-        parts = line.split(quote)
-        yield from parts[1::2]
 
 
 def shannon(data: str, charset: str) -> float:

@@ -161,4 +161,9 @@ def examples(rule: dict):
             elif "command" in example:
                 yield expected, "Bash", {"command": example["command"]}, dict(example.get("files", {}))
             else:
-                yield expected, example.get("tool", "Bash"), dict(example.get("input", {})), dict(example.get("files", {}))
+                yield (
+                    expected,
+                    example.get("tool", "Bash"),
+                    dict(example.get("input", {})),
+                    dict(example.get("files", {})),
+                )

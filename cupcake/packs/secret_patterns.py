@@ -19,8 +19,23 @@ def _inline(pattern: str, flags: int) -> str:
     return f"(?{prefix}){pattern}" if prefix else pattern
 
 
+# A detector whose pattern needs one of these words matches only on a line that holds one: it is run
+# on those lines alone (most of a large file is skipped). Checked against the pattern's text.
+CONTEXT_WORDS = ("key", "pwd", "pw", "pass", "token", "secret")
+
+
+def needs_context(pattern: str) -> bool:
+    """Whether every match of ``pattern`` lies on a line holding one of ``CONTEXT_WORDS``: the
+    detectors written as "<name> (key|pwd|password|pass|token) = <value>" (no match spans lines)."""
+    body = pattern.lower()
+    if "(?:key|pwd|pw|password|pass|token)" in body or "(?:key|pwd|password|pass|token)" in body:
+        return "(?s" not in body and "\\n" not in body
+    return "secret[-_]?(?:access)?[-_]?key" in body
+
+
 def key_patterns() -> tuple:
-    """((secret type, regex), …) from every regex-based detector of detect-secrets."""
+    """((secret type, regex, whether it needs a keyword line), …) from every regex-based detector of
+    detect-secrets."""
     import importlib
     import inspect
     import pkgutil
@@ -37,7 +52,8 @@ def key_patterns() -> tuple:
             if not issubclass(cls, RegexBasedDetector) or inspect.isabstract(cls):
                 continue
             for rx in cls.denylist:
-                found.append((cls.secret_type, _inline(rx.pattern, rx.flags)))
+                pattern = _inline(rx.pattern, rx.flags)
+                found.append((cls.secret_type, pattern, needs_context(pattern)))
     return tuple(found)
 
 
@@ -45,8 +61,12 @@ def keyword_patterns() -> tuple:
     """((regex, group of the value), …) for code (quotes required) and for configuration files."""
     from detect_secrets.plugins import keyword
 
-    code = tuple((_inline(rx.pattern, rx.flags), group) for rx, group in keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items())
-    config = tuple((_inline(rx.pattern, rx.flags), group) for rx, group in keyword.CONFIG_DENYLIST_REGEX_TO_GROUP.items())
+    code = tuple(
+        (_inline(rx.pattern, rx.flags), group) for rx, group in keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items()
+    )
+    config = tuple(
+        (_inline(rx.pattern, rx.flags), group) for rx, group in keyword.CONFIG_DENYLIST_REGEX_TO_GROUP.items()
+    )
     return code, config
 
 
@@ -54,7 +74,9 @@ def entropy_settings() -> tuple:
     """((charset, limit), …) of detect-secrets' high-entropy string detectors (base64, hex)."""
     from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString, HexHighEntropyString
 
-    return tuple((plugin().charset, float(plugin().entropy_limit)) for plugin in (Base64HighEntropyString, HexHighEntropyString))
+    return tuple(
+        (plugin().charset, float(plugin().entropy_limit)) for plugin in (Base64HighEntropyString, HexHighEntropyString)
+    )
 
 
 def version() -> str:
