@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from cupcake.compile.problems import suggestion
 from cupcake.evaluate.pack_match import glob_regex as _regex
-
 from cupcake.evaluate.secret_scan import QUOTED  # noqa: E402
 
 ACCESS = ("read", "write", "any")
@@ -188,7 +187,7 @@ def needles(globs) -> tuple:
     found = []
     for glob in globs:
         best = ""
-        piece = []
+        piece: list[str] = []
         for ch in glob.lstrip("~") + "*":
             if ch in "*?[]{},/":
                 text = "".join(piece)

@@ -265,7 +265,7 @@ def _ifs(text: str):
 def _split_by_ifs(facts: Facts, view, cmd, ifs: str, depth: int) -> None:
     """Words made of one unquoted expansion are split on ``IFS`` by bash: read them again split."""
     changed = False
-    words = []
+    words: list[str] = []
     for word in cmd.words:
         raw = word.raw
         if raw.startswith("$") and '"' not in raw and "'" not in raw and any(c in word.value for c in ifs):
@@ -282,7 +282,8 @@ def _split_by_ifs(facts: Facts, view, cmd, ifs: str, depth: int) -> None:
 
 
 def _split(text: str, chars: str) -> list:
-    out, current = [], []
+    out: list[str] = []
+    current: list[str] = []
     for ch in text:
         if ch in chars:
             out.append("".join(current))

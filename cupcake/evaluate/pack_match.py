@@ -16,10 +16,21 @@ READ_TOOLS = ("Read", "Grep", "Glob", "LS", "NotebookRead")
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 _PATH_KEYS = ("file_path", "notebook_path", "path")
 # An MCP tool's arguments: the keys that name paths, hold shell commands, SQL, or text written.
-MCP_PATH_KEYS = ("path", "file_path", "filepath", "file", "filename", "source", "destination", "target")
-MCP_PATH_KEYS += ("dir", "directory", "paths", "files", "src", "dest", "uri")
+MCP_PATH_KEYS: tuple[str, ...] = ("path", "file_path", "filepath", "file", "filename", "source", "destination")
+MCP_PATH_KEYS += ("target", "dir", "directory", "paths", "files", "src", "dest", "uri")
 MCP_SQL_KEYS = ("sql", "query", "statement", "statements")
-MCP_WRITE_VERBS = ("write", "edit", "create", "update", "delete", "remove", "move", "rename", "put", "upload")
+MCP_WRITE_VERBS: tuple[str, ...] = (
+    "write",
+    "edit",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "move",
+    "rename",
+    "put",
+    "upload",
+)
 MCP_WRITE_VERBS += ("save", "append", "patch", "insert")
 MAX_MCP_STRINGS = 200
 
@@ -84,7 +95,7 @@ def _tool_paths(view, tool: str, access: str):
     if tool in READ_TOOLS:
         if access == "write":
             return
-        keys = _PATH_KEYS
+        keys: tuple[str, ...] = _PATH_KEYS
     elif tool in WRITE_TOOLS:
         if access == "read":
             return

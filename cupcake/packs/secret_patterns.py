@@ -51,7 +51,7 @@ def key_patterns() -> tuple:
                 continue
             if not issubclass(cls, RegexBasedDetector) or inspect.isabstract(cls):
                 continue
-            for rx in cls.denylist:
+            for rx in cls.denylist:  # type: ignore[attr-defined]  # a class attribute on each detector
                 pattern = _inline(rx.pattern, rx.flags)
                 found.append((cls.secret_type, pattern, needs_context(pattern)))
     return tuple(found)

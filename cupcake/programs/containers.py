@@ -5,7 +5,7 @@ What a container does inside is not read; a bind mount is a program the reader c
 
 from __future__ import annotations
 
-from cupcake.programs.spec import COMMAND, POSIX, READS, TOOL, WRITES, program
+from cupcake.programs.spec import POSIX, READS, TOOL, WRITES, program
 
 
 def _cp(r) -> None:
