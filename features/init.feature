@@ -409,4 +409,4 @@ Feature: cupcake init turns the rules in CLAUDE.md into policies that load
             Then the exit code is 0
             And "cupcake.toml" is the commented starter
             And the policy file "cupcake.toml" loads with 0 policies
-            And with every example uncommented, "cupcake.toml" loads with 43 policies
+            And with every example uncommented, "cupcake.toml" loads with 81 policies
