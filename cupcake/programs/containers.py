@@ -211,7 +211,7 @@ _DOCKER_SUBS["exec"] = (
         "-w,--workdir= --detach-keys=",
         "operands": "value command",
         "style": POSIX,
-        "examples": ("docker exec -it db psql -c 'select 1' => passes",),
+        "examples": ("docker exec -it db psql -c 'select 1' => code select 1",),
     },
 )
 _KUBECTL_SUBS["exec"] = (
@@ -221,7 +221,7 @@ _KUBECTL_SUBS["exec"] = (
         "options": "-i,--stdin -t,--tty -c,--container= -n,--namespace= -q,--quiet --pod-running-timeout= "
         "-f,--filename=",
         "operands": "value command",
-        "examples": ("kubectl exec -it web -- ls => passes",),
+        "examples": ("kubectl exec -it web -- rm -rf /data => deletes /data (tree)",),
     },
 )
 
