@@ -372,10 +372,39 @@ Feature: The audit trail
         And the output has a row with "PreToolUse  4  2  1  1"
         And the output says "Slowest runs"
 
-    Scenario: With no audit log, cupcake audit says how to turn it on
+    Scenario: With audit logging on and nothing logged yet, cupcake audit says so
         When the user runs "cupcake audit"
         Then the exit code is 1
+        And the error says "No audit log at .cupcake/audit.log yet: audit_logging is on, and no run has been logged so far (a run is logged when a policy matched, a command ran or something failed; with audit_allows = true, every run is)."
+
+    Scenario: With audit logging off, cupcake audit says how to turn it on
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Never delete the data directory"
+            matcher = "Bash"
+            conditions = [{ type = "command_regex", value = "rm\\s+-rf\\s+data" }]
+            action = { type = "block_with_feedback", feedback_message = "The data directory holds the only copy of the fixtures" }
+            """
+        When the user runs "cupcake audit stats"
+        Then the exit code is 1
         And the error says "No audit log at .cupcake/audit.log. Turn it on with `audit_logging = true` under [settings] in cupcake.toml."
+
+    Scenario: With .cupcake unwritable, cupcake audit says what is wrong, and the agent's session hears it once per turn
+        Given .cupcake cannot be written
+        When the user runs "cupcake audit"
+        Then the exit code is 1
+        And the error says "No audit log at .cupcake/audit.log: audit_logging is on, but .cupcake/ cannot be written (.cupcake is not a directory; Cupcake does not write through it), so nothing can be logged. Make it a directory this user can write (`cupcake doctor` checks it)."
+        When the agent asks to run "rm -rf data"
+        Then the tool call is denied with:
+            """
+            Operation blocked: The data directory holds the only copy of the fixtures
+            """
+        And the user is told nothing
+        When the agent asks to run "ls"
+        Then the user is told nothing
+        When the user submits the prompt "go on"
+        Then the user is told "Cupcake: .cupcake/ cannot be written (.cupcake is not a directory; Cupcake does not write through it): no policy cache, session state or audit trail is kept until a person fixes it (`cupcake doctor` says how). The policies are still enforced."
 
     Scenario: Rotation settings out of range are refused with file and line
         Given the project policy:

@@ -53,6 +53,20 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         Then the exit code is 1
         And the doctor reports the problem ".claude/settings.json: the hook listed under PreToolUse runs `--event PostToolUse`, so PreToolUse policies are never evaluated"
 
+    Scenario: Hooks installed while every policy is commented out: the user is warned they are not protected
+        Given the project policy:
+            """
+            # imports = ["cupcake:recommended"]
+
+            # [[policy]]
+            # name = "Keep xyz"
+            """
+        And the user runs "cupcake sync"
+        When the user runs "cupcake doctor"
+        Then the exit code is 0
+        And the doctor warns "the hooks are installed but no policy is active (every policy is commented out, or there is none): only self-protection is enforced"
+        And its fix says "turn on the recommended rules with imports = ["cupcake:recommended"] in cupcake.toml"
+
     Scenario: Hooks in two scopes with different commands run Cupcake twice per event
         Claude Code runs identical hook commands once, but `cupcake` and an absolute path differ.
         Given the user runs "cupcake sync"

@@ -140,6 +140,37 @@ Feature: The first hour
                 | audit verify |
                 | systems      |
                 | run          |
+                | packs        |
+                | test         |
+                | explain      |
+                | replay       |
+
+        Scenario: An agent's name is read in any case; a name that is no agent says which was meant
+            Given the project policy:
+                """
+                imports = ["cupcake:git"]
+                """
+            When the user runs "cupcake sync --agent Gemini"
+            Then the exit code is 0
+            And the output says "Wrote Cupcake's Gemini CLI hooks to .gemini/settings.json"
+            When the user runs "cupcake sync --agent codx"
+            Then the exit code is 2
+            And the output says "cupcake sync: --agent: unknown agent 'codx' (did you mean "codex"?); the agents are claude, codex, gemini, copilot, droid, cursor"
+
+        Scenario: Shell completion is one command away
+            When the user runs "cupcake --show-completion bash"
+            Then the exit code is 0
+            And the output says "complete -o default -F _cupcake_completion cupcake"
+
+        Scenario: sync says what it did as JSON, for scripts
+            Given the project policy:
+                """
+                imports = ["cupcake:git"]
+                """
+            When the user runs "cupcake sync --json"
+            Then the exit code is 0
+            And the output says ""settings_file": ".claude/settings.json""
+            And the output says ""action": "install""
 
         Scenario: systems --help keeps its example as written
             When the user runs "cupcake systems --help"

@@ -143,7 +143,7 @@ Feature: An answer always exists
             """
         And the user is told "late trouble"
 
-    Scenario: An unwritable .cupcake/ never changes the decision; the user is told
+    Scenario: An unwritable .cupcake/ never changes the decision; the user is told at the next prompt, not on every call
         Given the project policy:
             """
             [[policy]]
@@ -158,7 +158,9 @@ Feature: An answer always exists
             """
             Operation blocked: No sudo
             """
-        And the user is told "could not write the policy cache"
+        And the user is told nothing
+        When the user submits the prompt "go on"
+        Then the user is told ".cupcake/ cannot be written"
 
     Scenario: A bad command line still gets an answer
         Given the project policy:

@@ -379,7 +379,7 @@ Feature: cupcake init turns the rules in CLAUDE.md into policies that load
             And "cupcake.toml.bak" does not exist
             And "cupcake.toml.tmp" does not exist
 
-    Rule: Without an agent, init says so and offers the commented starter
+    Rule: Without an agent, init says so and offers the starter
 
         Scenario: No agent is installed: the starter is offered, and written on a yes
             Given the file "CLAUDE.md":
@@ -389,9 +389,9 @@ Feature: cupcake init turns the rules in CLAUDE.md into policies that load
             And no agent is installed
             When the user runs "cupcake init" and answers "y"
             Then the output says "No agent available: `claude` was not found on PATH."
-            And the output says "Write a commented starter cupcake.toml instead? [y/N]"
+            And the output says "Write a starter cupcake.toml instead (the recommended rules on, examples to adapt)? [y/N]"
             And the exit code is 0
-            And "cupcake.toml" is the commented starter
+            And "cupcake.toml" is the starter
 
         Scenario: No agent is installed and nobody answers: init says how to go on
             Given the file "CLAUDE.md":
@@ -401,12 +401,19 @@ Feature: cupcake init turns the rules in CLAUDE.md into policies that load
             And no agent is installed
             When the user runs "cupcake init"
             Then the exit code is 1
-            And the output says "`cupcake init --template` writes a commented starter cupcake.toml instead."
+            And the output says "`cupcake init --template` writes a starter cupcake.toml instead (the recommended rules on, examples to adapt)."
             And "cupcake.toml" does not exist
 
-        Scenario: --template writes the starter; every example in it loads once its lines are uncommented
+        Scenario: --template writes a starter that enforces something; every example in it loads once uncommented
             When the user runs "cupcake init --template --yes"
             Then the exit code is 0
-            And "cupcake.toml" is the commented starter
-            And the policy file "cupcake.toml" loads with 0 policies
+            And "cupcake.toml" is the starter
+            And the policy file "cupcake.toml" loads with 75 policies
             And with every example uncommented, "cupcake.toml" loads with 81 policies
+            When the agent asks to run "git push --force"
+            Then the tool call is denied
+            When the agent asks to run "rm xyz"
+            Then the tool call is denied with:
+                """
+                Operation blocked: xyz must never be deleted
+                """

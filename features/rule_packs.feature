@@ -39,7 +39,7 @@ Feature: Rule packs
         When the agent asks to run "git reset --hard"
         Then the denial says "Use git stash in this repository. [git.reset-hard]"
 
-    Scenario: An unknown rule id is reported by validate
+    Scenario: A misspelled id in [packs] disable is an error, and the rule meant is still on
         Given the project policy:
             """
             imports = ["cupcake:git"]
@@ -48,8 +48,24 @@ Feature: Rule packs
             disable = ["git.force-pushes"]
             """
         When the user runs "cupcake validate"
-        Then the output says "no built-in rule has the id"
-        And the output says "git.force-pushes"
+        Then the exit code is 1
+        And the output says "cupcake.toml:4: error: [packs] disable: no built-in rule has the id "git.force-pushes" (did you mean "git.force-push"?), so no rule is switched off for it (`cupcake packs` lists the ids)"
+        When the agent asks to run "git push --force"
+        Then the tool call is denied
+        And the user is told "[packs] disable: no built-in rule has the id \"git.force-pushes\""
+
+    Scenario: An unknown id in [packs.messages] is reported on its own line
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs.messages]
+            "git.reset-hard" = "Use git stash in this repository."
+            "git.force-pushes" = "Open a pull request instead."
+            """
+        When the user runs "cupcake validate"
+        Then the exit code is 0
+        And the output says "cupcake.toml:5: warning: [packs.messages]: no built-in rule has the id "git.force-pushes" (did you mean "git.force-push"?), so this message is never shown"
 
     Scenario: An unknown pack is an error
         Given the project policy:
@@ -81,6 +97,26 @@ Feature: Rule packs
         When the user runs "cupcake test --packs"
         Then the output says "0 failed"
         And the exit code is 0
+
+    Scenario: cupcake packs NAME shows one pack in full
+        When the user runs "cupcake packs git"
+        Then the exit code is 0
+        And the output says "Turn it on in cupcake.toml: imports = ["cupcake:git"]"
+        And the output says "git.reset-hard  (high, block, Bash)"
+        And the output says "  catches: git reset --hard; git reset --hard HEAD~5"
+
+    Scenario: cupcake packs --project shows which packs and rules this project has on
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs]
+            disable = ["git.no-verify"]
+            """
+        When the user runs "cupcake packs --project"
+        Then the exit code is 0
+        And the output says "cupcake:git (imported by cupcake.toml): 9 of 10 rules on"
+        And the output says "  off  git.no-verify  switched off by [packs] disable in cupcake.toml"
 
     Scenario: A warning lets the call go ahead and tells the person and the agent
         Given the project policy:

@@ -26,12 +26,27 @@ class UnknownAgent(ValueError):
 
 
 def adapter(name: str = DEFAULT):
-    """The adapter module for ``name``."""
-    module = ADAPTERS.get(name)
-    if module is None or not isinstance(name, str):
-        known = ", ".join(sorted(ADAPTERS))
-        raise UnknownAgent(f"unknown agent {name!r} (known: {known})")
+    """The adapter module for ``name`` (any case: ``Codex`` is ``codex``)."""
+    module = ADAPTERS.get(name) if isinstance(name, str) else None
+    if module is None:
+        module = ADAPTERS[canonical(name)]
     return __import__(module, fromlist=("parse",))
+
+
+def canonical(name) -> str:
+    """The registered name ``name`` stands for, whatever its case; ``UnknownAgent`` says which name was
+    probably meant (the error path only: nothing here runs for a name that is right)."""
+    if isinstance(name, str):
+        lowered = name.strip().lower()
+        if lowered in ADAPTERS:
+            return lowered
+        import difflib
+
+        close = difflib.get_close_matches(lowered, NAMES, 1, 0.6)
+        hint = f' (did you mean "{close[0]}"?)' if close else ""
+    else:
+        hint = ""
+    raise UnknownAgent(f"unknown agent {name!r}{hint}; the agents are {', '.join(NAMES)}")
 
 
 def names() -> tuple[str, ...]:

@@ -19,7 +19,7 @@ app = typer.Typer(
     help="Deterministic policies for AI coding agents, enforced through Claude Code's hooks.\n\n"
     "Policies live in cupcake.toml at the project root and in ~/.claude/cupcake.toml.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion SHELL (bash, zsh, fish, powershell)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -155,6 +155,9 @@ def sync(
             "/hooks review would; Codex skips untrusted hooks without a word.",
         ),
     ] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print what sync did as one JSON object (schema version 1).")
+    ] = False,
 ) -> None:
     """Write Cupcake's hooks into an agent's hook settings (Claude Code's by default), one entry per event.
 
@@ -166,46 +169,32 @@ def sync(
     never overwritten. The previous file is kept as <name>.bak. Also adds .cupcake/ to .gitignore.
     With --agent NAME the hook commands are `cupcake run --agent NAME --event <its event>`.
     """
-    if agent != "claude":
-        from cupcake import agents
-        from cupcake.cli.sync_agent import sync_agent
+    from cupcake.cli.options import agent_name
 
-        if agent not in agents.NAMES:
-            _echo_err(f"cupcake sync: unknown agent {agent!r} (known: {', '.join(agents.NAMES)})")
-            raise typer.Exit(2)
-        if sandbox:
-            _echo_err("cupcake sync: --sandbox turns on Claude Code's sandbox; it is for --agent claude")
-            raise typer.Exit(2)
-        code = sync_agent(
-            agent,
-            scope,
-            os.environ,
-            os.getcwd(),
-            command=command,
-            dry_run=dry_run,
-            uninstall=uninstall,
-            trust=trust,
-            out=typer.echo,
-            err=_echo_err,
-        )
-        raise typer.Exit(code)
-    if trust:
+    agent = agent_name(agent, "sync")
+    if agent != "claude" and sandbox:
+        _echo_err("cupcake sync: --sandbox turns on Claude Code's sandbox; it is for --agent claude")
+        raise typer.Exit(2)
+    if agent == "claude" and trust:
         _echo_err("cupcake sync: --trust is for Codex (--agent codex); Claude Code needs no trust step")
         raise typer.Exit(2)
-    from cupcake.cli.sync import sync as run_sync
 
-    code = run_sync(
-        scope,
-        os.environ,
-        os.getcwd(),
-        command=command,
-        dry_run=dry_run,
-        uninstall=uninstall,
-        out=typer.echo,
-        err=_echo_err,
-        sandbox=sandbox,
-    )
-    raise typer.Exit(code)
+    def run_sync(out, err) -> int:
+        if agent != "claude":
+            from cupcake.cli.sync_agent import sync_agent
+
+            return sync_agent(
+                agent, scope, os.environ, os.getcwd(), command, dry_run, uninstall, trust, out=out, err=err
+            )
+        from cupcake.cli.sync import sync as sync_claude
+
+        return sync_claude(scope, os.environ, os.getcwd(), command, dry_run, uninstall, out, err, sandbox)
+
+    if json_out:
+        from cupcake.cli.sync_json import sync_as_json
+
+        raise typer.Exit(sync_as_json(run_sync, agent, scope, os.environ, os.getcwd(), dry_run, uninstall, typer.echo))
+    raise typer.Exit(run_sync(typer.echo, _echo_err))
 
 
 @app.command()
@@ -379,66 +368,113 @@ def systems(
 
 @app.command()
 def packs(
-    json_out: Annotated[bool, typer.Option("--json", help="Print the packs as JSON.")] = False,
+    name: Annotated[str | None, typer.Argument(metavar="NAME", hidden=True)] = None,  # in the docstring
+    project: Annotated[
+        bool, typer.Option("--project", help="The packs this project turns on, rule by rule (on, or off and why).")
+    ] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
 ) -> None:
-    """List the built-in rule packs and their rules.
+    """List the built-in rule packs and their rules; with NAME (git, or cupcake:git), that pack's rules in
+    full: message and examples.
 
     Enable a pack in cupcake.toml with imports = ["cupcake:recommended"] (or "cupcake:git", …);
     switch a rule off with [packs] disable = ["git.force-push"] and change what the agent is told
     with [packs.messages] "git.force-push" = "…".
     """
-    from cupcake.cli.packs import list_packs
+    from cupcake.cli.packs import list_packs, list_project_packs, show_pack
 
+    if name is not None and project:
+        _echo_err("cupcake packs: give a NAME or --project, not both")
+        raise typer.Exit(2)
+    if project:
+        raise typer.Exit(list_project_packs(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
+    if name is not None:
+        raise typer.Exit(show_pack(name, json_out=json_out, out=typer.echo, err=_echo_err))
     raise typer.Exit(list_packs(json_out=json_out, out=typer.echo))
 
 
 @app.command("test")
 def test_policies(
-    files: Annotated[
-        list[str] | None, typer.Argument(help="Scenario files or directories (default: tests/cupcake/).")
-    ] = None,
+    files: Annotated[list[str] | None, typer.Argument(metavar="FILE", hidden=True)] = None,  # in the docstring
     packs_: Annotated[bool, typer.Option("--packs", help="Run every built-in pack's own examples.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the results as one JSON object (schema version 1).")
+    ] = False,
+    junit: Annotated[
+        str | None, typer.Option("--junit", metavar="FILE", help="Also write the results as JUnit XML to FILE.")
+    ] = None,
 ) -> None:
     """Run scenario files against the project's policies; exit 1 when any gets another decision.
 
-    A scenario: [[scenario]] with command = "git push --force" (or tool = "Read" and input = {…},
+    FILE: scenario files, or folders of *.toml (default: tests/cupcake/). A scenario: [[scenario]] with command = "git push --force" (or tool = "Read" and input = {…},
     or payload = {…}), expect = "block" (allow, block, ask, approve, feedback, context) and,
-    optionally, expect_text and expect_policy.
+    optionally, expect_text and expect_policy. Each goes through the hook's own pipeline (checks
+    run) and nothing is recorded: no audit line, no session state. Exit code 2 when a FILE named
+    does not exist.
     """
     from cupcake.cli.scenarios import run_pack_examples, run_scenarios
 
     if packs_:
-        raise typer.Exit(run_pack_examples(os.environ, typer.echo))
-    raise typer.Exit(run_scenarios(files or [], os.environ, os.getcwd(), typer.echo, _echo_err))
+        raise typer.Exit(run_pack_examples(os.environ, typer.echo, _echo_err, json_out=json_out, junit=junit))
+    code = run_scenarios(files or [], os.environ, os.getcwd(), typer.echo, _echo_err, json_out=json_out, junit=junit)
+    raise typer.Exit(code)
 
 
 @app.command()
 def explain(
     command: Annotated[
-        str | None, typer.Option("--command", help="A Bash command (else the event JSON on stdin).")
+        str | None, typer.Option("--command", metavar="COMMAND", help="A Bash command (else the event JSON on stdin).")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the explanation as JSON.")] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Show every candidate policy and why it did or did not match.")
+    ] = False,
+    agent: Annotated[
+        str, typer.Option("--agent", metavar="NAME", help="The agent whose event is on stdin (default claude).")
+    ] = "claude",
+    event: Annotated[
+        str | None,
+        typer.Option("--event", metavar="EVENT", help="The hook event, as `cupcake sync` writes it for that agent."),
+    ] = None,
 ) -> None:
-    """Show how the current policies decide one event: the parsed command, every candidate policy,
-    each condition's result and why, the decision and the policy that made it, and timings.
-    Nothing runs and nothing is recorded."""
+    """Show how one event is decided, by the pipeline `cupcake run` uses: the parsed command, the
+    policies that matched and why (--all: every candidate), every check that fired (self-protection
+    and the policies), the decision, the exact text the agent is shown, and timings.
+    Nothing is recorded and no command runs (a check is named instead)."""
     from cupcake.cli.explain import explain as run_explain
+    from cupcake.cli.options import agent_name
 
+    agent = agent_name(agent, "explain")
     text = None if command is not None else sys.stdin.read()
-    raise typer.Exit(run_explain(os.environ, os.getcwd(), command, text, json_out=json_out, out=typer.echo))
+    code = run_explain(
+        os.environ,
+        os.getcwd(),
+        command,
+        text,
+        json_out=json_out,
+        every=every,
+        out=typer.echo,
+        agent=None if agent == "claude" else agent,
+        event=event,
+    )
+    raise typer.Exit(code)
 
 
 @app.command()
 def replay(
-    sources: Annotated[
-        list[str] | None,
-        typer.Argument(help="Audit logs or Claude Code transcripts (.jsonl); default: .cupcake/audit.log."),
+    sources: Annotated[list[str] | None, typer.Argument(metavar="FILE", hidden=True)] = None,  # in the docstring
+    since: Annotated[
+        str | None, typer.Option("--since", metavar="AGE|TIME", help="Only events since then (7d, 24h, or a date).")
     ] = None,
-    since: Annotated[str | None, typer.Option("--since", help="Only events since then (7d, 24h, or a date).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the changes as JSON.")] = False,
 ) -> None:
     """Run recorded tool calls through the current policies and report what would change
-    ("git.force-push would have blocked 3 of 120 calls"). Nothing runs and nothing is recorded."""
+    ("git.force-push would have blocked 3 of 120 logged calls").
+
+    FILE: audit logs, or Claude Code transcripts (.jsonl); default: .cupcake/audit.log. Each call goes
+    through the hook's own pipeline; nothing runs and nothing is recorded. A call whose outcome hangs
+    on what the record does not hold (a file's contents, the session's state then) is listed as one
+    that cannot be judged, and replay says how many calls were never logged (audit_allows = false)."""
     from cupcake.cli.replay import replay as run_replay
 
     raise typer.Exit(run_replay(os.environ, os.getcwd(), sources or [], since, json_out, typer.echo, _echo_err))
@@ -454,6 +490,8 @@ def main(args=None) -> int:
         return code if isinstance(code, int) else 0
     except typer.Exit as exc:
         return exc.exit_code
+    except SystemExit as exc:  # shell completion answers, then exits: its code is the command's
+        return exc.code if isinstance(exc.code, int) else 0
     except (typer.Abort, KeyboardInterrupt):
         print("Interrupted.", file=sys.stderr)
         return errors.INTERRUPTED

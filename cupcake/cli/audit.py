@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake.project import WORK_DIR
 from cupcake.stores.audit.query import Filters
 from cupcake.stores.audit.reader import Entry, file_entries, read_trail, trail_files
 
@@ -17,8 +18,34 @@ def shown(path: str) -> str:
     return rel if not rel.startswith("..") else path
 
 
-def missing(path: str) -> str:
-    return f"No audit log at {shown(path)}. Turn it on with `audit_logging = true` under [settings] in cupcake.toml."
+def missing(path: str, env=os.environ) -> str:
+    """Why there is no audit log at ``path``, and what to do: it is off, the folder cannot be written,
+    or it is on and nothing has been logged yet."""
+    where = f"No audit log at {shown(path)}"
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(folder) != WORK_DIR:
+        return f"{where}."  # a log named with --log: nothing more is known about it
+    root = os.path.dirname(folder)
+    from cupcake.stores.policies.loader import load
+
+    loaded = load(root, env, use_cache=False)
+    if loaded is None:
+        return f"{where}: there is no policy file here, so Cupcake does nothing and logs nothing."
+    if loaded.compiled["settings"].get("audit_logging") is not True:
+        return f"{where}. Turn it on with `audit_logging = true` under [settings] in cupcake.toml."
+    if os.path.lexists(folder):
+        from cupcake.stores.workdir import unusable
+
+        reason = unusable(root)
+        if reason is not None:
+            return (
+                f"{where}: audit_logging is on, but {WORK_DIR}/ cannot be written ({reason}), so nothing can be"
+                " logged. Make it a directory this user can write (`cupcake doctor` checks it)."
+            )
+    return (
+        f"{where} yet: audit_logging is on, and no run has been logged so far (a run is logged when a policy"
+        " matched, a command ran or something failed; with audit_allows = true, every run is)."
+    )
 
 
 def _matching(entries, filters: Filters, err) -> list[Entry]:

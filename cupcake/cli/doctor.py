@@ -85,6 +85,7 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_hooks_present(report, installed, bool(others))
     _check_executables(report, installed, root, env)
     compiled = _check_policies(report, root, env)
+    _check_active(report, bool(installed or others), compiled)
     _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
@@ -372,6 +373,19 @@ def _check_policies(report: Report, root: str, env):
             f"{count} {'policy' if count == 1 else 'policies'} in {names} {'loads' if count == 1 else 'load'} without errors",
         )
     return compiled
+
+
+def _check_active(report: Report, hooked: bool, compiled) -> None:
+    """Hooks that call Cupcake while no policy is in force: the user believes they are protected."""
+    if not hooked or compiled is None or compiled["policies"] or compiled["out_of_service"]:
+        return  # no file, or broken policies, are reported above
+    report.add(
+        "policies",
+        WARNING,
+        "the hooks are installed but no policy is active (every policy is commented out, or there is none): "
+        "only self-protection is enforced",
+        'turn on the recommended rules with imports = ["cupcake:recommended"] in cupcake.toml, or uncomment a policy',
+    )
 
 
 def _check_unhooked(report: Report, installed: list[Installed], compiled) -> None:

@@ -1,24 +1,45 @@
 """``cupcake explain``: one event (the hook's JSON on stdin, or ``--command "…"``) through the current
-policies, shown step by step: the command as the shell would read it, every candidate policy, each
-condition's result and why, the decision and the policy that made it, and timings. Nothing runs and
-nothing is recorded (see ``dry_run``)."""
+policies, shown step by step: the command as the shell would read it, the policies that matched
+(``--all``: every candidate) with each condition's result and why, every check that fired, the
+decision and the exact text the agent is shown, and timings.
+
+The decision is `cupcake run`'s own: the event goes through the same pipeline, rehearsed (see
+``cupcake.pipeline.rehearsal``), so self-protection, the evaluator's gate and the answer's wording
+are all there. Nothing is recorded, and no program runs: a check is named instead."""
 
 from __future__ import annotations
 
 import json
 import os
-import time
+
+SCHEMA_VERSION = 1
+# What the timings line groups, by the systems' names.
+_LOAD = ("input_parse", "policy_load")
+_EVALUATE = ("state_load", "feedback_collection", "hard_action_scan")
 
 
-def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool = False, out=print) -> int:
+def explain(
+    env,
+    cwd,
+    command=None,
+    stdin_text=None,
+    tool=None,
+    json_out: bool = False,
+    every: bool = False,
+    out=print,
+    agent=None,
+    event=None,
+) -> int:
+    """``agent``: the event on stdin is that agent's (``event``: its name, as the hook command gives it)."""
     from cupcake.agents import project_dir_in
-    from cupcake.cli import dry_run
+    from cupcake.cli.rehearse import rehearse
     from cupcake.cli.scenarios import payload_for
     from cupcake.project import find_root
 
     root = find_root(project_dir_in(env), cwd)
     if command is not None:
-        payload = payload_for("PreToolUse", tool or "Bash", {"command": command}, root)
+        payload = payload_for(event or "PreToolUse", tool or "Bash", {"command": command}, root)
+        agent = event = None  # written in Claude Code's words: the canonical vocabulary
     else:
         try:
             payload = json.loads(stdin_text or "")
@@ -28,27 +49,39 @@ def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool =
         if not isinstance(payload, dict):
             out("cupcake explain: the event must be a JSON object")
             return 2
-        from cupcake.agents.claude.recorded import completed
+        if agent is None:
+            from cupcake.agents.claude.recorded import completed
 
-        payload = completed(payload, root)
-    started = time.perf_counter()
-    compiled = dry_run.load(root, env)
-    load_seconds = time.perf_counter() - started
-    if compiled is None:
+            payload = completed(payload, root)
+    outcome = rehearse(payload, root, env, agent=agent, event=event)
+    ctx = outcome.ctx
+    if ctx.configured is False:
         out(f"No policy file for {root}: Cupcake does nothing here.")
         return 0
-    for problem in compiled.get("out_of_service") or ():
-        out(f"out of service: {problem}")  # the other policies are still explained
-    verdict = dry_run.evaluate(compiled, payload, root, trace=True)
-    view = verdict.view
-    parse_seconds = None
-    commands = []
-    if view.command is not None:
-        t = time.perf_counter()
-        script = view.script()
-        parse_seconds = time.perf_counter() - t
+    report = _report(outcome, every)
+    if json_out:
+        out(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    out(_text(report, root, every))
+    return 0
+
+
+def _report(outcome, every: bool) -> dict:
+    from cupcake.cli.rehearse import describe, trace
+
+    ctx = outcome.ctx
+    event = ctx.incoming
+    view = None
+    commands: list = []
+    incomplete = None
+    if event is not None and isinstance(event.tool_input.get("command"), str):
+        from cupcake.evaluate.event_view import EventView
+        from cupcake.evaluate.patterns import of as run_patterns
         from cupcake.shell.model import GLOBAL_OPTIONS
 
+        view = EventView(event, ctx.root, ctx.state, run_patterns(ctx))
+        script = view.script()  # the run's own reading of it (one per run)
+        incomplete = script.incomplete
         commands = [
             {
                 "argv": list(c.argv),
@@ -59,41 +92,44 @@ def explain(env, cwd, command=None, stdin_text=None, tool=None, json_out: bool =
             }
             for c in script.commands
         ]
-    report = {
-        "event": verdict.event,
-        "tool": view.tool,
-        "input": view.tool_input,
+    matched = set(ctx.matched)
+    candidates = trace(ctx)
+    timings = {name: round(seconds * 1000, 3) for name, seconds in ctx.timings}
+    blocks = ([{"by": ctx.hard.by, "text": ctx.hard.text}] if ctx.hard else []) + [
+        {"by": by, "text": text} for by, text in ctx.other_blocks
+    ]
+    stdout, _stderr, code = ctx.envelope
+    return {
+        "schema": SCHEMA_VERSION,
+        "event": ctx.event,
+        "tool": event.tool if event is not None else None,
+        "input": event.tool_input if event is not None else {},
         "parsed": commands,
-        "incomplete": view.script().incomplete if view.command is not None else None,
+        "incomplete": incomplete,
+        "candidates": len(candidates),
         "policies": [
             {
                 "name": name,
                 "source": f"{file}:{line}" if line else file,
-                "matched": ok,
-                "conditions": [
-                    {"condition": dry_run.describe(c), "holds": held, "why": why} for c, held, why in results
-                ],
+                "matched": i in matched,
+                "conditions": [{"condition": describe(c), "holds": held, "why": why} for c, held, why in results],
             }
-            for name, file, line, results, ok in verdict.trace
+            for i, name, file, line, results in candidates
+            if every or i in matched
         ],
-        "decision": verdict.decision,
-        "by": verdict.policy,
-        "text": verdict.text,
-        "not_run": verdict.skipped,
-        "timings_ms": {
-            "load": round(load_seconds * 1000, 3),
-            "parse": round(parse_seconds * 1000, 3) if parse_seconds is not None else None,
-            "evaluate": round(verdict.seconds * 1000, 3),
-        },
+        "decision": outcome.decision,
+        "by": outcome.policy,
+        "fired": blocks,
+        "text": outcome.text,
+        "answer": {"stdout": stdout.decode("utf-8", "replace"), "exit_code": code},
+        "not_run": outcome.not_run,
+        "failures": outcome.failures,
+        "warnings": outcome.warnings,
+        "timings_ms": timings,
     }
-    if json_out:
-        out(json.dumps(report, indent=2, ensure_ascii=False))
-        return 0
-    out(_text(report, root))
-    return 0
 
 
-def _text(report: dict, root: str) -> str:
+def _text(report: dict, root: str, every: bool) -> str:
     lines = [f"Event: {report['event']} {report['tool'] or ''}".rstrip()]
     if report["input"].get("command") is not None:
         lines.append(f"Command: {report['input']['command']}")
@@ -106,19 +142,36 @@ def _text(report: dict, root: str) -> str:
             lines.append(f"  {n}. {' '.join(cmd['argv'])}{sub}{extra}{where}")
     elif report["input"]:
         lines.append("Input: " + json.dumps(report["input"], ensure_ascii=False)[:300])
-    lines.append(f"Candidate policies ({len(report['policies'])}):")
-    for policy in report["policies"]:
+    shown = report["policies"]
+    if every:
+        lines.append(f"Candidate policies ({report['candidates']}):")
+    elif shown:
+        hint = "; --all shows each and why" if report["candidates"] > len(shown) else ""
+        lines.append(f"Matched {len(shown)} of {report['candidates']} candidate policies{hint}:")
+    else:
+        hint = "; --all shows each and why not" if report["candidates"] else ""
+        lines.append(f"No policy matched ({report['candidates']} candidates{hint}).")
+    for policy in shown:
         mark = "MATCH" if policy["matched"] else "no   "
         lines.append(f"  {mark} {policy['name']} ({policy['source']})")
         for cond in policy["conditions"]:
             lines.append(f"        {'yes' if cond['holds'] else 'no '} {cond['condition']}: {cond['why']}")
-    by = f" by {report['by']}" if report["by"] else " (no policy decided)"
-    lines.append(f"Decision: {report['decision']}{by}")
+    fired = [b["by"] for b in report["fired"]]
+    if fired:
+        lines.append(f"Decision: {report['decision']} by {', and by '.join(fired)}")
+    else:
+        lines.append(f"Decision: {report['decision']} (no policy decided)")
     if report["text"]:
-        lines.append(f"  {report['text']}")
+        lines.append("The agent is shown:")
+        lines.extend(f"  {line}".rstrip() for line in report["text"].split("\n"))
+    for failure in report["failures"]:
+        lines.append(f"Failure: {failure}")
+    for warning in report["warnings"]:
+        lines.append(f"Warning: {warning}")
     if report["not_run"]:
-        lines.append(f"  Not run here (a command check decides at run time): {', '.join(report['not_run'])}")
+        lines.append("Not run here (a hook run would run it, and it could decide): " + "; ".join(report["not_run"]))
     t = report["timings_ms"]
-    parse = f", parse {t['parse']} ms" if t["parse"] is not None else ""
-    lines.append(f"Timings: load {t['load']} ms{parse}, evaluate {t['evaluate']} ms")
+    load = sum(t.get(name, 0.0) for name in _LOAD)
+    evaluate = sum(t.get(name, 0.0) for name in _EVALUATE)
+    lines.append(f"Timings: load {load:.3f} ms, evaluate {evaluate:.3f} ms, total {sum(t.values()):.3f} ms")
     return "\n".join(lines)

@@ -16,7 +16,11 @@ def init(
     json_out: Annotated[bool, typer.Option("--json", help="With --list: print it as JSON.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking (for scripts).")] = False,
     template: Annotated[
-        bool, typer.Option("--template", help="Write a commented starter cupcake.toml instead; no agent needed.")
+        bool,
+        typer.Option(
+            "--template",
+            help="Write a starter cupcake.toml instead (the recommended rules on, examples to adapt); no agent needed.",
+        ),
     ] = False,
     agent_command: Annotated[
         str | None,
@@ -64,9 +68,11 @@ def init(
     load, then shows one line per policy and the diff. Nothing is saved without your yes (or --yes);
     a file replaced is kept as <name>.bak. Then it runs `cupcake sync`.
     """
+    from cupcake.cli.options import agent_name
     from cupcake.init.flow import Io, Options
     from cupcake.init.flow import init as run_init
 
+    agent = agent_name(agent, "init") if agent is not None else None
     options = Options(
         list_only=list_only,
         json_out=json_out,

@@ -45,11 +45,12 @@ def parse_args(args):
     return event or None, options, problem
 
 
-def execute(raw: bytes, args, env, last_resort: bool = False):
+def execute(raw: bytes, args, env, last_resort: bool = False, rehearsal=None):
     """Run the pipeline over one hook event; returns the context (its ``envelope`` is the answer).
 
     ``last_resort``: when a system will not stop after the deadline, write the answer and exit
-    the process (only for the real command: a test in the same process must not exit)."""
+    the process (only for the real command: a test in the same process must not exit).
+    ``rehearsal`` (``cupcake.pipeline.rehearsal``): the same run with nothing recorded (explain, test, replay)."""
     from cupcake.pipeline.clock import AlarmClock
     from cupcake.pipeline.context import Context
     from cupcake.pipeline.order import Stage
@@ -59,6 +60,8 @@ def execute(raw: bytes, args, env, last_resort: bool = False):
 
     event, options, problem = parse_args(args)
     options["started"] = time.monotonic()
+    if rehearsal is not None:
+        options["rehearsal"] = rehearsal
     ctx = Context(raw=raw, event_arg=event, env=env, options=options)
     ctx.agent, unknown = _adapter(options["agent"])
     if options.get("fail_closed"):

@@ -1,5 +1,7 @@
 """``cupcake test``: scenario files run against the project's policies, and ``--packs``: every built-in
-rule's own examples. Each scenario runs the real pipeline in-process (``cupcake.cli.run.execute``).
+rule's own examples. Each scenario goes through the hook's own pipeline, rehearsed
+(``cupcake.cli.rehearse``): checks run, so a scenario can test them, but nothing is recorded, so
+the team's audit trail, ``audit stats`` and session state never see a scenario.
 
 A scenario file holds ``[[scenario]]`` tables:
 
@@ -8,48 +10,82 @@ A scenario file holds ``[[scenario]]`` tables:
     command = "git push --force"          # a Bash call; or tool = "Read" and input = { file_path = ".env" }
     expect = "block"                      # allow, block, ask, approve, feedback, context, warn
     expect_text = "Push normally"         # optional: the answer's text contains this
-    expect_policy = "git.force-push"      # optional: the policy that decided
+    expect_policy = "git.force-push"      # optional: a check that fired, or a policy that matched
 
 ``event = "PreToolUse"`` (the default) names the hook event; ``payload = { … }`` gives a whole
-event instead. Exit code 1 when any scenario does not get what it expects, with a diff."""
+event instead. Exit code 1 when any scenario does not get what it expects (with a diff) or cannot
+be read, 2 when a file or folder named on the command line does not exist."""
 
 from __future__ import annotations
 
 import difflib
 import json
 import os
+import re
 import tempfile
+import time
 
-from cupcake.evaluate.compiled import Policy
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from cupcake.cli.rehearse import Outcome
 
 DECISIONS = ("allow", "block", "ask", "approve", "feedback", "context", "warn")
 ALIASES = {"deny": "block", "none": "allow"}
 DEFAULT_DIR = os.path.join("tests", "cupcake")
+SCHEMA_VERSION = 1
+_HEADER = re.compile(r"^\s*\[\[\s*scenario\s*\]\]")
 
 
-class Outcome:
-    """What one event got: the decision, the text, the deciding policy, the matched policies."""
+class UsageError(Exception):
+    """The command line names something that is not there (exit 2)."""
 
-    __slots__ = ("decision", "text", "policy", "matched", "ctx", "failures", "warned")
 
-    def __init__(self, ctx):
-        from cupcake.stores.audit.record import decision_of, message_of
+class Result:
+    """One scenario (or pack example): where it is, whether it got what it expects, and why not."""
 
-        self.ctx = ctx
-        self.decision = decision_of(ctx.response)
-        self.text = message_of(ctx.response) or (ctx.response.context if ctx.response is not None else "")
-        self.policy = ctx.hard.by if ctx.hard else None
-        policies = ctx.policies["policies"] if ctx.policies and ctx.policies.get("policies") else ()
-        self.matched = [Policy(policies[i]).name for i in ctx.matched if i < len(policies)]
-        self.failures = [f.message for f in ctx.failures]
-        # Policies whose warning went out with a call that went ahead ("warn": allowed, and told).
-        self.warned = [
-            Policy(policies[i]).name
-            for i in ctx.matched
-            if i < len(policies) and Policy(policies[i]).action.kind == "warn"
-        ]
-        if self.warned and self.decision in ("allow", "context"):
-            self.decision = "warn"
+    __slots__ = ("suite", "name", "line", "expected", "outcome", "diff", "error", "seconds")
+
+    def __init__(self, suite: str, name: str, line=None, expected=None):
+        self.suite = suite  # the file (relative to where `cupcake test` runs), or the pack
+        self.name = name
+        self.line = line
+        self.expected = expected or {}
+        self.outcome: Outcome | None = None
+        self.diff = ""
+        self.error = ""  # the scenario could not be run: what is wrong with it
+        self.seconds = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.error and not self.diff
+
+    @property
+    def where(self) -> str:
+        at = f"{self.suite}:{self.line}" if self.line else self.suite
+        return f"{at} ({self.name})"
+
+    def data(self) -> dict:
+        outcome = self.outcome
+        actual = None
+        if outcome is not None:
+            actual = {
+                "decision": outcome.decision,
+                "policy": outcome.policy,
+                "fired": outcome.fired,
+                "matched": outcome.matched,
+                "text": outcome.text,
+                "failures": outcome.failures,
+            }
+        return {
+            "suite": self.suite,
+            "name": self.name,
+            "line": self.line,
+            "ok": self.ok,
+            "expected": self.expected,
+            "actual": actual,
+            "diff": self.diff,
+            "error": self.error,
+        }
 
 
 def payload_for(event: str, tool, tool_input, root: str, session: str = "cupcake-test") -> dict:
@@ -58,15 +94,12 @@ def payload_for(event: str, tool, tool_input, root: str, session: str = "cupcake
     return tool_call(event, tool, tool_input, root, session, os.path.join(root, ".cupcake", "no-transcript.jsonl"))
 
 
-def run_payload(payload: dict, root: str, env, agent=None) -> Outcome:
-    """Run one event through the pipeline, as the hook would from ``root``."""
-    from cupcake.agents.claude.recorded import event_of, with_project
-    from cupcake.cli.run import execute
+def run_payload(payload: dict, root: str, env) -> Outcome:
+    """One event through the hook's pipeline, as the hook would get it from ``root``: checks run,
+    nothing is recorded (no audit line, no session state)."""
+    from cupcake.cli.rehearse import rehearse
 
-    env = with_project(env, root)
-    env.pop("CUPCAKE_TIMINGS", None)
-    args = ["--event", event_of(payload).name] + (["--agent", agent] if agent else [])
-    return Outcome(execute(json.dumps(payload).encode(), args, env))
+    return rehearse(payload, root, env, runs_programs=True)
 
 
 def scenario_payload(table: dict, root: str) -> dict:
@@ -96,7 +129,7 @@ def check(table: dict, outcome: Outcome) -> list:
     if isinstance(text, str) and text not in (outcome.text or ""):
         wrong.append("text")
     policy = table.get("expect_policy")
-    if isinstance(policy, str) and policy != outcome.policy and policy not in outcome.matched:
+    if isinstance(policy, str) and policy not in outcome.fired and policy not in outcome.matched:
         wrong.append("policy")
     return wrong
 
@@ -106,7 +139,7 @@ def diff(table: dict, outcome: Outcome) -> str:
     got = [f"decision: {outcome.decision}"]
     if "expect_policy" in table:
         want.append(f"policy: {table['expect_policy']}")
-        got.append(f"policy: {outcome.policy or ', '.join(outcome.matched) or '(none)'}")
+        got.append(f"policy: {', '.join(outcome.fired) or ', '.join(outcome.matched) or '(none)'}")
     if "expect_text" in table:
         want.append(f"text contains: {table['expect_text']}")
         got.append(f"text: {outcome.text or '(none)'}")
@@ -129,7 +162,13 @@ def problems_of(table, where: str) -> list:
 
 
 def scenario_files(paths, root: str) -> list:
+    """The scenario files: those named (a folder: its ``*.toml``), else ``tests/cupcake/*.toml``."""
     if paths:
+        missing = [p for p in paths if not os.path.exists(p)]
+        if missing:
+            raise UsageError(
+                "no such file or directory: " + ", ".join(missing) + " (give scenario files, or folders of *.toml)"
+            )
         found = []
         for path in paths:
             if os.path.isdir(path):
@@ -143,44 +182,60 @@ def scenario_files(paths, root: str) -> list:
     return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".toml"))
 
 
-def run_scenarios(paths, env, cwd, out, err) -> int:
+def file_results(path: str, shown: str, root: str, env) -> list:
+    """The results of every scenario of one file (or one result saying why it cannot be read)."""
     import tomli
 
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+        data = tomli.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as exc:
+        result = Result(shown, "the file")
+        result.error = f"{shown}: cannot read: {getattr(exc, 'strerror', None) or exc}"
+        return [result]
+    lines = [n + 1 for n, text in enumerate(raw.decode("utf-8").splitlines()) if _HEADER.match(text)]
+    tables = data.get("scenario", [])
+    if not isinstance(tables, list):
+        result = Result(shown, "the file")
+        result.error = f"{shown}: `scenario` must be an array of tables ([[scenario]])"
+        return [result]
+    results = []
+    for n, table in enumerate(tables):
+        name = table.get("name") if isinstance(table, dict) else None
+        line = lines[n] if n < len(lines) else None
+        result = Result(shown, name if isinstance(name, str) else f"scenario {n + 1}", line)
+        results.append(result)
+        bad = problems_of(table, result.where)
+        if bad:
+            result.error = "\n".join(bad)
+            continue
+        result.expected = {k: table[k] for k in ("expect", "expect_text", "expect_policy") if k in table}
+        started = time.perf_counter()
+        outcome = result.outcome = run_payload(scenario_payload(table, root), root, env)
+        result.seconds = time.perf_counter() - started
+        if check(table, outcome):
+            result.diff = diff(table, outcome)
+    return results
+
+
+def run_scenarios(paths, env, cwd, out, err, json_out: bool = False, junit=None) -> int:
     from cupcake.agents import project_dir_in
     from cupcake.project import find_root
 
     root = find_root(project_dir_in(env), cwd)
-    files = scenario_files(paths, root)
-    if not files:
-        err(f"cupcake test: no scenario files (give paths, or put *.toml files in {DEFAULT_DIR}/)")
-        return 1
-    passed = failed = 0
+    try:
+        files = scenario_files(paths, root)
+        if not files:
+            raise UsageError(f"no scenario files (give paths, or put *.toml files in {DEFAULT_DIR}/)")
+        report_file = _open_report(junit)
+    except UsageError as exc:
+        err(f"cupcake test: {exc}")
+        return 2
+    results = []
     for path in files:
-        try:
-            with open(path, "rb") as f:
-                data = tomli.load(f)
-        except (OSError, tomli.TOMLDecodeError) as exc:
-            err(f"{path}: cannot read: {exc}")
-            failed += 1
-            continue
-        for n, table in enumerate(data.get("scenario", []), 1):
-            name = table.get("name", f"scenario {n}") if isinstance(table, dict) else f"scenario {n}"
-            where = f"{os.path.relpath(path, cwd)} #{n} ({name})"
-            bad = problems_of(table, where)
-            if bad:
-                for line in bad:
-                    err(line)
-                failed += 1
-                continue
-            outcome = run_payload(scenario_payload(table, root), root, env)
-            if check(table, outcome):
-                failed += 1
-                out(f"FAIL {where}\n{diff(table, outcome)}")
-            else:
-                passed += 1
-                out(f"ok   {where}")
-    out(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        results.extend(file_results(path, os.path.relpath(path, cwd), root, env))
+    return _report(results, out, err, json_out, report_file, every=True)
 
 
 def pack_results(env, names=None):
@@ -207,8 +262,8 @@ def _pack_results(env, names):
     from cupcake import packs
 
     for name in names or packs.names():
-        if name == "recommended":
-            continue  # its rules are the other packs' rules
+        if packs.load(name).include:
+            continue  # a gathering pack (recommended): its rules are the other packs' rules
         with tempfile.TemporaryDirectory(prefix="cupcake-pack-") as scratch:
             root = os.path.realpath(os.path.join(scratch, "project"))
             os.makedirs(root)
@@ -217,7 +272,7 @@ def _pack_results(env, names):
                 f.write(f'imports = ["cupcake:{name}"]\n[settings]\nself_protection = false\n')
             for rule in packs.load(name).rules:
                 for expected, tool, tool_input, files in packs.examples(rule):
-                    for file_name, text in files.items():
+                    for file_name, text in files.items():  # the project files an example needs
                         with open(os.path.join(root, file_name), "w", encoding="utf-8") as f:
                             f.write(text)
                     try:
@@ -226,22 +281,114 @@ def _pack_results(env, names):
                         for file_name in files:
                             os.remove(os.path.join(root, file_name))
                     hit = rule["id"] in outcome.matched
-                    if expected == "stop":
+                    if expected == "stop":  # caught in the rule's lane: block, ask, or warn
                         ok = hit and outcome.decision == packs.level_of(rule)
                     else:
                         ok = not hit
                     yield name, rule, expected, tool, tool_input, outcome, ok and not outcome.failures
 
 
-def run_pack_examples(env, out, names=None) -> int:
-    passed = failed = 0
-    for _name, rule, expected, tool, tool_input, outcome, ok in pack_results(env, names):
+def run_pack_examples(env, out, err=print, names=None, json_out: bool = False, junit=None) -> int:
+    try:
+        report_file = _open_report(junit)
+    except UsageError as exc:
+        err(f"cupcake test: {exc}")
+        return 2
+    results = []
+    for pack, rule, expected, tool, tool_input, outcome, ok in pack_results(env, names):
         shown = tool_input.get("command") if tool == "Bash" else f"{tool} {json.dumps(tool_input)}"
-        if ok:
-            passed += 1
-            continue
-        failed += 1
         want = "caught" if expected == "stop" else "let through"
-        out(f"FAIL {rule['id']}: {shown!r} should be {want}; got {outcome.decision} (matched: {outcome.matched})")
-    out(f"{passed} pack examples passed, {failed} failed")
-    return 1 if failed else 0
+        result = Result(f"cupcake:{pack}", f"{rule['id']}: {shown!r} is {want}")
+        result.expected = {"rule": rule["id"], "example": expected}
+        result.outcome = outcome
+        if not ok:
+            result.diff = (
+                f"{rule['id']}: {shown!r} should be {want}; got {outcome.decision} (matched: {outcome.matched})"
+            )
+        results.append(result)
+    return _report(results, out, err, json_out, report_file, every=False, label="pack examples ")
+
+
+# ## Reports: text, JSON, JUnit XML ################################################################
+
+
+def _open_report(path):
+    """The JUnit report's file, opened before anything runs (a path that cannot be written is a usage error)."""
+    if path is None:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--junit: cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _report(results, out, err, json_out: bool, report_file, every: bool, label: str = "") -> int:
+    passed = sum(1 for r in results if r.ok)
+    errors = sum(1 for r in results if r.error)
+    failed = len(results) - passed - errors
+    # What the runs told the user (a policy out of service, say): once each, not once per scenario.
+    warnings = list(dict.fromkeys(w for r in results if r.outcome is not None for w in r.outcome.warnings))
+    if report_file is not None:
+        with report_file:
+            report_file.write(junit_xml(results))
+    if json_out:
+        summary = {
+            "schema": SCHEMA_VERSION,
+            "passed": passed,
+            "failed": failed,
+            "errors": errors,
+            "warnings": warnings,
+            "results": [r.data() for r in results],
+        }
+        out(json.dumps(summary, indent=2, ensure_ascii=False))
+    else:
+        for warning in warnings:
+            err(warning)
+        for result in results:
+            if result.error:
+                err(result.error)
+            elif result.diff:
+                out(f"FAIL {result.where}\n{result.diff}" if every else f"FAIL {result.diff}")
+            elif every:
+                out(f"ok   {result.where}")
+        tail = f", {errors} could not be run" if errors else ""
+        out(f"{passed} {label}passed, {failed} failed{tail}")
+    return 1 if failed or errors else 0
+
+
+def junit_xml(results) -> str:
+    """The results as JUnit XML (one ``testsuite`` per file or pack), as CI servers read it."""
+    from xml.etree import ElementTree as ET
+
+    top = ET.Element("testsuites", name="cupcake test")
+    suites: dict = {}
+    for result in results:
+        suite = suites.get(result.suite)
+        if suite is None:
+            suite = suites[result.suite] = ET.SubElement(top, "testsuite", name=result.suite)
+        case = ET.SubElement(suite, "testcase", classname=result.suite, name=result.name, time=f"{result.seconds:.3f}")
+        if result.line:
+            case.set("file", result.suite)
+            case.set("line", str(result.line))
+        if result.error:
+            ET.SubElement(case, "error", message=result.error.split("\n")[0]).text = result.error
+        elif result.diff:
+            outcome = result.outcome
+            got = outcome.decision if outcome is not None else "?"
+            ET.SubElement(
+                case, "failure", message=f"expected {_summary(result.expected)}, got {got}"
+            ).text = result.diff
+    for element in [top, *suites.values()]:
+        cases = element.iter("testcase")
+        counted = [(c.find("failure") is not None, c.find("error") is not None) for c in cases]
+        element.set("tests", str(len(counted)))
+        element.set("failures", str(sum(f for f, _e in counted)))
+        element.set("errors", str(sum(e for _f, e in counted)))
+        times = (float(c.get("time") or 0) for c in element.iter("testcase"))
+        element.set("time", f"{sum(times):.3f}")
+    ET.indent(top)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(top, encoding="unicode") + "\n"
+
+
+def _summary(expected: dict) -> str:
+    return ", ".join(f"{k} {v!r}" for k, v in expected.items()) or "?"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cupcake import packs
 from cupcake.compile.lines import FileLines
-from cupcake.compile.problems import ERROR, Problem, suggestion
+from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
 
 
 def merged_settings(top_sources, problems) -> dict:
@@ -23,11 +23,14 @@ def merged_settings(top_sources, problems) -> dict:
             continue
 
         def report(message, key=None, severity=ERROR, source=source):
-            line = source.lines.table_key("packs", key) if key else None
+            if isinstance(key, tuple):  # ("messages", rule id): the line of that id in [packs.messages]
+                line = source.lines.table_key("packs." + key[0], key[1])
+            else:
+                line = source.lines.table_key("packs", key) if key else None
             line = line or source.lines.top_key("packs") or _header(source.lines)
             problems.append(Problem(severity, source.name, line, None, message))
 
-        packs.check_settings(table, report)
+        packs.check_settings(table, report, lambda message, key: report(message, key, WARNING))
         value = table.get("disable", [])
         if isinstance(value, list):
             disable.update(v for v in value if isinstance(v, str))

@@ -55,7 +55,8 @@ def inject_eval_feedback(ctx, settings: dict) -> None:
             known = None
         if known is not None:
             try:
-                record["added"] = add_mistakes(path, known, mistakes_of(findings))
+                writes = ctx.options.get("rehearsal") is None
+                record["added"] = add_mistakes(path, known, mistakes_of(findings), writes)
             except OSError as exc:
                 ctx.warnings.append(f"Cupcake: could not add to {LIST_SHOWN}: {exc.strerror or exc}")
         text = feedback_block(warning_lines(findings), known or [])

@@ -41,14 +41,17 @@ def read_mistakes(path: str) -> list[str]:
     return entries
 
 
-def add_mistakes(path: str, known: list[str], new: list[str]) -> list[str]:
+def add_mistakes(path: str, known: list[str], new: list[str], write: bool = True) -> list[str]:
     """Append the values of ``new`` not already in ``known`` (updated in place); returns those added.
+    ``write`` false (a rehearsal): ``known`` is updated, the file is not.
 
     Raises ``OSError`` when the file cannot be written (``known`` then holds them all the same)."""
     added = [m for m in new if m not in known]
     if not added:
         return []
     known.extend(added)
+    if not write:
+        return added
     os.makedirs(os.path.dirname(path), exist_ok=True)
     fd = os.open(path, _APPEND, 0o644)  # never through a symlink: it could point anywhere
     try:

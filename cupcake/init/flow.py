@@ -21,7 +21,9 @@ from cupcake.project import PROJECT_FILE, find_root, policy_files
 
 DEFAULT_ATTEMPTS = 5
 DEFAULT_AGENT_TIMEOUT = 900.0  # seconds for one run of the agent
-NO_AGENT_HINT = "`cupcake init --template` writes a commented starter cupcake.toml instead."
+NO_AGENT_HINT = (
+    "`cupcake init --template` writes a starter cupcake.toml instead (the recommended rules on, examples to adapt)."
+)
 
 
 class Options:
@@ -165,7 +167,9 @@ def _others_load(targets, root: str, env, io) -> bool:
 def _no_agent(reason: str, root: str, env, options, io) -> int:
     io.err(f"No agent available: {reason}.")
     io.err("cupcake init needs Claude Code (`claude` on PATH) or another agent named with --agent-command.")
-    if not options.yes and io.ask("Write a commented starter cupcake.toml instead?"):
+    if not options.yes and io.ask(
+        "Write a starter cupcake.toml instead (the recommended rules on, examples to adapt)?"
+    ):
         return starter(root, env, options, io, approved=True)
     io.err(NO_AGENT_HINT)
     return 1
@@ -243,7 +247,8 @@ def _save_one(path: str, label: str, content: bytes, io) -> bool:
 
 
 def starter(root: str, env, options, io, approved: bool = False) -> int:
-    """``--template``: a commented starter cupcake.toml, checked by the loader before it is offered."""
+    """``--template``: the starter cupcake.toml (the recommended rules and one example on, the others
+    commented), checked by the loader before it is offered."""
     from cupcake.compile.compiler import compile_files
     from cupcake.init.prompt import template
 
@@ -264,8 +269,9 @@ def starter(root: str, env, options, io, approved: bool = False) -> int:
         io.err("The starter template does not load: " + "; ".join(problem_line(p) for p in problems))
         return 1
     io.out(
-        f"{PROJECT_FILE}: a commented starter with the examples from Cupcake's design; every policy is off "
-        "until you remove the `# ` in front of its lines."
+        f"{PROJECT_FILE}: a starter that turns on Cupcake's recommended rules and one policy of your own "
+        '("Keep xyz"); the other examples from Cupcake\'s design are off until you remove the `# ` in front of '
+        "their lines."
     )
     if old is not None:
         io.out(f"\nChanges to {PROJECT_FILE}:")

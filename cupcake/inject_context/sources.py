@@ -42,6 +42,9 @@ def _from_command(ctx, policy_name: str, spec: dict) -> str:
     from cupcake.run_command import CommandSpecError, render_feedback, run_command
     from cupcake.run_command.check import template_values
 
+    rehearsal = ctx.options.get("rehearsal")
+    if rehearsal is not None and not rehearsal.may_run(f"context {policy_name}: `{spec.get('command')}`"):
+        return ""
     values = template_values(ctx)
     head = f'Cupcake: no context from policy "{policy_name}": '
     try:

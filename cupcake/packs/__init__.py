@@ -114,8 +114,11 @@ def settings_of(table) -> dict:
     return packs if isinstance(packs, dict) else {}
 
 
-def check_settings(packs: dict, report) -> None:
-    """Report the shape of ``[packs]`` and every rule id no pack has (with the nearest one)."""
+def check_settings(packs: dict, report, warn) -> None:
+    """Report the shape of ``[packs]`` and every rule id no pack has (with the nearest one): an error
+    in ``disable`` (the rule meant stays on) and in ``levels`` (the rule stays in its lane), a warning
+    in ``messages`` (the message is not used), each with the key's line (``report(message, key)``: a
+    key of ``[packs]``, or ``("messages", rule_id)`` / ``("levels", rule_id)``)."""
     from cupcake.compile.problems import suggestion
 
     known = all_rules()
@@ -139,16 +142,29 @@ def check_settings(packs: dict, report) -> None:
             report(
                 f'[packs.levels] "{rule_id}": the level is one of {", ".join(LEVELS)} (got {level!r})'
                 f"{suggestion(str(level), LEVELS)}",
-                "levels",
+                ("levels", rule_id),
             )
-    for key, ids in (("disable", disable), ("levels", list(levels)), ("messages", list(messages))):
-        for rule_id in ids:
-            if rule_id not in known:
-                report(
-                    f'[packs] {key}: no built-in rule has the id "{rule_id}" (`cupcake packs` lists them)'
-                    f"{suggestion(rule_id, list(known))}",
-                    key,
-                )
+    for rule_id in disable:
+        if rule_id not in known:
+            report(
+                f'[packs] disable: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}, so no'
+                " rule is switched off for it (`cupcake packs` lists the ids)",
+                "disable",
+            )
+    for rule_id in levels:
+        if rule_id not in known:
+            report(
+                f'[packs.levels]: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}, so no'
+                " rule changes lane for it (`cupcake packs` lists the ids)",
+                ("levels", rule_id),
+            )
+    for rule_id in messages:
+        if rule_id not in known:
+            warn(
+                f'[packs.messages]: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}, so'
+                " this message is never shown",
+                ("messages", rule_id),
+            )
 
 
 def examples(rule: dict):

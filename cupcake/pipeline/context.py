@@ -45,7 +45,8 @@ class Context:
 
     What a system reads: ``event`` (the hook event name), ``payload`` (the event object, a dict),
     ``root`` (the project root), ``settings``, ``fail_mode``, ``deadline`` (a ``time.monotonic()``
-    value), ``soft``, ``contexts``, ``hard`` (``(kind, text, by)`` or None), ``response`` (the
+    value), ``soft``, ``contexts``, ``hard`` (``(kind, text, by)`` or None), ``other_blocks`` (``(by, text)`` of
+    the other checks that block the call too), ``response`` (the
     answer once prepared at 600), ``failures`` and ``warnings``. What it may change, through the
     methods below: feedback, context and hard decisions before the answer is prepared, and
     warnings at any time. Nothing a system adds can loosen what an earlier one decided.
@@ -73,6 +74,7 @@ class Context:
         "soft",  # soft messages, in list order
         "contexts",  # context texts, in list order
         "hard",  # the final hard action: (kind, text, policy name) or None
+        "other_blocks",  # (by, text) of the other checks that block this call too, named after ``hard``
         "checks",  # commands that ran (for the audit trail)
         "state",  # session state, when a policy needs it
         "patterns",  # the run's regexes (cupcake.evaluate.patterns), made on first use
@@ -84,6 +86,8 @@ class Context:
         # bookkeeping
         "failures",  # Failure records of systems that raised
         "warnings",  # problems that do not change the decision (e.g. state could not be written)
+        "standing",  # a problem every run meets until a person fixes it (.cupcake/ cannot be written): told on
+        # the events that open a session or a turn only (cupcake.stores.workdir)
         "timings",  # (system name, seconds)
         "current",  # the name of the system running now
         "ext",  # integrators' namespaced slots
@@ -114,6 +118,7 @@ class Context:
         self.soft: list[str] = []
         self.contexts: list[str] = []
         self.hard: HardDecision | None = None
+        self.other_blocks: list[tuple[str, str]] = []
         self.checks: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.patterns: Any = None
@@ -123,6 +128,7 @@ class Context:
         self.sealed: bool = False
         self.failures: list[Failure] = []
         self.warnings: list[str] = []
+        self.standing: list[str] = []
         self.timings: list[tuple[str, float]] = []
         self.current: str | None = None
         self.ext: dict[str, Any] = {}

@@ -89,8 +89,9 @@ def _replan(fn, ctx, rest):
 
 def _step(system, ctx) -> None:
     started = perf_counter()
+    rehearsal = ctx.options.get("rehearsal")  # explain, test, replay: see ``rehearsal``
     try:
-        if system.should_process(ctx):
+        if (rehearsal is None or rehearsal.allows(system)) and system.should_process(ctx):
             system.process(ctx)
     except Exception as exc:  # the boundary of one system
         text = describe_exception(exc)

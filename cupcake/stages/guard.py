@@ -44,7 +44,12 @@ _OWNED = (
     "rendered_warnings",
     "sealed",
 )
-_FIXED_LISTS = ("matched", "failures")  # only Cupcake's own systems and the runner write these
+_FIXED_LISTS = (
+    "matched",
+    "failures",
+    "other_blocks",
+    "standing",
+)  # only Cupcake's own systems and the runner write these
 _GROWING_LISTS = ("soft", "contexts", "warnings")  # append-only, str items
 _RESPONSE_FIELDS = Response.__slots__
 

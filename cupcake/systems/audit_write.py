@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from cupcake import speedups
+from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.project import WORK_DIR
@@ -46,10 +47,16 @@ class AuditWrite(BaseSystem):
 
         mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
         settings = ctx.settings
-        append(
-            os.path.join(ctx.root, WORK_DIR),
-            speedups.json_dumps(build(ctx)),
-            max_bytes=_whole(settings.get("audit_max_bytes"), DEFAULT_MAX_BYTES, 1),
-            keep=_whole(settings.get("audit_keep"), DEFAULT_KEEP, 1),
-            deadline=ctx.deadline,
-        )
+        try:
+            append(
+                os.path.join(ctx.root, WORK_DIR),
+                speedups.json_dumps(build(ctx)),
+                max_bytes=_whole(settings.get("audit_max_bytes"), DEFAULT_MAX_BYTES, 1),
+                keep=_whole(settings.get("audit_keep"), DEFAULT_KEEP, 1),
+                deadline=ctx.deadline,
+            )
+        except (OSError, CupcakeError):
+            from cupcake.stores.workdir import standing
+
+            if not standing(ctx):  # this run's own problem: its failure is told on this run
+                raise

@@ -3,7 +3,11 @@ policies in list order; the first hard action is final.
 
 Self-protection (``[settings] self_protection``, on unless set to false) comes before every policy,
 so no approve can pre-empt it, and it holds even when a policy file is broken: the agent may not
-change Cupcake's own files (see ``cupcake.protection.hook``).
+change Cupcake's own files (see ``cupcake.protection.hook``). When it blocks, the policies' own
+block is still named: a rule the team turned on for this very command (``git reset --hard``, ``rm
+-rf /``) says more than "this could change Cupcake's files", so the policy's text leads and
+self-protection's follows in ``ctx.other_blocks``. No command check runs then: the call is blocked
+already.
 
 A ``run_command`` in block mode (the default) runs here: a failure (non-zero exit, timeout, an
 executable that cannot start) is a final block with its feedback; success means that check is
@@ -52,19 +56,14 @@ class HardActionScan(BaseSystem):
         return can_evaluate(ctx) and (bool(ctx.matched) or gate_settings(ctx) is not None)
 
     def process(self, ctx) -> None:
-        if self_protection.applies(ctx):
-            try:
-                text = self_protection.violation(ctx, EventView(ctx.incoming, ctx.root, None, run_patterns(ctx)))
-            except Exception as exc:  # a check that cannot be made safely is a block, and only its own failure
-                text = (
-                    "Cupcake self-protection could not check this call safely "
-                    f"({type(exc).__name__}), so it is blocked. A person can make this change."
-                )
-            if text:
-                ctx.hard = HardDecision("block", text, self_protection.POLICY_NAME)
-                return
-        if not can_evaluate(ctx):
-            return  # the policies could not be loaded or evaluated: only self-protection stands
+        guard = _self_protection(ctx) if self_protection.applies(ctx) else None
+        if not can_evaluate(ctx):  # the policies could not be loaded or evaluated: only self-protection stands
+            if guard:
+                ctx.hard = HardDecision("block", guard, self_protection.POLICY_NAME)
+            return
+        if guard:
+            _with_policy_block(ctx, guard)
+            return
         evals = gate_settings(ctx)
         by = None
         if evals is not None and ctx.incoming.tool == "Bash":
@@ -98,3 +97,35 @@ class HardActionScan(BaseSystem):
 
 def _blocked(ctx) -> bool:
     return ctx.hard is not None and ctx.hard.kind == "block"
+
+
+def _self_protection(ctx):
+    """Self-protection's block text for this call, or None."""
+    try:
+        return self_protection.violation(ctx, EventView(ctx.incoming, ctx.root, None, run_patterns(ctx)))
+    except Exception as exc:  # a check that cannot be made safely is a block, and only its own failure
+        return (
+            "Cupcake self-protection could not check this call safely "
+            f"({type(exc).__name__}), so it is blocked. A person can make this change."
+        )
+
+
+def _with_policy_block(ctx, guard: str) -> None:
+    """Self-protection blocks: the block of a custom system before the scan, or else of the first hard
+    action in list order when it is a block, decides with its own text, and self-protection's follows.
+    An approve or ask first in list order is pre-empted (self-protection comes before every policy)."""
+    found = ctx.hard if _blocked(ctx) else None
+    if found is None:
+        policies = ctx.policies["policies"]
+        for i in ctx.matched:
+            policy = Policy(policies[i])
+            action = policy.action
+            if action.kind in HARD:
+                if action.kind == "block":
+                    found = HardDecision("block", action.text, policy.name)
+                break
+    if found is None:
+        ctx.hard = HardDecision("block", guard, self_protection.POLICY_NAME)
+    else:
+        ctx.hard = found
+        ctx.other_blocks.append((self_protection.POLICY_NAME, guard))

@@ -40,7 +40,10 @@ class PolicyLoad(BaseSystem):
         ctx.fail_mode = "closed" if ctx.options.get("fail_closed") else fail_mode_of(ctx.settings)
         ctx.deadline = ctx.options.get("started", time.monotonic()) + run_seconds(ctx.settings)
         if loaded.cache_problem:
-            ctx.warnings.append(f"Cupcake: {loaded.cache_problem}")
+            from cupcake.stores.workdir import standing
+
+            if not standing(ctx):
+                ctx.warnings.append(f"Cupcake: {loaded.cache_problem}")
         ctx.policies = compiled
         if compiled["out_of_service"]:
             report_out_of_service(ctx, compiled["out_of_service"])

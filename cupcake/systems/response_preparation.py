@@ -18,7 +18,9 @@ class ResponsePreparation(BaseSystem):
 
     def process(self, ctx) -> None:
         outputs = [c.get(k) for c in ctx.checks for k in ("stdout", "stderr")]
-        ctx.response = prepare(ctx.hard, ctx.soft, ctx.contexts, outputs, ctx.agent.ANSWER_CAP)
+        # The other checks that block the call too come first among the further findings.
+        soft = [text for _by, text in ctx.other_blocks] + ctx.soft if ctx.other_blocks else ctx.soft
+        ctx.response = prepare(ctx.hard, soft, ctx.contexts, outputs, ctx.agent.ANSWER_CAP)
         if ctx.event in ("Stop", "SubagentStop") and ctx.incoming is not None:
             from cupcake.stores.state.stop_blocks import cap  # the Stop loop cap
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 
+# The events that open a session or a turn, where a standing problem is told (cupcake.stores.workdir).
+TOLD_ON = ("SessionStart", "UserPromptSubmit")
+
 
 class ResponseRouting(BaseSystem):
     order = Stage.RESPONSE_ROUTING
@@ -18,6 +21,8 @@ class ResponseRouting(BaseSystem):
 def all_warnings(ctx) -> list:
     notes = list(ctx.warnings)
     notes.extend(f"Cupcake: {f.message}" for f in ctx.failures if not f.decides)
+    if ctx.standing and ctx.event in TOLD_ON:  # not on every tool call: see cupcake.stores.workdir
+        notes.extend(ctx.standing)
     return notes
 
 

@@ -53,6 +53,7 @@ def record(ctx, effects) -> None:
     """Append the tool use and the custom events (one write), end the session, sweep old state."""
     from cupcake.errors import CupcakeError
     from cupcake.stores.state import entries, names, store, sweep
+    from cupcake.stores.workdir import standing
 
     now = time.time()
     pending = []
@@ -77,7 +78,8 @@ def record(ctx, effects) -> None:
     try:
         dir_fd = store.open_state_dir(ctx.root, create=not ending)
     except CupcakeError as exc:
-        ctx.warnings.append(f"Cupcake: session state not recorded: {exc}")
+        if not standing(ctx):
+            ctx.warnings.append(f"Cupcake: session state not recorded: {exc}")
         return
     if dir_fd is None:
         return
@@ -87,7 +89,8 @@ def record(ctx, effects) -> None:
                 store.append(dir_fd, name, pending)
             except (OSError, CupcakeError) as exc:
                 reason = getattr(exc, "strerror", None) or exc
-                ctx.warnings.append(f"Cupcake: could not record this event in {store.shown(name)}: {reason}")
+                if not standing(ctx):
+                    ctx.warnings.append(f"Cupcake: could not record this event in {store.shown(name)}: {reason}")
         if ending:
             try:
                 store.remove_session(dir_fd, name)

@@ -90,12 +90,31 @@ def test_a_fence_is_longer_than_any_inside_the_text():
     assert block.startswith("~~~~~~\n") and block.endswith("\n~~~~~~")
 
 
-def test_the_starter_loads_with_everything_off_and_with_every_example_on(tmp_path):
-    text = template("starter.cupcake.toml")
-    assert _load(tmp_path, text)["policies"] == []
-    on = "\n".join(line[2:] if line.startswith("# ") else line for line in text.splitlines())
-    compiled = _load(tmp_path, on)
+def test_the_starter_loads_with_the_recommended_rules_and_one_example_on_and_with_every_example_on(tmp_path):
     from cupcake import packs
 
-    recommended = len(packs.load("recommended").rules)  # the starter offers cupcake:recommended
-    assert compiled["problems"] == [] and len(compiled["policies"]) == 7 + recommended, compiled
+    text = template("starter.cupcake.toml")
+    recommended = [rule["id"] for rule in packs.load("recommended").rules]
+    compiled = _load(tmp_path, text)
+    assert compiled["problems"] == []
+    assert sorted(p[0] for p in compiled["policies"]) == sorted(recommended + ["Keep xyz"])
+    on = "\n".join(line[2:] if line.startswith("# ") else line for line in text.splitlines())
+    compiled = _load(tmp_path, on)
+    assert compiled["problems"] == [] and len(compiled["policies"]) == 7 + len(recommended), compiled
+
+
+def test_the_starters_own_policy_is_the_one_the_readme_teaches_policies_with():
+    """The policy the starter turns on is, key for key, the first one the README's Policies section shows
+    (wherever the README's detail lives: README.md or docs/)."""
+    import tomli
+
+    from tests.conftest import REPO
+
+    starter = tomli.loads(template("starter.cupcake.toml"))["policy"]
+    assert [p["name"] for p in starter] == ["Keep xyz"]
+    shown = []
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        for block in re.findall(r"```toml\n(.*?)```", page.read_text(), re.S):
+            if 'name = "Keep xyz"' in block:
+                shown.append(tomli.loads(block)["policy"][0])
+    assert shown and shown[0] == starter[0]

@@ -44,6 +44,14 @@ def with_project(env, root: str) -> dict:
     return env
 
 
+# What ``from_audit`` and ``transcript_calls`` give back as it was sent, as a field condition's path
+# names it (``cupcake replay`` judges nothing else): the event, the tool and the session; a transcript
+# also the tool's whole input and the directory.
+KEPT_FIELDS = ("hook_event_name", "tool_name", "session_id")
+TRANSCRIPT_FIELDS = ("tool_input", "cwd")
+INPUT_FIELD = "tool_input"
+
+
 def from_audit(record: dict) -> dict:
     """An audit record's tool call as a payload (the record keeps a masked summary of the input)."""
     summary = record.get("input") or {}

@@ -60,7 +60,10 @@ class Filters:
         if self.decisions and str(record.get("decision") or "").lower() not in self.decisions:
             return False
         if self.policies:
-            named = set(record.get("matched") or ()) | {record.get("policy")}
+            also = record.get("also")  # the other checks that blocked too (a list since it was added)
+            named = (
+                set(record.get("matched") or ()) | {record.get("policy")} | set(also if isinstance(also, list) else ())
+            )
             if not named & self.policies:
                 return False
         return True

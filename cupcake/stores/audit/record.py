@@ -129,6 +129,7 @@ def build(ctx, now: float | None = None) -> dict:
         "agent": ctx.agent.NAME if ctx.agent is not None else None,
         "matched": [Policy(policies[i]).name for i in ctx.matched if i < len(policies)],
         "policy": ctx.hard.by if ctx.hard else None,
+        "also": [by for by, _text in ctx.other_blocks],
         "decision": decision_of(response),
         "message": mask_cut(message_of(response), TEXT_CHARS),
         "context": mask_cut(response.context, TEXT_CHARS) if response is not None and response.context else "",

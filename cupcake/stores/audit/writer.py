@@ -107,6 +107,10 @@ def _open_log(path: str) -> int:
 
 
 def _describe(exc: OSError) -> str:
+    from cupcake.stores.safe_files import UnsafePath
+
+    if isinstance(exc, UnsafePath):  # says itself what stands in the way (a link, or not a directory)
+        return str(exc.strerror)
     if getattr(exc, "errno", None) == errno.ELOOP:  # O_NOFOLLOW met a symbolic link
         return "it is a symbolic link, and Cupcake does not write through one"
     return str(exc.strerror or exc)

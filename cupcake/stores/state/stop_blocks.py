@@ -49,17 +49,21 @@ def cap(ctx) -> None:
     from cupcake.stores.state import store
 
     file = f"{name}.{ctx.event.lower()}{SUFFIX}"
+    writes = ctx.options.get("rehearsal") is None  # a rehearsal reads the count and leaves it as it was
     try:
-        dir_fd = store.open_state_dir(ctx.root, create=blocks)
+        dir_fd = store.open_state_dir(ctx.root, create=blocks and writes)
     except CupcakeError as exc:
-        ctx.warnings.append(f"Cupcake: blocked stops could not be counted: {exc}")
+        from cupcake.stores.workdir import standing
+
+        if not standing(ctx):
+            ctx.warnings.append(f"Cupcake: blocked stops could not be counted: {exc}")
         return
     if dir_fd is None:
         return
     try:
         count = _read(dir_fd, file) if active else 0
         if not blocks:
-            if count:
+            if count and writes:
                 _remove(dir_fd, file)
             return
         limit = limit_of(ctx.settings)
@@ -70,8 +74,9 @@ def cap(ctx) -> None:
                 f"Cupcake: the agent was let stop: {count} stops in a row were blocked, the most allowed "
                 f"([settings] stop_block_limit = {limit}). The policies still said:\n{text}"
             )
-            _remove(dir_fd, file)
-        else:
+            if writes:
+                _remove(dir_fd, file)
+        elif writes:
             _write(dir_fd, file, count + 1)
     except OSError as exc:
         ctx.warnings.append(f"Cupcake: blocked stops could not be counted: {exc.strerror or exc}")

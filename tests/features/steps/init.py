@@ -128,9 +128,9 @@ def holds_what_standin_wrote(terminal, standin, name, user, attempt):
     assert terminal.file(name).read_text() == wrote
 
 
-@then(parsers.parse('"{name}" is the commented starter'))
+@then(parsers.parse('"{name}" is the starter'))
 def is_starter(terminal, name):
-    """The file is the commented starter cupcake.toml."""
+    """The file is the starter cupcake.toml (``cupcake init --template``)."""
     from cupcake.init.prompt import template
 
     assert terminal.file(name).read_text() == template("starter.cupcake.toml")

@@ -71,6 +71,8 @@ def test_filters():
     }
     assert Filters(sessions=["abc"], events=["pretooluse"], decisions=["block", "ask"], policies=["a"]).match(record)
     assert not Filters(policies=["c"]).match(record)
+    assert Filters(policies=["Cupcake self-protection"]).match(record | {"also": ["Cupcake self-protection"]})
+    assert not Filters(policies=["x"]).match(record | {"also": "x"})  # not a list: never read as one
     assert not Filters(since="2025-01-31T12:00:00.001Z").match(record)
     with pytest.raises(QueryError, match="the decisions are allow, block"):
         Filters(decisions=["deny"])
