@@ -197,8 +197,7 @@ def list_packs(json_out: bool = False, out=print) -> int:
         '\nEnable one in cupcake.toml: imports = ["cupcake:recommended"]. Switch a rule off:'
         ' [packs] disable = ["<rule id>"]; move it to another lane: [packs.levels] "<rule id>" = "ask"'
         ' (block, ask or warn); change its message: [packs.messages] "<rule id>" = "…".'
-        "
-`cupcake packs NAME` shows a pack's rules with their messages and examples; `cupcake packs --project`"
+        "\n`cupcake packs NAME` shows a pack's rules with their messages and examples; `cupcake packs --project`"
         " shows which packs and rules this project has on."
     )
     return 0
