@@ -449,6 +449,41 @@ def make_agent_allow(agent: str) -> Callable[[Path], Setup]:
 AGENT_SCENARIOS = {12: "codex", 13: "gemini", 14: "copilot", 15: "droid", 16: "cursor"}
 
 
+def make_shadow_candidate(project: Path) -> Setup:
+    """Scenario 1, with a shadow candidate (the same 50 policies) evaluated beside them and one observed
+    policy: the candidate matches nothing either, so nothing is recorded. What the mechanism costs; a
+    candidate that imports a pack adds what the pack costs anyway (scenario 8)."""
+    shadow = '[shadow]\ncandidate = "cupcake.candidate.toml"\n\n'
+    observed = policy_block(
+        "watch curl", "Bash", [("command_regex", "curl")], {"type": "provide_feedback", "message": "curl"}
+    )
+    observed = observed.replace("[[policy]]\n", '[[policy]]\nmode = "observe"\n', 1)
+    (project / "cupcake.toml").write_text(policy_file(fifty_policies() + [observed]) + "\n" + shadow, encoding="utf-8")
+    candidate = "\n".join(fifty_policies())
+    (project / "cupcake.candidate.toml").write_text(candidate, encoding="utf-8")
+    return Setup(bash_payload(project), expect_nothing)
+
+
+def expect_jailed(stdout: bytes) -> str | None:
+    """The OS layer's answer: Codex's allow with the command rewritten into the jail."""
+    try:
+        answer = json.loads(stdout)
+        command = answer["hookSpecificOutput"]["updatedInput"]["command"]
+    except (ValueError, KeyError, TypeError):
+        return f"expected the jailed command in updatedInput, got {stdout[:300]!r}"
+    return None if "/cupcake/jail/" in command and " -I -S " in command else f"not a jailed command: {command[:300]!r}"
+
+
+def make_jailed_allow(project: Path) -> Setup:
+    """Scenario 12 (Codex, the allow path) with the OS layer on (``--jail``): the same answer, rewritten.
+    The home holds the per-user secret, as `cupcake sync` leaves it (the jail's index is sealed with it)."""
+    secret = project.parent / "home" / ".cache" / "cupcake" / "cache-secret"
+    secret.parent.mkdir(parents=True, exist_ok=True)
+    secret.write_bytes(os.urandom(32))
+    setup = make_agent_allow("codex")(project)
+    return Setup(setup.payload, expect_jailed, setup.event, (*setup.extra_args, "--jail"))
+
+
 PACK_NAMES = (
     "shell",
     "secrets",
@@ -604,11 +639,11 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario(
         17,
-        "recommended-secret-scan",
-        "cupcake:recommended on, a Write of 100 KB whose content is scanned for secrets: no output",
+        "shadow-candidate",
+        "scenario 1 with a shadow candidate (the same 50 policies) and an observed policy: no output",
         2.5,
         1.5,
-        make_recommended_secret_scan,
+        make_shadow_candidate,
     ),
 ] + [
     Scenario(
@@ -621,12 +656,41 @@ SCENARIOS: list[Scenario] = [
     )
     for number, agent in AGENT_SCENARIOS.items()
 ]
+SCENARIOS.append(
+    Scenario(
+        19,
+        "recommended-secret-scan",
+        "cupcake:recommended on, a Write of 100 KB whose content is scanned for secrets: no output",
+        2.5,
+        1.5,
+        make_recommended_secret_scan,
+    )
+)
+SCENARIOS.append(
+    Scenario(
+        18,
+        "jailed-codex",
+        "scenario 12 with the OS layer on (--jail): the allowed call comes back rewritten into the jail",
+        2.3,
+        1.5,
+        make_jailed_allow,
+    )
+)
 
 # (scenario, reference, max ratio): growth that must not cost more than this. The ratio compares the
 # two scenarios' paired figures (each run over the baseline run just before it), which a busy machine
 # disturbs far less than a ratio of raw medians; both are reported.
 # Each agent's allow path costs at most Claude Code's (scenario 1) + 5%.
-SCALE_BUDGETS = [(4, 7, 1.20)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
+# A shadow candidate as large as the enforced set costs at most 10% more than scenario 1 (issue 25).
+SCALE_BUDGETS = [(4, 7, 1.20), (17, 1, 1.10)] + [(number, 1, 1.05) for number in AGENT_SCENARIOS]
+# (scenario, reference, max extra ms): the OS layer's rewrite costs the answer at most 0.5 ms (issue 26).
+# Half a millisecond is well inside a busy machine's wall-time noise, so the budget is on processor time
+# (user + system, from wait4): the median, over rounds, of the scenario's run minus the reference's run
+# in the same round. Wall time is reported the same way beside it.
+EXTRA_MS_BUDGETS = [(18, 12, 0.5)]
+# What the jail adds to the start of the command it wraps (issue 26): `bash -c <jailed true>` against
+# `bash -c true`, interleaved, medians.
+JAIL_START_BUDGET_MS = 30.0
 
 
 def scale_checks(results: list[dict]) -> list[dict]:
@@ -648,6 +712,78 @@ def scale_checks(results: list[dict]) -> list[dict]:
                 }
             )
     return checks
+
+
+def extra_ms_checks(results: list[dict]) -> list[dict]:
+    """The EXTRA_MS_BUDGETS whose two scenarios were both measured, with the added milliseconds."""
+    by_id = {r["id"]: r for r in results if "median_ms" in r}
+    checks = []
+    for big, small, budget in EXTRA_MS_BUDGETS:
+        if big in by_id and small in by_id:
+            a, b = by_id[big], by_id[small]
+            cpu = statistics.median(x - y for x, y in zip(a["samples_cpu_ms"], b["samples_cpu_ms"], strict=True))
+            wall = statistics.median(x - y for x, y in zip(a["samples_ms"], b["samples_ms"], strict=True))
+            checks.append(
+                {
+                    "scenario": a["name"],
+                    "reference": b["name"],
+                    "extra_cpu_ms": cpu,
+                    "extra_wall_ms": wall,
+                    "budget_ms": budget,
+                    "ok": cpu <= budget,
+                }
+            )
+    return checks
+
+
+def measure_jail_start(venv: Path, root: Path, runs: int) -> dict:
+    """What Cupcake's jail adds to the start of a command: the jailed `true` the hook answers with,
+    run by bash, against bash running `true`, interleaved; medians in ms."""
+    if not sys.platform.startswith("linux") or not os.access("/usr/bin/bwrap", os.X_OK):
+        return {"status": "skipped", "why": "needs Linux and /usr/bin/bwrap"}
+    project, home = root / "jail-start" / "project", root / "jail-start" / "home"
+    project.mkdir(parents=True, exist_ok=True)
+    home.mkdir(parents=True, exist_ok=True)
+    (project / "cupcake.toml").write_text(policy_file(fifty_policies()), encoding="utf-8")
+    event = {**bash_payload(project, "true"), "model": "gpt-5.5"}
+    env = {**clean_env(), "HOME": str(home)}
+    argv = [str(venv / "bin" / "cupcake"), "run", "--event", "PreToolUse", "--agent", "codex", "--jail"]
+    done = subprocess.run(argv, input=json.dumps(event).encode(), capture_output=True, cwd=project, env=env)
+    problem = expect_jailed(done.stdout)
+    if problem:
+        raise BenchError(f"jail start: {problem} (stderr: {done.stderr[-300:]!r})")
+    jailed = json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    import resource
+
+    def cpu_ms() -> float:
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (used.ru_utime + used.ru_stime) * 1000
+
+    plain_ns, jailed_ns, plain_cpu, jailed_cpu = [], [], [], []
+    for command in ("true", jailed):  # warm-up
+        subprocess.run(["/bin/bash", "-c", command], cwd=project, env=env, check=True)
+    for _ in range(runs):
+        for command, samples, cpu in (("true", plain_ns, plain_cpu), (jailed, jailed_ns, jailed_cpu)):
+            c0, t0 = cpu_ms(), time.perf_counter_ns()
+            code = subprocess.run(["/bin/bash", "-c", command], cwd=project, env=env).returncode
+            samples.append(time.perf_counter_ns() - t0)
+            cpu.append(cpu_ms() - c0)
+            if code != 0:
+                raise BenchError(f"jail start: `{command[:80]}` exited {code}")
+    paired = statistics.median(j - p for j, p in zip(jailed_ns, plain_ns, strict=True)) / 1e6
+    # Processor time (the children's user + system): what the jail costs, which a busy machine does not
+    # inflate as it does wall time. The budget is checked on it; wall time is reported beside it.
+    added_cpu = statistics.median(j - p for j, p in zip(jailed_cpu, plain_cpu, strict=True))
+    return {
+        "status": "ok" if added_cpu <= JAIL_START_BUDGET_MS else "missed",
+        "runs": runs,
+        "bash_true_median_ms": statistics.median(plain_ns) / 1e6,
+        "jailed_true_median_ms": statistics.median(jailed_ns) / 1e6,
+        "added_paired_median_ms": paired,
+        "added_cpu_median_ms": added_cpu,
+        "budget_ms": JAIL_START_BUDGET_MS,
+        "ok": added_cpu <= JAIL_START_BUDGET_MS,
+    }
 
 
 def find_scenario(key: str) -> Scenario:
@@ -807,7 +943,8 @@ while True:
         pid, status, ru = posix.wait4(child[0], 0)
         t1 = time.perf_counter_ns()
         _signal.setitimer(0, 0)
-        reply = ("ok", t1 - t0, ru.ru_maxrss, posix.waitstatus_to_exitcode(status), child[1], before)
+        cpu_ns = int((ru.ru_utime + ru.ru_stime) * 1e9)
+        reply = ("ok", t1 - t0, ru.ru_maxrss, posix.waitstatus_to_exitcode(status), child[1], before, cpu_ns)
     except OSError as exc:
         _signal.setitimer(0, 0)
         reply = ("error", "%s: %s" % (argv[0], exc))
@@ -826,6 +963,7 @@ class RunResult:
     stdout: bytes
     stderr: bytes
     timed_out: bool
+    cpu_ns: int = 0  # the child's user + system time (wait4)
 
 
 _RSS_UNIT_KIB = 1 / 1024 if sys.platform == "darwin" else 1  # macOS reports bytes, Linux KiB
@@ -881,16 +1019,16 @@ class Launcher:
         stdout_path: Path,
         stderr_path: Path,
         timeout: float,
-    ) -> tuple[int, int, int, bool]:
+    ) -> tuple[int, int, int, bool, int]:
         data = marshal.dumps((argv, env, str(cwd), str(stdin_path), str(stdout_path), str(stderr_path), timeout))
         self.proc.stdin.write(len(data).to_bytes(4, "little") + data)
         self.proc.stdin.flush()
         reply = self._recv()
         if reply[0] != "ok":
             raise BenchError(f"could not start {reply[1]}")
-        _, wall_ns, maxrss, code, timed_out, launcher_rss = reply
+        _, wall_ns, maxrss, code, timed_out, launcher_rss, cpu_ns = reply
         self.max_rss_kib = max(self.max_rss_kib, launcher_rss)
-        return wall_ns, int(maxrss * _RSS_UNIT_KIB), code, timed_out
+        return wall_ns, int(maxrss * _RSS_UNIT_KIB), code, timed_out, cpu_ns
 
 
 def clean_env() -> dict[str, str]:
@@ -906,8 +1044,10 @@ def run_once(
     argv: list[str], cwd: Path, env: dict[str, str], stdin_path: Path, scratch: Path, timeout: float = RUN_TIMEOUT_S
 ) -> RunResult:
     out_path, err_path = scratch / "stdout", scratch / "stderr"
-    wall_ns, maxrss, code, timed_out = Launcher.get().run(argv, cwd, env, stdin_path, out_path, err_path, timeout)
-    return RunResult(wall_ns, maxrss, code, out_path.read_bytes(), err_path.read_bytes(), timed_out)
+    wall_ns, maxrss, code, timed_out, cpu_ns = Launcher.get().run(
+        argv, cwd, env, stdin_path, out_path, err_path, timeout
+    )
+    return RunResult(wall_ns, maxrss, code, out_path.read_bytes(), err_path.read_bytes(), timed_out, cpu_ns)
 
 
 # --------------------------------------------------------------------------------------
@@ -928,6 +1068,7 @@ class Prepared:
     event: str = "PreToolUse"
     times_ns: list[int] = field(default_factory=list)
     rss_kib: list[int] = field(default_factory=list)
+    cpu_ns: list[int] = field(default_factory=list)  # processor time of each run, in round order
     paired_base_ns: list[int] = field(default_factory=list)  # the baseline run just before each run
     warnings: list[str] = field(default_factory=list)
     _mtime_ns: int = 0
@@ -1045,6 +1186,7 @@ def summarize(p: Prepared) -> dict:
         "max_rss_max_mib": max(rss),
         "samples_ms": [round(x, 3) for x in ms],
         "samples_max_rss_kib": list(p.rss_kib),
+        "samples_cpu_ms": [round(c / 1e6, 3) for c in p.cpu_ns],
     }
 
 
@@ -1301,6 +1443,8 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         # Each run over the baseline run just before it: steadier than median/median on a busy machine.
         paired = [t / b for t, b in zip(p.times_ns, p.paired_base_ns, strict=True)]
         stats["ratio_paired_median"] = statistics.median(paired)
+        extra = [(t - b) / 1e6 for t, b in zip(p.times_ns, p.paired_base_ns, strict=True)]
+        stats["paired_extra_median_ms"] = statistics.median(extra)
         rows.append((sc, stats))
         results.append(
             {
@@ -1345,8 +1489,29 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
             f"{c['scenario']} / {c['reference']}: {c['ratio_paired']:.3f} x paired (budget <= {c['budget']:g}), "
             f"{c['ratio_median']:.3f} x of medians  {'ok' if c['ok'] else 'MISSED'}"
         )
+    extra = extra_ms_checks(results)
+    for c in extra:
+        print(
+            f"{c['scenario']} - {c['reference']}, run against run in each round: {c['extra_cpu_ms']:+.2f} ms processor "
+            f"time (budget <= +{c['budget_ms']:g} ms), {c['extra_wall_ms']:+.2f} ms wall time  "
+            f"{'ok' if c['ok'] else 'MISSED'}"
+        )
+    jail_start = measure_jail_start(venv, tmp / "scenarios", args.runs) if 18 in {s.id for s in built} else None
+    if jail_start is not None:
+        if jail_start["status"] == "skipped":
+            print(f"jail start: skipped ({jail_start['why']})")
+        else:
+            print(
+                f"jail start: bash -c true {jail_start['bash_true_median_ms']:.2f} ms, the same jailed "
+                f"{jail_start['jailed_true_median_ms']:.2f} ms (+{jail_start['added_paired_median_ms']:.2f} ms paired "
+                f"wall time); +{jail_start['added_cpu_median_ms']:.2f} ms processor time "
+                f"(budget <= {jail_start['budget_ms']:g} ms)  {'ok' if jail_start['ok'] else 'MISSED'}"
+            )
     missed = [r for r in results if r.get("status") == "missed"]
     missed += [{"id": f"{c['scenario']}/{c['reference']}", "name": "scale"} for c in scale if not c["ok"]]
+    missed += [{"id": f"{c['scenario']}-{c['reference']}", "name": "extra ms"} for c in extra if not c["ok"]]
+    if jail_start is not None and jail_start.get("status") == "missed":
+        missed.append({"id": "jail", "name": "jail start"})
     out = {
         "schema": 1,
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -1366,6 +1531,8 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         "baseline": {"command": ["<venv>/bin/python", "-c", "pass"], **base},
         "scenarios": results,
         "scale": scale,
+        "extra_ms": extra,
+        "jail_start": jail_start,
         "budgets_met": not missed,
     }
     args.json_out.parent.mkdir(parents=True, exist_ok=True)
@@ -1444,6 +1611,7 @@ def measure(baseline: Prepared, prepared: list[Prepared], runs: int, check_cache
                 res = q.run()
                 q.times_ns.append(res.wall_ns)
                 q.rss_kib.append(res.maxrss_kib)
+                q.cpu_ns.append(res.cpu_ns)
                 if q.scenario.cold and check_cache and q.cache_stamp() in (None, before):
                     msg = "the cache was not rewritten by a cold run: was it cold?"
                     if msg not in q.warnings:

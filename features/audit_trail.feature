@@ -417,3 +417,16 @@ Feature: The audit trail
         When the agent asks to run "ls"
         Then the answer is only a note to the user saying "cupcake.toml:3: settings: `audit_max_bytes` must be at least 1024, not 100"
         And the answer is only a note to the user saying "cupcake.toml:4: settings: `audit_keep` must be at least 1, not 0"
+
+    Scenario: cupcake audit report writes a page people look at, loading nothing from anywhere
+        Given the audit log holds the runs:
+            | session  | command                   |
+            | aaaa1111 | rm -rf data               |
+            | aaaa1111 | black .                   |
+            | bbbb2222 | rm -rf data               |
+        When the user runs "cupcake audit report -o report.html"
+        Then the exit code is 0
+        And the output says "Wrote report.html: 3 decisions from 1 project."
+        And the page "report.html" has the sections "Decisions over time, Top rules, Per agent, Per project, Slowest hooks"
+        And the page "report.html" names "Never delete the data directory"
+        And the page "report.html" loads nothing from the network

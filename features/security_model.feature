@@ -196,7 +196,7 @@ Feature: Enforcement the agent cannot switch off
             matcher = "Bash"
             action = { type = "run_command", command = "echo $(( {{command}} + 1 ))", shell = true }
             """
-        When the agent asks to run "a[$(touch pwned)]"
+        When the agent asks to run "echo 'a[$(touch pwned)]'"
         Then the answer is only a note to the user saying "{{command}} stands inside an arithmetic expression"
         And no file "pwned" was created
 

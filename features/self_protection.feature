@@ -176,7 +176,7 @@ Feature: The agent cannot change what governs it
 
         Examples:
             | command                              | path                  | program   |
-            | npx prettier --write cupcake.toml    | cupcake.toml          | prettier  |
+            | npx tomlfmt --write cupcake.toml     | cupcake.toml          | tomlfmt   |
             | toml-sort --in-place cupcake.toml    | cupcake.toml          | toml-sort |
             | python3 fix.py .cupcake/audit.log    | .cupcake/audit.log    | python3   |
 

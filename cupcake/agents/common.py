@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cupcake import speedups
 from cupcake.agents import row, supported  # noqa: F401 (the adapters' tables import them from here)
-from cupcake.evaluate import answer_text as feedback
+from cupcake.pipeline import answer_text as feedback
 from cupcake.pipeline.response import BLOCK, ERROR
 
 CAP = 10_000  # characters: the answer cap where an agent documents none (Claude Code's)
@@ -46,6 +46,7 @@ class Blocked:
     context = ""
     soft_text = ""
     reason = ""
+    command = None
     fail_closed = False
     from_error = True  # the user is told too, as with Claude Code
 
@@ -148,6 +149,37 @@ def patch_fields(patch: str) -> dict:
         out["file_path"] = paths[0]
     if only_adds and paths:
         out["content"] = out["new_string"]
+    return out
+
+
+def rewrite(events, tools, *, ask: bool, allow: bool, shell: str, verified: str, notes: str = "") -> dict:
+    """What an agent does with a rewritten shell call (Cupcake's OS layer): the agent's events that
+    take one, its shell tools whose command may be rewritten, whether a rewrite rides on an ask,
+    whether it needs an explicit allow to be applied at all, and the shell its commands run in
+    ("bash", or "user": the person's login shell)."""
+    return {
+        "events": frozenset(events),
+        "tools": frozenset(tools),
+        "ask": ask,
+        "allow": allow,
+        "shell": shell,
+        "verified": verified,
+        "notes": notes,
+    }
+
+
+def os_layer(layers, turn_on: str, trades: str, verified: str) -> dict:
+    """How an agent's shell commands are kept off Cupcake's files by the operating system: ``layers``
+    ("sandboxed": its own sandbox; "jailed": Cupcake's jail), the sync command that turns it on, what it
+    trades, and how it was verified (the README's security model table is generated from these)."""
+    return {"layers": tuple(layers), "turn_on": turn_on, "trades": trades, "verified": verified}
+
+
+def rewritten_input(tool_input, command: str) -> dict:
+    """The tool's whole input with ``command`` in place (every client replaces the input, or
+    validates it whole: the other keys must stay)."""
+    out = dict(tool_input) if isinstance(tool_input, dict) else {}
+    out["command"] = command
     return out
 
 

@@ -12,11 +12,13 @@ import typer
 
 from cupcake import __version__
 from cupcake.cli.init import init
+from cupcake.cli.jail import jail
 from cupcake.errors import CupcakeError
 
 app = typer.Typer(
     name="cupcake",
-    help="Deterministic policies for AI coding agents, enforced through Claude Code's hooks.\n\n"
+    help="Deterministic policies for AI coding agents, enforced through the agents' own hooks (Claude Code by "
+    "default; Codex, Gemini CLI, Copilot CLI, droid and Cursor with --agent).\n\n"
     "Policies live in cupcake.toml at the project root and in ~/.claude/cupcake.toml.",
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion SHELL (bash, zsh, fish, powershell)
@@ -74,7 +76,8 @@ def run(
     """Evaluate one hook event read from stdin and answer the agent (what the hooks call).
 
     Reads the event JSON on stdin, evaluates the project's and the user's policies, and prints
-    the agent's answer (for Claude Code: nothing when nothing matched, else one JSON object; exit code 0).
+    the agent's answer in its own form (--agent NAME; Claude Code by default: nothing when nothing
+    matched, else one JSON object; exit code 0).
     Whatever fails, it still prints one well-formed answer ([settings] fail_mode decides
     whether a failure blocks).
     """
@@ -115,9 +118,9 @@ def sync(
         typer.Option(
             "--scope",
             metavar="project|local|user",
-            help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
-            "user: ~/.claude/settings.json (both with this installation's absolute path). Other agents: project "
-            "or user (their own files, see --agent).",
+            help="project: the agent's file in the project, shared with the team (it names `cupcake`); local: "
+            "your own file in the project (where the agent has one); user: the agent's file in your home. "
+            "local and user name this installation's absolute path.",
         ),
     ] = "project",
     agent: Annotated[
@@ -125,9 +128,8 @@ def sync(
         typer.Option(
             "--agent",
             metavar="NAME",
-            help="The agent whose hooks to write: claude (default), codex (.codex/hooks.json), gemini "
-            "(.gemini/settings.json), copilot (.github/hooks/cupcake.json), droid (.factory/settings.json), "
-            "cursor (.cursor/hooks.json).",
+            help="The agent whose hooks to write: claude (Claude Code, the default), codex, gemini, copilot, "
+            "droid or cursor. `--dry-run` shows which file.",
         ),
     ] = "claude",
     command: Annotated[
@@ -143,52 +145,65 @@ def sync(
         bool,
         typer.Option(
             "--sandbox",
-            help="Also turn on Claude Code's sandbox (Linux: needs bubblewrap and socat), so Bash cannot write "
-            "Cupcake's files whatever the command.",
+            help="The OS layer: shell commands cannot write Cupcake's files whatever they run. The agent's own "
+            "sandbox where sync can turn it on (Claude Code's; Linux: needs bubblewrap and socat), Cupcake's jail "
+            "for every other agent (bubblewrap; see docs/os-layer.md). With --uninstall: take the layer off and "
+            "keep the hooks.",
         ),
+    ] = False,
+    jail: Annotated[
+        bool,
+        typer.Option(
+            "--jail",
+            help="Cupcake's jail as the OS layer, where the agent's own sandbox is what --sandbox turns on "
+            "(Claude Code): for who does not run that sandbox.",
+        ),
+    ] = False,
+    unshare_net: Annotated[
+        bool,
+        typer.Option("--unshare-net", help="With the jail: commands get no network (their own loopback only)."),
     ] = False,
     trust: Annotated[
         bool,
         typer.Option(
             "--trust",
-            help="Codex only: ask Codex (codex app-server) to trust Cupcake's hooks and this project, as its "
-            "/hooks review would; Codex skips untrusted hooks without a word.",
+            help="Where the agent runs only hooks it trusts (Codex): ask it to trust Cupcake's hooks and this "
+            "project, as its own review would.",
         ),
     ] = False,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print what sync did as one JSON object (schema version 1).")
     ] = False,
 ) -> None:
-    """Write Cupcake's hooks into an agent's hook settings (Claude Code's by default), one entry per event.
-
-    For Claude Code, also writes its own protections for Cupcake's files: `permissions.deny` Edit rules and
-    `sandbox.filesystem.denyWrite` paths (the sandbox enforces them once it is on: --sandbox).
+    """Write Cupcake's hooks into an agent's hook settings, one entry per event.
 
     Every other key, hook and matcher group stays exactly as it was; running it twice changes
     nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
-    never overwritten. The previous file is kept as <name>.bak. Also adds .cupcake/ to .gitignore.
-    With --agent NAME the hook commands are `cupcake run --agent NAME --event <its event>`.
+    never overwritten. The previous file is kept as <name>.bak, and git is told to ignore it. Also adds
+    .cupcake/ to .gitignore. Where the agent has its own protections for Cupcake's files (Claude Code:
+    permission deny rules and sandbox paths), they go beside the hooks, into a personal file.
     """
     from cupcake.cli.options import agent_name
+    from cupcake.cli.sync import sync as sync_hooks
 
     agent = agent_name(agent, "sync")
-    if agent != "claude" and sandbox:
-        _echo_err("cupcake sync: --sandbox turns on Claude Code's sandbox; it is for --agent claude")
-        raise typer.Exit(2)
-    if agent == "claude" and trust:
-        _echo_err("cupcake sync: --trust is for Codex (--agent codex); Claude Code needs no trust step")
-        raise typer.Exit(2)
 
     def run_sync(out, err) -> int:
-        if agent != "claude":
-            from cupcake.cli.sync_agent import sync_agent
-
-            return sync_agent(
-                agent, scope, os.environ, os.getcwd(), command, dry_run, uninstall, trust, out=out, err=err
-            )
-        from cupcake.cli.sync import sync as sync_claude
-
-        return sync_claude(scope, os.environ, os.getcwd(), command, dry_run, uninstall, out, err, sandbox)
+        return sync_hooks(
+            scope,
+            os.environ,
+            os.getcwd(),
+            command=command,
+            dry_run=dry_run,
+            uninstall=uninstall,
+            out=out,
+            err=err,
+            sandbox=sandbox,
+            agent=agent,
+            trust=trust,
+            jail=jail,
+            unshare_net=unshare_net,
+        )
 
     if json_out:
         from cupcake.cli.sync_json import sync_as_json
@@ -200,19 +215,60 @@ def sync(
 @app.command()
 def doctor(
     json_out: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+    live: Annotated[
+        bool,
+        typer.Option(
+            "--live",
+            help="Run the agent you have installed (Claude Code, Gemini CLI) against a scripted model on "
+            "127.0.0.1, in a throwaway project, and prove that a sample deny blocks and an allow runs.",
+        ),
+    ] = False,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option("--agent", metavar="NAME", help="With --live: claude or gemini (default: every one installed)."),
+    ] = None,
+    agent_path: Annotated[
+        str | None,
+        typer.Option("--agent-path", metavar="PATH", help="With --live: the agent's executable (default: on PATH)."),
+    ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", metavar="SECONDS", min=5, help="With --live: the most one agent's run may take."),
+    ] = 120.0,
 ) -> None:
     """Check the installation: why didn't it block?
 
     Looks for Cupcake's hooks in every settings scope and runs the executable they name, validates
     the policy files, checks that .cupcake/ is writable, and sends a sample event through the hook
-    command, timed. Each problem says how to fix it. Exit code 1 when there is a problem.
+    command, timed; then shows the agent's own layers (permission rules, other hooks) for a sample call.
+    Each problem says how to fix it. Exit code 1 when there is a problem.
+
+    With --live, only the live check runs: no API key, no network, bounded in time.
     """
+    if live:
+        from cupcake.live.check import AGENTS, doctor_live
+
+        unknown = [a for a in agent or () if a not in AGENTS]
+        if unknown:
+            _echo_err(f"cupcake doctor --live: {unknown[0]!r} is not supported (it runs {', '.join(AGENTS)})")
+            raise typer.Exit(2)
+        if agent_path and len(agent or ()) != 1:
+            _echo_err("cupcake doctor --live: --agent-path needs exactly one --agent")
+            raise typer.Exit(2)
+        code = doctor_live(
+            os.environ, agent, timeout, agent_path, json_out=json_out, out=typer.echo, progress=_echo_err
+        )
+        raise typer.Exit(code)
+    if agent or agent_path:
+        _echo_err("cupcake doctor: --agent and --agent-path go with --live")
+        raise typer.Exit(2)
     from cupcake.cli.doctor import doctor as run_doctor
 
     raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo, progress=_echo_err))
 
 
 app.command()(init)
+app.command(context_settings={"allow_interspersed_args": False})(jail)
 
 
 def _echo_err(message: str) -> None:
@@ -346,6 +402,112 @@ def audit_verify(ctx: typer.Context, json_out: _JsonObject = False, log: _Log = 
     raise typer.Exit(code)
 
 
+@app.command("allow")
+def allow_command(
+    code: Annotated[str | None, typer.Argument(metavar="CODE", help="The code from the block message.")] = None,
+    for_: Annotated[
+        str | None,
+        typer.Option("--for", metavar="DURATION", help="Let this exact call through for a while: 30m, 2h, 1d."),
+    ] = None,
+    always: Annotated[
+        bool, typer.Option("--always", help="Always let this exact call through (needs --reason).")
+    ] = False,
+    reason: Annotated[
+        str | None, typer.Option("--reason", metavar="TEXT", help="Why; recorded with the grant.")
+    ] = None,
+    list_: Annotated[bool, typer.Option("--list", help="The codes offered (never the codes) and the grants.")] = False,
+    revoke: Annotated[str | None, typer.Option("--revoke", metavar="ID", help="Take a grant back.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="With --list: print it as JSON.")] = False,
+) -> None:
+    """Let a call a policy blocked go ahead: once, for a while, or always with a reason.
+
+    Run it yourself, in your own terminal, with the code from the block message (shown to you, never
+    to the agent). Agents may not run it. Every grant is in the audit trail. Five wrong codes in 15
+    minutes withdraw every pending code.
+
+    Agents with no user-only channel (Copilot CLI, Cursor) get no code: there, [settings]
+    approvals = "ask" turns such a block into the agent's own question to you instead.
+    """
+    from cupcake.approvals import grant
+
+    if list_:
+        raise typer.Exit(grant.listing(os.environ, os.getcwd(), json_out=json_out, out=typer.echo))
+    if revoke:
+        raise typer.Exit(grant.revoke(os.environ, os.getcwd(), revoke, out=typer.echo))
+    if not code:
+        _echo_err("cupcake allow: give the code from the block message (or --list, or --revoke ID)")
+        raise typer.Exit(2)
+    raise typer.Exit(grant.allow(os.environ, os.getcwd(), code, for_, always, reason, out=typer.echo))
+
+
+@audit_app.command("report")
+def audit_report(
+    ctx: typer.Context,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.html", help="Where to write the page.")],
+    logs: Annotated[
+        list[str] | None,
+        typer.Option("--log", metavar="PATH", help="An audit log to include (give several for several projects)."),
+    ] = None,
+    session: _Session = None,
+    event: _Event = None,
+    decision: _Decision = None,
+    policy: _Policy = None,
+    since: _Since = None,
+) -> None:
+    """A self-contained HTML page: decisions over time, top rules, per agent and per project, the
+    slowest hooks. Nothing in it loads from the network."""
+    from cupcake.cli.audit import report
+
+    given = ctx.obj or {}
+    filters = _audit_filters(session, event, decision, policy, since)
+    if not filters:
+        filters = given.get("filters") or filters
+    paths = [os.path.abspath(p) for p in logs] if logs else [_audit_log(given.get("log"))]
+    raise typer.Exit(report(paths, filters, output, out=typer.echo, err=_echo_err))
+
+
+# ## cupcake shadow ################################################################################
+
+shadow_app = typer.Typer(
+    help="Shadow runs: a candidate policy set evaluated on every live event beside the enforced one.\n\n"
+    'Name it in cupcake.toml with [shadow] candidate = "cupcake.candidate.toml"; it never decides.\n'
+    'A policy with mode = "observe" (or [packs] observe = [...]) is recorded, not enforced.',
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(shadow_app, name="shadow")
+
+
+@shadow_app.command("report")
+def shadow_report(since: _Since = None, json_out: _JsonObject = False) -> None:
+    """Where the candidate (and each observed policy) decided otherwise: events, rules, decisions."""
+    from cupcake.shadow.report import report
+
+    cutoff = None
+    if since:
+        from cupcake.stores.audit.query import QueryError, parse_since
+
+        try:
+            cutoff = parse_since(since)
+        except QueryError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    raise typer.Exit(report(os.environ, os.getcwd(), cutoff, json_out=json_out, out=typer.echo))
+
+
+@shadow_app.command("promote")
+def shadow_promote(
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Promote without asking (for scripts).")] = False,
+) -> None:
+    """Make the candidate the enforced set: shows the policy changes, what the shadow log recorded
+    and the file diff, then asks. The previous cupcake.toml is kept as cupcake.toml.bak."""
+    from cupcake.cli.init import _ask
+    from cupcake.shadow.promote import promote
+
+    raise typer.Exit(promote(os.environ, os.getcwd(), yes, typer.echo, _echo_err, _ask))
+
+
 @app.command()
 def systems(
     json_out: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = False,
@@ -391,6 +553,19 @@ def packs(
     if name is not None:
         raise typer.Exit(show_pack(name, json_out=json_out, out=typer.echo, err=_echo_err))
     raise typer.Exit(list_packs(json_out=json_out, out=typer.echo))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of cupcake.toml, for editors.
+
+    Save it beside the policy file and name it on the file's first line, which TOML editors (Taplo,
+    Even Better TOML) read:  cupcake schema > cupcake.schema.json, then  #:schema ./cupcake.schema.json
+    """
+    from cupcake.compile.schema import JSON_SCHEMA_FILE
+
+    with open(JSON_SCHEMA_FILE, encoding="utf-8") as f:
+        typer.echo(f.read(), nl=False)
 
 
 @app.command("test")
@@ -439,8 +614,11 @@ def explain(
 ) -> None:
     """Show how one event is decided, by the pipeline `cupcake run` uses: the parsed command, the
     policies that matched and why (--all: every candidate), every check that fired (self-protection
-    and the policies), the decision, the exact text the agent is shown, and timings.
+    and the policies), the decision, the exact text the agent is shown, and timings; then, for a tool
+    call, every layer in the agent that decides it (its own permission rules, mode, other hooks,
+    managed settings) and which one wins by the agent's precedence.
     Nothing is recorded and no command runs (a check is named instead)."""
+    from cupcake.agents import DEFAULT
     from cupcake.cli.explain import explain as run_explain
     from cupcake.cli.options import agent_name
 
@@ -454,7 +632,7 @@ def explain(
         json_out=json_out,
         every=every,
         out=typer.echo,
-        agent=None if agent == "claude" else agent,
+        agent=None if agent == DEFAULT else agent,  # the default agent's payload is the canonical one
         event=event,
     )
     raise typer.Exit(code)

@@ -124,9 +124,9 @@ def stats(path: str, filters: Filters, *, json_out=False, out=print, err=print) 
         return 1
     summary = summarize([e.record for e in _matching(read_trail(path), filters, err) if e.record is not None])
     if json_out:
-        import orjson
+        from cupcake import jsonio
 
-        out(orjson.dumps(summary).decode())
+        out(jsonio.dumps(summary))
     else:
         for line in render(summary):
             out(line)
@@ -151,9 +151,40 @@ def verify(path: str, *, json_out=False, out=print, err=print) -> int:
         return 1
     verdict = walk(path)
     if json_out:
-        import orjson
+        from cupcake import jsonio
 
-        out(orjson.dumps(verdict.as_dict()).decode())
+        out(jsonio.dumps(verdict.as_dict()))
     else:
         out(verdict.text())
     return 0 if verdict.ok else 1
+
+
+def report(logs: list[str], filters: Filters, output: str, *, out=print, err=print) -> int:
+    """``cupcake audit report -o FILE.html``: one self-contained page from one or more projects' trails."""
+    from cupcake.stores.audit.html_report import collect, render
+
+    found = []
+    for path in logs:
+        if not trail_files(path):
+            err(missing(path))
+            return 1
+        records = [e.record for e in _matching(read_trail(path), filters, err) if e.record is not None]
+        found.append((_project_of(path), records))
+    page = render(collect(found))
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as exc:
+        err(f"cupcake audit report: cannot write {output}: {exc.strerror or exc}")
+        return 1
+    runs = sum(len(records) for _p, records in found)
+    out(
+        f"Wrote {shown(output)}: {runs} decision{'s' if runs != 1 else ''} from {len(found)} project{'s' if len(found) != 1 else ''}."
+    )
+    return 0
+
+
+def _project_of(log: str) -> str:
+    """The project a trail belongs to: the directory holding its ``.cupcake/`` (else the log's folder)."""
+    folder = os.path.dirname(os.path.abspath(log))
+    return os.path.dirname(folder) if os.path.basename(folder) == ".cupcake" else folder

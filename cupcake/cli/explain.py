@@ -37,6 +37,7 @@ def explain(
     from cupcake.project import find_root
 
     root = find_root(project_dir_in(env), cwd)
+    layers_of = agent or "claude"  # whose own layers are shown beside Cupcake's (cupcake.effective)
     if command is not None:
         payload = payload_for(event or "PreToolUse", tool or "Bash", {"command": command}, root)
         agent = event = None  # written in Claude Code's words: the canonical vocabulary
@@ -50,7 +51,7 @@ def explain(
             out("cupcake explain: the event must be a JSON object")
             return 2
         if agent is None:
-            from cupcake.agents.claude.recorded import completed
+            from cupcake.agents.recorded import completed
 
             payload = completed(payload, root)
     outcome = rehearse(payload, root, env, agent=agent, event=event)
@@ -59,11 +60,25 @@ def explain(
         out(f"No policy file for {root}: Cupcake does nothing here.")
         return 0
     report = _report(outcome, every)
+    if ctx.event == "PreToolUse" and ctx.incoming is not None:
+        report["effective"] = _effective(layers_of, outcome, report, root, env)
     if json_out:
         out(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
     out(_text(report, root, every))
+    if report.get("effective"):
+        from cupcake.effective import text_lines
+
+        out("\n".join(text_lines(report["effective"])))
     return 0
+
+
+def _effective(agent: str, outcome, report: dict, root: str, env) -> dict:
+    """Every layer that decides this call in the agent, and which one wins (``cupcake.effective``)."""
+    from cupcake.effective import view
+
+    source = next((p["source"] for p in report["policies"] if p["name"] == outcome.policy), None)
+    return view(agent, outcome.ctx.incoming, root, env, outcome.decision, outcome.policy, outcome.text, source)
 
 
 def _report(outcome, every: bool) -> dict:
@@ -77,7 +92,6 @@ def _report(outcome, every: bool) -> dict:
     if event is not None and isinstance(event.tool_input.get("command"), str):
         from cupcake.evaluate.event_view import EventView
         from cupcake.evaluate.patterns import of as run_patterns
-        from cupcake.shell.model import GLOBAL_OPTIONS
 
         view = EventView(event, ctx.root, ctx.state, run_patterns(ctx))
         script = view.script()  # the run's own reading of it (one per run)
@@ -86,7 +100,7 @@ def _report(outcome, every: bool) -> dict:
             {
                 "argv": list(c.argv),
                 "program": c.program,
-                "subcommand": c.subcommand() if c.program in GLOBAL_OPTIONS else None,
+                "subcommand": c.reading.subcommand if c.reading is not None else None,
                 "via": list(c.via),
                 "cwd": c.cwd,
             }

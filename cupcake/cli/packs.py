@@ -61,7 +61,7 @@ class UsageError(Exception):
 def pack_named(name: str) -> dict:
     """One pack's data; ``cupcake:git`` and ``git`` both name it."""
     from cupcake import packs
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     bare = name.removeprefix(packs.PREFIX)
     for pack in packs_data():

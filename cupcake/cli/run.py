@@ -7,10 +7,14 @@ import os
 import sys
 import time
 
-RUN_OPTIONS = "--event <Event> [--agent NAME] [--fail-closed] [--timings]"
+RUN_OPTIONS = "--event <Event> [--agent NAME] [--fail-closed] [--jail] [--jail-unshare-net] [--timings]"
 # Written by `cupcake sync` under fail_mode "closed": the mode is known before anything is imported,
 # so even a Cupcake that cannot import its own modules blocks (exit 2).
 FAIL_CLOSED_FLAG = "--fail-closed"
+# Written by `cupcake sync --agent NAME --sandbox` on the before-tool hook: the OS layer (cupcake.jail).
+# A run that cannot even start blocks then too: a command never runs outside the jail the user asked for.
+JAIL_FLAG = "--jail"
+JAIL_UNSHARE_NET_FLAG = "--jail-unshare-net"
 # The blocking exit code of the agents' hooks: the call (or prompt, or stop) is blocked and stderr says why.
 BLOCKING_EXIT = 2
 
@@ -37,6 +41,10 @@ def parse_args(args):
             options["timings"] = True
         elif arg == FAIL_CLOSED_FLAG:
             options["fail_closed"] = True
+        elif arg == JAIL_FLAG:
+            options["jail"] = True
+        elif arg == JAIL_UNSHARE_NET_FLAG:
+            options["jail"] = options["jail_unshare_net"] = True
         elif problem is None:
             problem = f"unknown argument {arg!r} to `cupcake run` (usage: cupcake run {RUN_OPTIONS})"
         i += 1
@@ -53,10 +61,9 @@ def execute(raw: bytes, args, env, last_resort: bool = False, rehearsal=None):
     ``rehearsal`` (``cupcake.pipeline.rehearsal``): the same run with nothing recorded (explain, test, replay)."""
     from cupcake.pipeline.clock import AlarmClock
     from cupcake.pipeline.context import Context
-    from cupcake.pipeline.order import Stage
     from cupcake.pipeline.plan import build_plan
     from cupcake.pipeline.runner import Failure, run_plan
-    from cupcake.systems import builtin_systems, finish
+    from cupcake.systems import REPLAN, builtin_systems, finish
 
     event, options, problem = parse_args(args)
     options["started"] = time.monotonic()
@@ -69,8 +76,7 @@ def execute(raw: bytes, args, env, last_resort: bool = False, rehearsal=None):
     for text in filter(None, (problem, unknown)):
         ctx.failures.append(Failure("cli", text, True))
     clock = AlarmClock(last_resort=(lambda: _answer_and_exit(ctx)) if last_resort else None)
-    replan = (Stage.POLICY_LOAD, configured_plan)
-    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=replan)
+    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=REPLAN)
     return ctx
 
 
@@ -82,17 +88,6 @@ def _adapter(name):
         return agents.adapter(name or agents.DEFAULT), None
     except agents.UnknownAgent as exc:
         return agents.adapter(agents.DEFAULT), f"`cupcake run --agent`: {exc}"
-
-
-def configured_plan(ctx, rest):
-    """After policy load: the rest of the plan as ``[pipeline.systems]`` has it. Runs that name no
-    system import nothing more."""
-    policies = ctx.policies
-    if not policies or not policies.get("systems"):
-        return rest
-    from cupcake.stages.configure import configure
-
-    return configure(ctx, rest)
 
 
 def _answer_and_exit(ctx) -> None:
@@ -109,7 +104,7 @@ def _answer_and_exit(ctx) -> None:
         finish(ctx)
         stdout = ctx.envelope[0]
     except BaseException as exc:
-        stdout, stderr, code = emergency(exc, ctx.options.get("fail_closed", False))
+        stdout, stderr, code = emergency(exc, bool(ctx.options.get("fail_closed") or ctx.options.get("jail")))
         if stderr:
             os.write(2, stderr)
     try:
@@ -120,10 +115,15 @@ def _answer_and_exit(ctx) -> None:
         os._exit(code)
 
 
+def closed_anyway(args) -> bool:
+    """Whether a run that broke blocks: fail_mode "closed", or the OS layer (never run unjailed)."""
+    return FAIL_CLOSED_FLAG in args or JAIL_FLAG in args or JAIL_UNSHARE_NET_FLAG in args
+
+
 def emergency(exc: BaseException, closed: bool = False):
     """Last resort when even the guarantee failed: (stdout, stderr, exit code) naming the failure.
     fail_mode "closed" (``--fail-closed`` on the hook command line) blocks: exit 2, the reason on stderr."""
-    from cupcake.cli.entry import last_resort
+    from cupcake.cli.last_resort import last_resort
 
     return last_resort(exc, closed)
 
@@ -139,7 +139,7 @@ def main(args) -> int:
         if ctx.options.get("timings"):
             stderr += "".join(f"{name:>22} {sec * 1000:8.3f} ms\n" for name, sec in ctx.timings).encode()
     except BaseException as exc:  # the edge: nothing escapes as a traceback
-        stdout, stderr, code = emergency(exc, FAIL_CLOSED_FLAG in args)
+        stdout, stderr, code = emergency(exc, closed_anyway(args))
     try:
         sys.stdout.buffer.write(stdout)
         sys.stdout.buffer.flush()

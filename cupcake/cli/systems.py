@@ -45,6 +45,22 @@ def plan_report(env, cwd) -> dict:
         }
         for order, name in builtin_plan()
     ]
+    if compiled.get("shadow") is not None or compiled.get("observe") is not None:
+        from cupcake.systems.shadow_evaluation import NAME, ORDER
+
+        # built in, and planned only when a shadow candidate or an observed policy exists (cupcake.shadow)
+        rows.append(
+            {
+                "order": ORDER,
+                "name": NAME,
+                "from": "built-in",
+                "distribution": None,
+                "version": None,
+                "core": False,
+                "enabled": True,
+                "configured_in": '[shadow] / mode = "observe"',
+            }
+        )
     for item in resolve(entries, None):
         origin = (item.distribution, item.version) if item.distribution else None
         if origin is None and item.kind == "import path":

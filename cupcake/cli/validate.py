@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 
 from cupcake.agents import project_dir_in
-from cupcake.compile.problems import ERROR, WARNING, Problem
+from cupcake.problems import ERROR, WARNING, Problem
 
 SCHEMA_VERSION = 1
 
@@ -40,6 +40,7 @@ class Report:
         self.files: list[str] = []
         self.problems: list[dict] = []
         self.policies = 0
+        self.shadow: list[str] = []  # what is evaluated beside the enforced set (cupcake.shadow)
 
     def add(self, compiled: dict, root: str | None = None, env=None) -> None:
         from cupcake.compile.agent_warnings import capability_warnings
@@ -54,6 +55,9 @@ class Report:
         self.files.extend(files)
         self.problems.extend(problems)
         self.policies += len(compiled["policies"])
+        from cupcake.shadow.report import describe_sets
+
+        self.shadow.extend(describe_sets(compiled))
 
     def count(self, severity: str) -> int:
         return sum(1 for p in self.problems if p["severity"] == severity)
@@ -62,7 +66,7 @@ class Report:
         return bool(self.count(ERROR) or (strict and self.count(WARNING)))
 
     def as_json(self, strict: bool) -> dict:
-        return {
+        found = {
             "version": SCHEMA_VERSION,
             "ok": not self.failed(strict),
             "errors": self.count(ERROR),
@@ -71,6 +75,9 @@ class Report:
             "files": self.files,
             "problems": self.problems,
         }
+        if self.shadow:  # only where a candidate or an observed policy exists (a field added within version 1)
+            found["shadow"] = self.shadow
+        return found
 
     def lines(self) -> list[str]:
         out = []
@@ -83,6 +90,7 @@ class Report:
             out.append(f"ok: {_plural(self.policies, 'policy', 'policies')} in {', '.join(self.files)}")
         else:
             out.append(f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}")
+        out.extend(self.shadow)
         return out
 
 
@@ -162,7 +170,7 @@ def _cache_check(root, env, compiled):
 def _unhooked_warnings(compiled: dict, root: str, env) -> list:
     """A policy on an event that no installed hook calls never runs (checked only when Cupcake is
     hooked in somewhere: without any hook, `cupcake doctor` says so)."""
-    from cupcake.agents.claude.hooked_events import installed_events, unhooked, unhooked_message
+    from cupcake.agents.installers import installed_events, unhooked, unhooked_message
 
     return [
         Problem(WARNING, file, line, name, unhooked_message(event)).as_dict()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cupcake import packs
 from cupcake.compile.lines import FileLines
-from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
+from cupcake.problems import ERROR, WARNING, Problem, suggestion
 
 
 def merged_settings(top_sources, problems) -> dict:
@@ -16,6 +16,7 @@ def merged_settings(top_sources, problems) -> dict:
     ``disable`` counts."""
     disable: set = set()
     levels: dict = {}
+    observe: set = set()
     messages: dict = {}
     for source in reversed(top_sources):  # the user file last in ``paths``: read it first
         table = packs.settings_of(source.table)
@@ -40,7 +41,10 @@ def merged_settings(top_sources, problems) -> dict:
         value = table.get("messages", {})
         if isinstance(value, dict):
             messages.update({k: v for k, v in value.items() if isinstance(v, str) and v.strip()})
-    return {"disable": disable, "levels": levels, "messages": messages}
+        value = table.get("observe", [])
+        if isinstance(value, list):
+            observe.update(v for v in value if isinstance(v, str))
+    return {"disable": disable, "levels": levels, "messages": messages, "observe": observe}
 
 
 def _header(lines):
@@ -67,7 +71,7 @@ def pack_sources(source, entries, report, imported) -> list:
     if not isinstance(entries, list):
         return []
     found = []
-    settings = imported.pack_settings or {"disable": set(), "levels": {}, "messages": {}}
+    settings = imported.pack_settings or {"disable": set(), "levels": {}, "messages": {}, "observe": set()}
     for n, entry in enumerate(entries):
         if not isinstance(entry, str) or not entry.startswith(packs.PREFIX):
             continue
@@ -83,8 +87,14 @@ def pack_sources(source, entries, report, imported) -> list:
             if rule_id in settings["disable"] or rule_id in imported.pack_rules:
                 continue
             imported.pack_rules.add(rule_id)
-            level = settings["levels"].get(rule_id)
-            tables.append(packs.policy_table(rule, settings["messages"].get(rule_id), level))
+            table = packs.policy_table(rule, settings["messages"].get(rule_id), settings["levels"].get(rule_id))
+            if (
+                packs.observed(rule, settings.get("observe", ()))
+                or name in settings.get("observe", ())
+                or entry in settings.get("observe", ())
+            ):
+                table["mode"] = "observe"
+            tables.append(table)
         # A pack's blocks come before its asks: the first hard action in list order decides, and an
         # ask (sudo) must not pre-empt a block (sudo rm -rf /). Warnings never decide.
         tables.sort(key=lambda t: t["action"]["type"] == "ask")

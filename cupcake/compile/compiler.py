@@ -21,11 +21,11 @@ from cupcake.compile.compile_index import build_index, shadowed_warnings, sre_fo
 from cupcake.compile.imports import expand as expand_imports
 from cupcake.compile.lines import FileLines
 from cupcake.compile.messages import explain
-from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
 from cupcake.compile.state_conditions import state_plan
 from cupcake.evaluate.settings import merge, raw_settings
 from cupcake.evaluator_findings.settings import eval_feedback_settings
-from cupcake.project import label
+from cupcake.problems import ERROR, WARNING, Problem, suggestion
+from cupcake.project import file_identity, label
 from cupcake.protection.hook import protected_paths
 from cupcake.speedups import pack_forms
 from cupcake.stages import settings as pipeline_systems
@@ -44,9 +44,10 @@ class _Source:
         self.eval_feedback_broken = False
 
 
-def compile_files(paths, root: str, env) -> dict:
+def compile_files(paths, root: str, env, nested: bool = False) -> dict:
     """The compiled set: settings, the policies in service, their index, and ``out_of_service``
-    (None, or the report of every error: what each one names is out of service)."""
+    (None, or the report of every error: what each one names is out of service). ``nested``: a
+    shadow candidate's compile (its regexes left unpacked, its problems as objects)."""
     problems: list[Problem] = []
     sources = []
     for path in paths:
@@ -61,6 +62,7 @@ def compile_files(paths, root: str, env) -> dict:
     systems: list | tuple  # check_together gives the checked entries as a tuple
     units, imported, systems = [], _Imported(), []
     imported.pack_settings = _pack_settings(sources, paths, problems)
+    candidate = _candidate(sources, paths, root, env, problems, nested)
     for source in sources:
         _check_file(source, problems)
         if source.eval_feedback_broken:
@@ -71,6 +73,8 @@ def compile_files(paths, root: str, env) -> dict:
 
     policies: list = []  # the compiled policies in service
     agents: dict[int, tuple] = {}  # policy index -> the agents it applies to (absent: every agent)
+    observed: list = []  # policies in observe mode: evaluated and recorded, never enforced
+    observed_agents: dict[int, tuple] = {}
     seen: dict[str, str] = {}
     positions: dict = {}  # (file, line) -> the policy's 1-based position in its file
     for source in units:
@@ -80,21 +84,29 @@ def compile_files(paths, root: str, env) -> dict:
             extras: dict = {}
             compiled = _compile_policy(source, index, table, problems, extras)  # its other problems count too
             if compiled is not None and unique:
+                into, only = (observed, observed_agents) if extras.get("mode") == "observe" else (policies, agents)
                 if extras.get("agents"):
-                    agents[len(policies)] = extras["agents"]
-                policies.append(compiled)
+                    only[len(into)] = extras["agents"]
+                into.append(compiled)
     systems = pipeline_systems.check_together(systems, problems)
     for warning in shadowed_warnings(policies):
         warning.index = positions.get((warning.file, warning.line))
         problems.append(warning)
     errors = [p for p in problems if p.severity == ERROR]
+    if candidate is not None:  # after the errors that put policies out of service: a candidate's never do
+        problems.extend(candidate.problems)
     result: dict = {
         "settings": settings,
         "problems": [p.as_dict() for p in problems],
         "files": [s.name for s in units],
-        "imports": imported.identities,
+        "imports": imported.identities + (candidate.identities if candidate is not None else []),
         "protected": protected_paths(
-            root, env, paths, [s.path for s in units if s.imported_by], imported.patterns, _eval_dirs(settings)
+            root,
+            env,
+            paths,
+            [s.path for s in units if s.imported_by] + (candidate.protected if candidate is not None else []),
+            imported.patterns,
+            _eval_dirs(settings),
         ),
         "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
     }
@@ -108,12 +120,42 @@ def compile_files(paths, root: str, env) -> dict:
         state_filters=state_filters,
         state_needs=state_needs,
     )
+    from cupcake.shadow.compile import observed_set
+
+    watched = observed_set(observed, observed_agents)
+    if watched is not None:
+        result["observe"] = watched
+        result["sre"].update(sre_forms_of(observed))
+    if candidate is not None and candidate.compiled is not None:
+        result["shadow"] = candidate.compiled
+        result["sre"].update(candidate.forms)
+    if nested:
+        result["sre_forms"] = result.pop("sre")
+        result["problem_objects"] = problems
+        return result
     # The session log (always) and the audit trail mask secrets with these patterns.
     from cupcake.stores.audit.mask import sre_forms as mask_forms
 
     result.setdefault("sre", {}).update(mask_forms())
     result["sre"] = pack_forms(result["sre"])
     return result
+
+
+def _candidate(sources, paths, root: str, env, problems, nested: bool):
+    """The shadow candidate the project file names, compiled (None when there is none). ``[shadow]``
+    anywhere else, or in a candidate, is an error of that file."""
+    from cupcake.project import user_policy_file
+    from cupcake.shadow import compile as shadow
+
+    found = None
+    for source in sources:
+        if source.path == paths[0] and not nested and source.path != user_policy_file(env):
+            path = shadow.candidate_path(source, root, problems)
+            if path is not None:
+                found = shadow.compile_candidate(path, user_policy_file(env), root, env, compile_files)
+        else:
+            shadow.misplaced(source, problems)
+    return found
 
 
 def _policy_tables(source):
@@ -230,7 +272,7 @@ def _read(path: str, root: str, env, problems, imported_by=None):
 
 def _check_file(source, problems) -> None:
     table = source.table
-    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline", "packs")}
+    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline", "packs", "shadow")}
     _check_file_model(source, rest, ("policy_schema_version", "settings", "policy", "imports", "packs"), problems)
     settings = table.get("settings")
     if isinstance(settings, dict):
@@ -341,6 +383,10 @@ def _compile_policy(source, index: int, table, problems, extras=None):
     only = compile_agents(table.get("agents"), report)
     if extras is not None:
         extras["agents"] = only
+        if "mode" in table:
+            from cupcake.shadow.compile import policy_mode
+
+            extras["mode"] = policy_mode(table)
     if len(problems) > start and any(p.severity == ERROR for p in problems[start:]):
         return None
     return (name, event, tools, tuple(compiled_conditions), action, source.name, line)
@@ -366,8 +412,6 @@ class _Imported:
 
 def _imported_sources(source, root: str, env, problems, imported: _Imported) -> list:
     """The files ``source``'s ``imports`` names, read and checked, in order (policies only)."""
-    from cupcake.stores.policies.cache import file_identity
-
     entries = source.table.get("imports")
     if entries is None:
         return []

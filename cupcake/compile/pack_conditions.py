@@ -22,7 +22,7 @@
 
 from __future__ import annotations
 
-from cupcake.compile.problems import suggestion
+from cupcake.problems import suggestion
 from cupcake.evaluate.pack_match import glob_regex as _regex
 from cupcake.evaluate.secret_scan import QUOTED  # noqa: E402
 

@@ -91,6 +91,9 @@ def _walk(facts: Facts, script, view, depth: int, via: tuple) -> None:
         if via:
             cmd.via = via + tuple(cmd.via)
         facts.commands.append(cmd)
+        called = _as_called(cmd)
+        if called is not None:
+            facts.commands.append(called)
         program = cmd.program
         if program == "alias":
             _define_aliases(cmd, aliases)
@@ -114,6 +117,27 @@ def _walk(facts: Facts, script, view, depth: int, via: tuple) -> None:
                 _opaque(facts, view, cmd, opaque, depth, script)
         _contents(facts, cmd)
         _remember_written(cmd, written)
+
+
+def _as_called(cmd):
+    """``python3 -m http.server 8000`` is read as the module's own program run through python; a
+    rule written with the interpreter's words (``program = "python3", args = ["http.server"]``)
+    must match it too: the command as it was called, or None when no interpreter ran it."""
+    if not cmd.wrappers or not cmd.words:
+        return None
+    called = cmd.wrappers[-1]
+    if len(called) < 2 or called[-2] != "-m":
+        return None
+    from cupcake import programs
+    from cupcake.shell.model import Command
+    from cupcake.shell.words import Word
+
+    spec = programs.lookup(programs.basename(called[0]))
+    if spec is None or spec.kind != "interpreter":
+        return None
+    out = Command([Word(v) for v in called] + list(cmd.words[1:]), cmd.redirects, (), cmd.cwd, cmd.home, cmd.via[:-1])
+    out.stdin_from = cmd.stdin_from
+    return out
 
 
 _PLAIN = "write the command out plainly, one program and its arguments, with no code built or decoded at run time"
@@ -153,19 +177,15 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
     if reading is None:
         return False
     language = reading.spec.language or reading.top.language
-    if reading.inner and reading.path[0] in RUNS_INNER:
-        # a command the program runs (docker exec c CMD, ssh host CMD…), not one the reader peeled
-        text = " ".join(w.raw if w.known else w.value for w in reading.inner)
+    if reading.elsewhere:
+        # a command run in a container, a pod or on another host (docker exec c CMD, ssh host CMD): the
+        # Bash reader leaves it (not this machine's files), the packs judge what it does there
+        text = " ".join(_quote(w.value) if w.exact else w.raw for w in reading.elsewhere)
         _nested(facts, view, text, cmd, depth, (" ".join(reading.path),))
     for effect in reading.effects:
         tag = effect.tag
         word = effect.word
-        if tag == "runs" and program_runs_shell(reading):
-            if word is None or not word.known:
-                facts.hidden.append((f"`{effect.what}` runs a command Cupcake cannot see", _PLAIN))
-            else:
-                _nested(facts, view, word.value, cmd, depth, (effect.what,))
-        elif tag == "config" and word is not None:
+        if tag == "config" and word is not None:
             _git_config(facts, view, cmd, reading, word, depth)
         elif tag in ("reads", "script") and word is not None:
             facts.reads.append((word, cmd.cwd))
@@ -186,17 +206,6 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
 
 
 FILE_EFFECTS = frozenset(("reads", "script", "writes", "deletes", "into", "mode", "links"))
-
-
-# Programs whose inner command the Bash reader does not follow (it peels sudo, env, xargs… itself).
-RUNS_INNER = frozenset(("docker", "podman", "kubectl", "ssh", "watch", "flock", "parallel", "entr", "nodemon"))
-
-
-def program_runs_shell(reading) -> bool:
-    """Whether a ``runs`` effect is a shell command the Bash reader did not already follow."""
-    from cupcake.shell.unwrap import SHELLS
-
-    return reading.path[0] not in SHELLS and reading.path[0] not in ("eval", "xargs", "find", "env", "sudo")
 
 
 def _git_config(facts: Facts, view, cmd, reading, word, depth: int) -> None:

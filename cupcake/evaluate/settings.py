@@ -12,6 +12,7 @@ DEFAULTS = {
     "self_protection": True,
     "state_ttl_days": 7,
     "stop_block_limit": 5,
+    "approvals": "code",  # a blocked call gets a code a person can use to let it through (cupcake.approvals)
 }
 
 # Seconds kept in hand below the hook timeout, so one run never outlives it.

@@ -25,7 +25,6 @@ PREFIX = "cupcake:"
 PACK_DIR = os.path.dirname(os.path.abspath(__file__))
 SEVERITIES = ("critical", "high", "medium", "low")
 LEVELS = ("block", "ask", "warn")
-SETTINGS = ("disable", "levels", "messages")
 
 _cache: dict = {}
 
@@ -107,6 +106,15 @@ def policy_table(rule: dict, message=None, level=None) -> dict:
     return table
 
 
+# ``[packs]``: rules switched off, messages replaced, rules or whole packs observed (recorded, not enforced).
+SETTINGS_KEYS = ("disable", "levels", "messages", "observe")
+
+
+def observed(rule: dict, observe) -> bool:
+    """Whether ``[packs] observe`` names the rule, or the pack it comes from."""
+    return rule["id"] in observe or rule.get("pack") in observe or PREFIX + str(rule.get("pack")) in observe
+
+
 def settings_of(table) -> dict:
     """``[packs]`` of a top-level policy file: {"disable": [...], "levels": {...}, "messages": {...}}
     (as written)."""
@@ -117,14 +125,28 @@ def settings_of(table) -> dict:
 def check_settings(packs: dict, report, warn) -> None:
     """Report the shape of ``[packs]`` and every rule id no pack has (with the nearest one): an error
     in ``disable`` (the rule meant stays on) and in ``levels`` (the rule stays in its lane), a warning
-    in ``messages`` (the message is not used), each with the key's line (``report(message, key)``: a
-    key of ``[packs]``, or ``("messages", rule_id)`` / ``("levels", rule_id)``)."""
-    from cupcake.compile.problems import suggestion
+    in ``messages`` (the message is not used) and in ``observe``, each with the key's line
+    (``report(message, key)``: a key of ``[packs]``, or ``("messages", rule_id)`` / ``("levels", rule_id)``)."""
+    from cupcake.problems import suggestion
 
     known = all_rules()
     for key in packs:
-        if key not in SETTINGS:
-            report(f"[packs]: unknown key `{key}`{suggestion(key, SETTINGS)}", key)
+        if key not in SETTINGS_KEYS:
+            report(f"[packs]: unknown key `{key}`{suggestion(key, SETTINGS_KEYS)}", key)
+    observe = packs.get("observe", [])
+    if not isinstance(observe, list) or not all(isinstance(o, str) for o in observe):
+        report(
+            '[packs] `observe` must be an array of rule ids or packs, such as ["git.force-push", "cupcake:network"]',
+            "observe",
+        )
+        observe = []
+    for entry in observe:
+        pack = entry[len(PREFIX) :] if entry.startswith(PREFIX) else entry
+        if entry not in known and pack not in names():
+            warn(
+                f'[packs] observe: no built-in rule or pack is called "{entry}"{suggestion(entry, list(known) + names())}',
+                None,
+            )
     disable = packs.get("disable", [])
     if not isinstance(disable, list) or not all(isinstance(d, str) for d in disable):
         report('[packs] `disable` must be an array of rule ids, such as ["git.force-push"]', "disable")

@@ -26,7 +26,7 @@ HARD_RANK = {APPROVE: 1, ASK: 2, BLOCK: 3}
 
 
 class Response:
-    __slots__ = ("decision", "text", "soft_text", "reason", "context", "fail_closed")
+    __slots__ = ("decision", "text", "soft_text", "reason", "context", "fail_closed", "private", "command")
 
     def __init__(
         self,
@@ -36,6 +36,7 @@ class Response:
         reason: str = "",
         context: str = "",
         fail_closed: bool = False,
+        command: str | None = None,
     ) -> None:
         self.decision = decision
         self.text = text  # block text, soft text, or the error, by decision
@@ -43,6 +44,10 @@ class Response:
         self.reason = reason  # approve / ask reason
         self.context = context  # context for the model (never decides)
         self.fail_closed = fail_closed  # an error under fail_mode = "closed"
+        self.command = command  # the shell command to run in place of the agent's (the OS layer's jail)
+        # For the person only, never the model: sent in the agent's user-only channel where it has one
+        # (its adapter's USER_CHANNEL), dropped where it has none (an approval code, cupcake.approvals).
+        self.private = ""
 
     def __repr__(self) -> str:
         return f"Response({self.decision!r}, text={self.text!r})"

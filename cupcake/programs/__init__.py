@@ -18,8 +18,6 @@ every example (``tests/programs``) and the registry refuses a name declared twic
 
 from __future__ import annotations
 
-from cupcake.programs.spec import Spec
-
 FAMILIES = (
     "builtins",
     "files",
@@ -82,45 +80,103 @@ def names() -> list:
 
 def lookup(name: str):
     """The ``Spec`` of the program called ``name`` (a basename), or None if Cupcake does not know it.
-    Only the family that declares it is imported (``index.FAMILY`` says which)."""
-    from cupcake.programs.index import FAMILY, VERSIONED
-
-    family = FAMILY.get(name)
+    Only the family that declares it is imported (``index.NAMES`` says which)."""
+    family = _family_of(name)
     if family is None:
         cut = name.rstrip("0123456789.")
-        if cut == name or cut not in VERSIONED:
+        if cut == name or _family_of(cut, versioned=True) is None:
             return None
-        name, family = cut, FAMILY[cut]
+        name, family = cut, _family_of(cut)
     decl = _declarations(family).get(name)
     if decl is None:
         return None
     spec = _built.get(id(decl))
     if spec is None:
+        from cupcake.programs.spec import Spec  # (not at import: the quick pass reads only the index)
+
         spec = _built[id(decl)] = Spec(decl[0], decl[1], decl[2], family=family)
     return spec
 
 
+def _family_of(name: str, versioned: bool = False):
+    """The family that declares ``name`` (with ``versioned``: only a name whose versions it takes too),
+    from the index: one string searched, not a table built at every start."""
+    from cupcake.programs.index import NAMES
+
+    if "\n" in name or "\t" in name:
+        return None
+    at = NAMES.find("\n" + name + "\t")
+    if at < 0:
+        return None
+    code = NAMES[at + len(name) + 2]
+    if versioned and NAMES[at + len(name) + 3] != "v":
+        return None
+    return FAMILIES[ord(code) - 97]
+
+
 def index_source() -> str:
-    """The text of ``index.py`` for the registry as declared (``python -m cupcake.programs``)."""
+    """The text of ``index.py`` for the registry as declared (``python -m cupcake.programs``): each
+    name, a tab, its family's letter (``FAMILIES[ord(letter) - 97]``) and ``v`` when the name also
+    answers with a version after it (``python3.12``)."""
     index = _load()
     lines = [
         '"""Which family declares each program name: made from the families by `python -m cupcake.programs`',
-        '(a test fails when it is out of date). Lets ``lookup`` import only the family it needs."""',
+        "(a test fails when it is out of date). Lets ``lookup`` import only the family it needs: each line",
+        "is a name, a tab, the family's letter (``FAMILIES[ord(letter) - 97]``) and ``v`` when versioned",
+        'names (``python3.12``) are the same program. One string, searched: nothing is built at start."""',
         "",
-        "FAMILY = {",
+        "NAMES = (",
     ]
-    lines += [f"    {name!r}: {family!r}," for name, (_decl, family) in sorted(index.items())]
+    for name, (decl, family) in sorted(index.items()):
+        versioned = decl[2].get("versioned") and (name == decl[0] or name in decl[2].get("aliases", ()))
+        code = chr(97 + FAMILIES.index(family)) + ("v" if versioned else "")
+        lines.append(f'    "\\n{name}\\t{code}"')
+    lines.append('    "\\n"')
+    lines.append(")")
+    lines += [
+        "",
+        "# Single commands of plain words that need no reading (``protection.bash.quick_pass``): programs",
+        "# that look at names only (readers whose operands are values, builtins the shell gives no meaning),",
+        "# and git's reading subcommands; with the options that would make them read, write or run anything.",
+        "QUICK = {",
+    ]
+    lines += [f"    {name!r}: {refused!r}," for name, refused in sorted(quick().items())]
     lines.append("}")
-    versioned = sorted(
-        name
-        for name, (decl, _f) in index.items()
-        if decl[2].get("versioned")
-        and name == decl[0]
-        or decl[2].get("versioned")
-        and name in decl[2].get("aliases", ())
-    )
-    lines.append("VERSIONED = frozenset((" + ", ".join(repr(v) for v in versioned) + ",))")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).replace("'", '"') + "\n"
+
+
+def quick() -> dict:
+    """name (``git status`` for a subcommand) -> the option spellings that take it out of the quick
+    pass: a reader whose operands are only names, or a builtin the shell gives no meaning of its own
+    (``echo``, ``true``), with no handler; its options that read, write or run are listed."""
+    from cupcake.programs.builtins import MODELLED
+    from cupcake.programs.spec import BUILTIN, READER, VALUE, Spec
+
+    out = {}
+
+    def plain(spec) -> bool:
+        fields = (spec.handler, spec.preparse, spec.output, spec.default_sub)
+        return all(f is None for f in fields) and all(tag == VALUE for tag in spec.operands)
+
+    def refused(spec) -> tuple:
+        return tuple(sorted(n for o in spec.options if o.effect not in (None, VALUE) for n in o.names))
+
+    for name, (decl, family) in _load().items():
+        spec = Spec(decl[0], decl[1], decl[2], family=family)  # (not ``lookup``: the index may be the old one)
+        if spec.subcommands:
+            if name == "git":
+                for sub in sorted(spec.subcommands):
+                    found = spec.sub(sub)
+                    if found is not None and found.kind == READER and found.name == sub and plain(found):
+                        out[f"git {sub}"] = refused(found)
+            continue
+        if (
+            spec.kind == READER
+            and plain(spec)
+            or (spec.kind == BUILTIN and name not in MODELLED and plain(spec) and not refused(spec))
+        ):
+            out[name] = refused(spec)
+    return out
 
 
 def basename(text: str) -> str:
@@ -141,10 +197,17 @@ def read(words):
     return read_with(spec, words)
 
 
+def reading_of(spec, words):
+    """``words`` read with ``spec`` (see ``reading.read``)."""
+    from cupcake.programs.reading import read as read_with
+
+    return read_with(spec, words)
+
+
 def value_options(name: str) -> frozenset:
-    """The options of program ``name`` (before any subcommand) that take a value: what a rule
-    needs to find the subcommand (``git -C dir push``)."""
+    """The global options of a program with subcommands that take a value: what a rule needs to
+    find the subcommand (``git -C dir push``). Empty for a program without subcommands."""
     spec = lookup(name)
-    if spec is None:
+    if spec is None or not spec.subcommands:
         return frozenset()
     return frozenset(n for opt in spec.options if opt.arg for n in opt.names)

@@ -204,16 +204,16 @@ def _compressor(suffix: str, decompress: bool = False):
 
 def _pyzip(r) -> None:
     """``python -m zipfile -e ARCHIVE DIR`` / ``-c ARCHIVE FILE...`` (and ``tarfile`` alike)."""
-    form = "zip" if r.path[-1] == "zipfile" else "tar"
+    form = "zip" if r.path[-1].endswith("zipfile") else "tar"
     extract = r.get("-e", "--extract")
     create = r.get("-c", "--create")
     r.drop(READS, WRITES)
     if extract is not None:
         r.add(READS, extract, r.path[-1])
         dest = r.operands[0] if r.operands else Word(".")
-        _extract(r, f"python -m {r.path[-1]} -e", dest, extract, form)
+        _extract(r, f"{r.path[-1]} -e", dest, extract, form)
     elif create is not None:
-        r.add(WRITES, create, f"python -m {r.path[-1]} -c")
+        r.add(WRITES, create, f"{r.path[-1]} -c")
         for word in r.operands:
             r.add(READS, word, r.path[-1], tree=True)
 

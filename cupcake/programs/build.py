@@ -92,7 +92,7 @@ def _format_operands(write_flags: tuple, check_flags: tuple = ()):
         r.drop(READS, WRITES)
         rewriting = r.has(*write_flags) if write_flags else not r.has(*check_flags)
         for word in r.operands:
-            r.add(WRITES if rewriting else READS, word, " ".join(r.path) + (" (rewrites)" if rewriting else ""))
+            r.add(WRITES if rewriting else READS, word, " ".join(r.path) + (", which rewrites it" if rewriting else ""))
 
     return handler
 

@@ -4,7 +4,8 @@ says how their arguments read, for the walker and for rules alike."""
 
 from __future__ import annotations
 
-from cupcake.programs.spec import BUILTIN, POSIX, RUNS, WRAPPER, program
+from cupcake.programs.spec import BUILTIN, POSIX, READS, RUNS, WRAPPER, WRITES, program
+from cupcake.shell.words import ANY, Word
 
 
 def _trap(r) -> None:
@@ -19,6 +20,16 @@ def _trap(r) -> None:
         r.drop(RUNS)
 
 
+def _history(r) -> None:
+    """``history -w``/``-a FILE`` write the history file (none named: ``$HISTFILE``, which the agent
+    may have set), ``-r``/``-n FILE`` read one into the history (``history`` then prints it)."""
+    target = r.operands[0] if r.operands else Word("…", known=False, tokens=[ANY])
+    if r.has("-w", "-a"):
+        r.add(WRITES, target, "history -w")
+    elif r.has("-r", "-n"):
+        r.add(READS, target, "history -r")
+
+
 def _command(r) -> None:
     """``command -v x``/``-V`` looks ``x`` up; it does not run it."""
     if r.has("-v", "-V"):
@@ -26,6 +37,14 @@ def _command(r) -> None:
 
 
 _DECLARE = "-a -A -f -F -g -i -I -l -n -r -t -u -x -p +a +A +f +F +g +i +I +l +n +r +t +u +x"
+
+# The builtins the Bash reader models itself (``cupcake.shell.builtins.HANDLERS``: where the shell
+# runs, variables, code in data, scripts): never in the quick pass, whatever their words.
+MODELLED = frozenset(
+    ("cd", "pushd", "popd", "dirs", "source", ".", "eval", "trap", "mapfile", "readarray", "read", "getopts")
+    + ("printf", "declare", "typeset", "local", "export", "readonly", "unset", "set", "shopt", "alias", "hash")
+    + ("enable", "fc", "test", "[", "[[", "let", "shift")
+)
 
 SPECS = (
     program(
@@ -149,7 +168,17 @@ SPECS = (
     ),
     program("fc", BUILTIN, options="-e= -l -n -r -s", operands="value...", examples=("fc -l => passes",)),
     program(
-        "history", BUILTIN, options="-c -d= -a -n -r -w -p -s", operands="value...", examples=("history -c => passes",)
+        "history",
+        BUILTIN,
+        options="-c -d= -a -n -r -w -p -s",
+        operands="value...",
+        handler=_history,
+        examples=(
+            "history -c => passes",
+            "history -w f => writes f",
+            "history -r f => reads f",
+            "history -a => writes …",
+        ),
     ),
     program(
         "bind",

@@ -1,11 +1,13 @@
 """Containers, clusters and infrastructure: docker/podman, kubectl, helm, terraform. Their global
 options (so the subcommand is found: ``docker -H x run``), the subcommands, and the few that write
 local files (``docker cp``, ``kubectl cp``, ``helm template --output-dir``, ``terraform plan -out``).
-What a container does inside is not read; a bind mount is a program the reader cannot see into."""
+What a container does inside is not read; but a folder mounted into it writable (``-v SRC:DST``,
+``--mount type=bind,source=SRC``) is written by the container, through the daemon, outside any jail."""
 
 from __future__ import annotations
 
-from cupcake.programs.spec import POSIX, READS, TOOL, WRITES, program
+from cupcake.programs.spec import INTO, POSIX, READS, TOOL, WRITES, program
+from cupcake.shell.words import ANY, Word
 
 
 def _cp(r) -> None:
@@ -19,8 +21,67 @@ def _cp(r) -> None:
         r.add(READS, source, " ".join(r.path), tree=True)
 
 
+def _mounts(r) -> None:
+    """``docker run``/``create``: each folder mounted writable is written under, whole (the command
+    in the container is not read). Every word is looked at, options in clusters too (``-itv``)."""
+    words = r.words
+    for k in range(1, len(words)):
+        word = words[k]
+        text = word.value if word.known else ""
+        value = None
+        if text in ("-v", "--volume", "--mount") or (
+            text[:1] == "-" and text[1:2] != "-" and text.endswith("v") and len(text) > 2
+        ):
+            value = words[k + 1] if k + 1 < len(words) else None
+            mount = text == "--mount"
+        elif text.startswith(("--volume=", "--mount=")):
+            value = Word(text.split("=", 1)[1])
+            mount = text.startswith("--mount=")
+        elif text.startswith("-v") and len(text) > 2 and not text.startswith("--"):
+            value = Word(text[2:])
+            mount = False
+        if value is None:
+            continue
+        source = _bind_source(value, mount)
+        if source is not None:
+            r.add(INTO, source, " ".join(r.path) + (" --mount" if mount else " -v"), tree=True)
+
+
+def _bind_source(value, mount: bool):
+    """The host folder a mount writes into, or None (read-only, a named or anonymous volume)."""
+    if not value.known:
+        return Word(value.value, known=False, tokens=[ANY])
+    text = value.value
+    if mount:
+        fields = dict((f.split("=", 1) + [""])[:2] for f in text.split(","))
+        if fields.get("type", "volume") != "bind" or any(k in fields for k in ("readonly", "ro")):
+            return None
+        source = fields.get("source") or fields.get("src")
+        return Word(source) if source else None
+    parts = text.split(":")
+    if len(parts) < 2 or not parts[0] or not (parts[0][0] in "/.~" or "/" in parts[0]):
+        return None
+    if len(parts) > 2 and any(o in ("ro", "readonly") for o in parts[2].split(",")):
+        return None
+    return Word(parts[0])
+
+
+_RUN = {
+    "options": "-v,--volume= --mount= -w,--workdir= -e,--env= --env-file=:reads -p,--publish= --name= "
+    "--network,--net= -u,--user= --entrypoint= -l,--label= --label-file=:reads --cidfile=:writes -a,--attach= "
+    "--add-host= --cap-add= --cap-drop= --cpus= -m,--memory= --platform= --pull= --restart= --security-opt= "
+    "--shm-size= --ulimit= --device= --tmpfs= -h,--hostname= --ipc= --pid= --userns= --volumes-from= --gpus= "
+    "--log-driver= --log-opt= --dns= --expose= --health-cmd= --stop-signal= --stop-timeout= --rm -d,--detach "
+    "-i,--interactive -t,--tty --privileged -P,--publish-all --read-only --init -q,--quiet",
+    "style": POSIX,
+    "complete": False,
+    "handler": _mounts,
+}
+
 _DOCKER_SUBS = {
     "cp": ("cp", TOOL, {"options": "-a,--archive -L,--follow-link -q,--quiet", "handler": _cp}),
+    "run": ("run", TOOL, _RUN),
+    "create": ("create", TOOL, _RUN),
     "build": (
         "build",
         TOOL,
@@ -32,6 +93,17 @@ _DOCKER_SUBS = {
     "save": ("save", TOOL, {"options": "-o,--output=:writes", "complete": False}),
     "export": ("export", TOOL, {"options": "-o,--output=:writes", "complete": False}),
     "load": ("load", TOOL, {"options": "-i,--input=:reads -q,--quiet", "complete": False}),
+    # The command runs in the container: its paths are the container's (the rule packs read it).
+    "exec": (
+        "exec",
+        TOOL,
+        {
+            "options": "-d,--detach -i,--interactive -t,--tty --privileged -e,--env= --env-file=:reads -u,--user= "
+            "-w,--workdir= --detach-keys=",
+            "operands": "value elsewhere",
+            "style": POSIX,
+        },
+    ),
     "compose": (
         "compose",
         TOOL,
@@ -147,14 +219,24 @@ for _name in (
 ):
     _DOCKER_SUBS.setdefault(_name, (_name, TOOL, {"complete": False}))
 
-_KUBECTL_SUBS = {"cp": ("cp", TOOL, {"options": "-c,--container= --no-preserve --retries=", "handler": _cp})}
+_KUBECTL_SUBS = {
+    "cp": ("cp", TOOL, {"options": "-c,--container= --no-preserve --retries=", "handler": _cp}),
+    # ``kubectl exec POD -- CMD``: the command runs in the pod (the rule packs read it).
+    "exec": (
+        "exec",
+        TOOL,
+        {
+            "options": "-i,--stdin -t,--tty -c,--container= -q,--quiet --pod-running-timeout= -f,--filename=:reads",
+            "operands": "value elsewhere",
+        },
+    ),
+}
 for _name in (
     "apply",
     "delete",
     "get",
     "describe",
     "logs",
-    "exec",
     "port-forward",
     "rollout",
     "scale",
@@ -201,31 +283,6 @@ for _name in (
         },
     )
 
-# ``docker exec CONTAINER CMD…`` and ``kubectl exec POD -- CMD…`` run a command (in the container):
-# the rule packs read it like any command (``docker exec db psql -c 'DROP TABLE t'``).
-_DOCKER_SUBS["exec"] = (
-    "exec",
-    TOOL,
-    {
-        "options": "-d,--detach -i,--interactive -t,--tty --privileged -e,--env= --env-file= -u,--user= "
-        "-w,--workdir= --detach-keys=",
-        "operands": "value command",
-        "style": POSIX,
-        "examples": ("docker exec -it db psql -c 'select 1' => code select 1",),
-    },
-)
-_KUBECTL_SUBS["exec"] = (
-    "exec",
-    TOOL,
-    {
-        "options": "-i,--stdin -t,--tty -c,--container= -n,--namespace= -q,--quiet --pod-running-timeout= "
-        "-f,--filename=",
-        "operands": "value command",
-        "examples": ("kubectl exec -it web -- rm -rf /data => deletes /data (tree)",),
-    },
-)
-
-
 SPECS = (
     program(
         "docker",
@@ -239,7 +296,15 @@ SPECS = (
             "docker cp ctr:/etc/x ./x => writes ./x (tree)",
             "docker run --rm -it alpine sh => passes",
             "docker -H tcp://h:2375 ps => passes",
+            "docker exec -it db psql -c 'DROP TABLE t' => elsewhere psql -c DROP TABLE t",
+            "docker --context prod exec web rm -rf /data => elsewhere rm -rf /data",
             "docker save -o img.tar app => writes img.tar",
+            "docker run --rm -v /srv/app:/w alpine rm /w/x => into /srv/app (tree)",
+            "docker run -v /srv/app:/w:ro alpine ls /w => passes",
+            "docker run -v cache:/data alpine ls => passes",
+            "docker run --mount type=bind,source=/srv,target=/w alpine sh => into /srv (tree)",
+            "docker run --mount type=bind,src=/srv,dst=/w,readonly alpine sh => passes",
+            "podman run -itv /srv:/w alpine sh => into /srv (tree)",
         ),
     ),
     program(
@@ -254,6 +319,8 @@ SPECS = (
         subcommands=_KUBECTL_SUBS,
         examples=(
             "kubectl -n prod get pods => passes",
+            "kubectl exec -it web -- rm -rf /data => elsewhere rm -rf /data",
+            "kubectl --context prod exec web -c app -- sh -c 'rm x' => elsewhere sh -c rm x",
             "kubectl cp pod:/x ./x => writes ./x (tree)",
             "kubectl apply -f k.yaml => reads k.yaml",
         ),

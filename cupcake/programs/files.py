@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cupcake.programs import paths
 from cupcake.programs.spec import DELETES, INTO, LINKS, MODE, POSIX, READS, TOOL, WRITES, program
-from cupcake.shell.words import ONE, Word
+from cupcake.shell.words import ANY, ONE, SUB, Word
 
 
 def _rm(r) -> None:
@@ -53,7 +53,7 @@ def _ln(r) -> None:
         r.add(LINKS, ops[0], "ln source")
         r.add(WRITES, paths.last(ops[0]), "ln")
         return
-    paths.copy(r, "ln", False, sources_effect=LINKS)
+    paths.copy(r, "ln", False, sources_effect=LINKS, pour=False)
 
 
 def _link(r) -> None:
@@ -198,6 +198,70 @@ def _fallocate(r) -> None:
         r.add(WRITES, r.operands[-1], "fallocate")
 
 
+_FIND_PRE = ("-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3")
+_FIND_VALUES = frozenset(
+    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -type -xtype -user -group "
+    "-uid -gid -perm -size -mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -newerXY -maxdepth "
+    "-mindepth -links -inum -samefile -fstype -context -used -printf -regextype -D".split()
+)
+
+
+def _find(r) -> None:
+    """``find [ROOT...] EXPR``: ``-delete`` removes what it finds under the roots; ``-exec``/
+    ``-execdir``/``-ok``/``-okdir`` run a command (``{}`` a path found under the root); ``-fprint``
+    and ``-fls`` write a file; ``-files0-from`` reads one."""
+    words = r.words
+    i = 1
+    while i < len(words) and words[i].known and (words[i].value in _FIND_PRE or words[i].value.startswith("-D")):
+        i += 2 if words[i].value == "-D" else 1
+    roots = []
+    while i < len(words) and not (
+        words[i].known and (words[i].value.startswith("-") or words[i].value in ("(", "!", ")", ","))
+    ):
+        roots.append(words[i])
+        i += 1
+    roots = roots or [Word(".")]
+    while i < len(words):
+        text = words[i].value
+        if text in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(words) and not (words[j].known and words[j].value in (";", "+")):
+                j += 1
+            root = roots[0] if len(roots) == 1 else None
+            same = text in ("-exec", "-ok")
+            r.more.append(([_found(w, root if same else None) for w in words[i + 1 : j]], same))
+            i = j + 1
+            continue
+        if text == "-delete":
+            for root in roots:
+                r.add(DELETES, root, "find -delete", tree=True)
+        elif text in ("-fprint", "-fprint0", "-fprintf", "-fls") and i + 1 < len(words):
+            r.add(WRITES, words[i + 1], "find " + text)
+            i += 3 if text == "-fprintf" else 2
+            continue
+        elif text == "-files0-from" and i + 1 < len(words):
+            r.add(READS, words[i + 1], "find -files0-from")
+        elif text in _FIND_VALUES:
+            i += 2
+            continue
+        i += 1
+
+
+def _found(word, root) -> Word:
+    """``{}`` in an ``-exec`` command: a path found under ``root`` (which one, unknown; it never climbs)."""
+    if "{}" not in word.value:
+        return word
+    prefix = list(root.value.rstrip("/") + "/") if root is not None and root.exact else []
+    tokens: list = []
+    for k, piece in enumerate(word.value.split("{}")):
+        if k:
+            if k == 1 and not tokens:
+                tokens.extend(prefix)
+            tokens.append(SUB if prefix else ANY)
+        tokens.extend(piece)
+    return Word(word.value, word.raw, False, False, word.quoted, tokens)
+
+
 _CP = (
     "-a,--archive --attributes-only --backup=? -b --copy-contents -d -f,--force -i,--interactive -H -l,--link "
     "-L,--dereference -n,--no-clobber -P,--no-dereference -p --preserve=? --no-preserve= --parents -R,-r,--recursive "
@@ -221,6 +285,18 @@ SPECS = (
             "rm -- -f => deletes -f",
             "rm --recur x => deletes x (tree)",
             "rm x.txt => deletes x.txt",
+        ),
+    ),
+    program(
+        "find",
+        TOOL,
+        aliases=("gfind", "bfs"),
+        handler=_find,
+        examples=(
+            "find . -name '*.pyc' -delete => deletes . (tree)",
+            "find src -name x -fprint out.txt => writes out.txt",
+            "find . -type f -exec rm {} ; => deletes {}",
+            "find . -newer x -print => passes",
         ),
     ),
     program(
@@ -264,10 +340,10 @@ SPECS = (
         handler=_cp,
         examples=(
             "cp a b => reads a; writes b; writes b/a",
-            "cp -r t/. . => reads t/.; writes . (tree); into . (tree)",
+            "cp -r t/. . => reads t/. (tree); into . (tree)",
             "cp -l a b => links a; writes b; writes b/a",
             "cp --targ=d a => reads a; writes d/a",
-            "cp -rT src dst => reads src; writes dst (tree)",
+            "cp -rT src dst => reads src (tree); writes dst (tree)",
         ),
     ),
     program(

@@ -1,723 +1,830 @@
 """Which family declares each program name: made from the families by `python -m cupcake.programs`
-(a test fails when it is out of date). Lets ``lookup`` import only the family it needs."""
+(a test fails when it is out of date). Lets ``lookup`` import only the family it needs: each line
+is a name, a tab, the family"s letter (``FAMILIES[ord(letter) - 97]``) and ``v`` when versioned
+names (``python3.12``) are the same program. One string, searched: nothing is built at start."""
 
-FAMILY = {
-    ".": "builtins",
-    "7z": "archives",
-    "7za": "archives",
-    "7zr": "archives",
-    "7zz": "archives",
-    ":": "builtins",
-    "R": "interpreters",
-    "Rscript": "interpreters",
-    "[": "builtins",
-    "[[": "builtins",
-    "ack": "readers",
-    "ack-grep": "readers",
-    "acpi": "readers",
-    "ag": "readers",
-    "alias": "builtins",
-    "apk": "packages",
-    "apropos": "readers",
-    "apt": "packages",
-    "apt-get": "packages",
-    "aptitude": "packages",
-    "ar": "archives",
-    "arch": "wrappers",
-    "aria2c": "network",
-    "ash": "shells",
-    "at": "system",
-    "autopep8": "text",
-    "awk": "interpreters",
-    "b2sum": "readers",
-    "b3sum": "readers",
-    "bandit": "build",
-    "base32": "files",
-    "base64": "files",
-    "basedpyright": "build",
-    "basename": "readers",
-    "basenc": "files",
-    "bash": "shells",
-    "bash5": "shells",
-    "bat": "readers",
-    "batcat": "readers",
-    "batch": "system",
-    "bc": "interpreters",
-    "bg": "builtins",
-    "bind": "builtins",
-    "biome": "build",
-    "black": "text",
-    "bmake": "build",
-    "break": "builtins",
-    "brew": "packages",
-    "bsdtar": "archives",
-    "builtin": "builtins",
-    "bun": "packages",
-    "bundle": "packages",
-    "bundler": "packages",
-    "bunx": "packages",
-    "bunzip2": "archives",
-    "busybox": "wrappers",
-    "bwrap": "wrappers",
-    "bzcat": "readers",
-    "bzip2": "archives",
-    "c++": "build",
-    "caffeinate": "wrappers",
-    "cal": "readers",
-    "caller": "builtins",
-    "capsh": "wrappers",
-    "cargo": "build",
-    "cat": "readers",
-    "catchsegv": "wrappers",
-    "cc": "build",
-    "cd": "builtins",
-    "cgdb": "interpreters",
-    "chattr": "files",
-    "chgrp": "files",
-    "chmod": "files",
-    "choco": "packages",
-    "chown": "files",
-    "chpst": "wrappers",
-    "chronic": "wrappers",
-    "chroot": "wrappers",
-    "chrt": "wrappers",
-    "chsh": "system",
-    "cksum": "readers",
-    "clang": "build",
-    "clang++": "build",
-    "clang-format": "text",
-    "clear": "readers",
-    "clickhouse": "databases",
-    "clickhouse-client": "databases",
-    "clisp": "interpreters",
-    "cmake": "build",
-    "cmp": "readers",
-    "colordiff": "readers",
-    "column": "readers",
-    "comm": "readers",
-    "command": "builtins",
-    "compgen": "builtins",
-    "complete": "builtins",
-    "compress": "archives",
-    "conda": "packages",
-    "continue": "builtins",
-    "cp": "files",
-    "cpio": "archives",
-    "crontab": "system",
-    "csh": "shells",
-    "csplit": "files",
-    "csvlook": "readers",
-    "cupcake": "packages",
-    "curl": "network",
-    "cut": "readers",
-    "dash": "shells",
-    "date": "readers",
-    "dbus-run-session": "wrappers",
-    "dc": "interpreters",
-    "dd": "files",
-    "declare": "builtins",
-    "delta": "readers",
-    "deno": "packages",
-    "df": "readers",
-    "diff": "readers",
-    "diff3": "readers",
-    "difft": "readers",
-    "dig": "readers",
-    "dir": "readers",
-    "direnv": "wrappers",
-    "dirname": "readers",
-    "dirs": "builtins",
-    "disown": "builtins",
-    "dmesg": "readers",
-    "dnf": "packages",
-    "doas": "wrappers",
-    "docker": "containers",
-    "dos2unix": "text",
-    "dotenv": "wrappers",
-    "du": "readers",
-    "duckdb": "databases",
-    "dumb-init": "wrappers",
-    "eatmydata": "wrappers",
-    "echo": "builtins",
-    "ed": "interpreters",
-    "egrep": "readers",
-    "elixir": "interpreters",
-    "elvis": "interpreters",
-    "elvish": "shells",
-    "emacs": "interpreters",
-    "emacsclient": "interpreters",
-    "emcc": "build",
-    "enable": "builtins",
-    "entr": "wrappers",
-    "env": "wrappers",
-    "envdir": "wrappers",
-    "envuidgid": "wrappers",
-    "erl": "interpreters",
-    "es": "shells",
-    "esbuild": "build",
-    "escript": "interpreters",
-    "eslint": "build",
-    "eval": "builtins",
-    "evim": "interpreters",
-    "ex": "interpreters",
-    "exa": "readers",
-    "exec": "builtins",
-    "exit": "builtins",
-    "expand": "readers",
-    "expect": "interpreters",
-    "export": "builtins",
-    "expr": "readers",
-    "eza": "readers",
-    "factor": "readers",
-    "fakeroot": "wrappers",
-    "faketime": "wrappers",
-    "fallocate": "files",
-    "false": "builtins",
-    "fc": "builtins",
-    "fd": "readers",
-    "fdfind": "readers",
-    "fg": "builtins",
-    "fgrep": "readers",
-    "file": "readers",
-    "file-rename": "files",
-    "finch": "containers",
-    "finger": "readers",
-    "firejail": "wrappers",
-    "fish": "shells",
-    "flake8": "build",
-    "flatpak": "packages",
-    "flock": "wrappers",
-    "fmt": "readers",
-    "fold": "readers",
-    "free": "readers",
-    "g++": "build",
-    "gawk": "interpreters",
-    "gcc": "build",
-    "gcc-ar": "archives",
-    "gcp": "files",
-    "gdate": "readers",
-    "gdb": "interpreters",
-    "gdb-multiarch": "interpreters",
-    "gem": "packages",
-    "getconf": "readers",
-    "getent": "readers",
-    "getopts": "builtins",
-    "gfortran": "build",
-    "git": "vcs",
-    "gmake": "build",
-    "gmv": "files",
-    "go": "build",
-    "gofmt": "text",
-    "goimports": "text",
-    "gojq": "readers",
-    "gosu": "wrappers",
-    "grc": "wrappers",
-    "grep": "readers",
-    "grm": "files",
-    "groovy": "interpreters",
-    "groupadd": "system",
-    "groups": "readers",
-    "gsed": "interpreters",
-    "gtar": "archives",
-    "gtime": "wrappers",
-    "gtimeout": "wrappers",
-    "guile": "interpreters",
-    "gunzip": "archives",
-    "gview": "interpreters",
-    "gvim": "interpreters",
-    "gzip": "archives",
-    "halt": "system",
-    "hash": "builtins",
-    "hatch": "packages",
-    "hd": "readers",
-    "head": "readers",
-    "helix": "interpreters",
-    "helm": "containers",
-    "help": "builtins",
-    "hexdump": "readers",
-    "history": "builtins",
-    "host": "readers",
-    "hostname": "readers",
-    "hostnamectl": "system",
-    "htop": "readers",
-    "http": "network",
-    "https": "network",
-    "hx": "interpreters",
-    "i386": "wrappers",
-    "icc": "build",
-    "iconv": "files",
-    "iconv-check": "readers",
-    "icx": "build",
-    "id": "readers",
-    "iex": "interpreters",
-    "ifne": "wrappers",
-    "info": "readers",
-    "insmod": "system",
-    "install": "files",
-    "ionice": "wrappers",
-    "iostat": "readers",
-    "ip": "system",
-    "ip-netns": "system",
-    "iptables": "system",
-    "isort": "text",
-    "jaq": "readers",
-    "java": "interpreters",
-    "javac": "build",
-    "jed": "interpreters",
-    "jimsh": "interpreters",
-    "jobs": "builtins",
-    "joe": "interpreters",
-    "join": "readers",
-    "journalctl": "system",
-    "jq": "readers",
-    "jruby": "interpreters",
-    "jshell": "interpreters",
-    "julia": "interpreters",
-    "kak": "interpreters",
-    "kill": "builtins",
-    "killall": "system",
-    "kotlin": "interpreters",
-    "ksh": "shells",
-    "ksh93": "shells",
-    "kubectl": "containers",
-    "last": "readers",
-    "lastlog": "readers",
-    "launchctl": "system",
-    "ldconfig": "system",
-    "ldd": "readers",
-    "le": "interpreters",
-    "less": "readers",
-    "let": "builtins",
-    "link": "files",
-    "linux32": "wrappers",
-    "linux64": "wrappers",
-    "lksh": "shells",
-    "lldb": "interpreters",
-    "llvm-ar": "archives",
-    "ln": "files",
-    "local": "builtins",
-    "locale": "readers",
-    "locate": "readers",
-    "loginctl": "system",
-    "logname": "readers",
-    "logout": "builtins",
-    "look": "readers",
-    "ls": "readers",
-    "lsblk": "readers",
-    "lscpu": "readers",
-    "lsd": "readers",
-    "lsof": "readers",
-    "lspci": "readers",
-    "lsusb": "readers",
-    "ltrace": "wrappers",
-    "lua": "interpreters",
-    "luajit": "interpreters",
-    "lz4": "archives",
-    "lz4cat": "readers",
-    "lzma": "archives",
-    "mac2unix": "text",
-    "make": "build",
-    "mamba": "packages",
-    "man": "readers",
-    "mapfile": "builtins",
-    "mariadb": "databases",
-    "mariadb-dump": "databases",
-    "mawk": "interpreters",
-    "mcedit": "interpreters",
-    "mcookie": "readers",
-    "md5": "readers",
-    "md5sum": "readers",
-    "meson": "build",
-    "mg": "interpreters",
-    "micro": "interpreters",
-    "microdnf": "packages",
-    "micromamba": "packages",
-    "mkdir": "files",
-    "mkfifo": "files",
-    "mknod": "files",
-    "mksh": "shells",
-    "mktemp": "files",
-    "mlocate": "readers",
-    "mlr": "readers",
-    "modprobe": "system",
-    "mongo": "databases",
-    "mongosh": "databases",
-    "more": "readers",
-    "most": "readers",
-    "mount": "files",
-    "mpstat": "readers",
-    "mv": "files",
-    "mypy": "build",
-    "mysql": "databases",
-    "mysqldump": "databases",
-    "namei": "readers",
-    "nano": "interpreters",
-    "nawk": "interpreters",
-    "nc": "network",
-    "ncal": "readers",
-    "ncat": "network",
-    "ne": "interpreters",
-    "nerdctl": "containers",
-    "netcat": "network",
-    "netstat": "readers",
-    "nft": "system",
-    "nice": "wrappers",
-    "ninja": "build",
-    "nl": "readers",
-    "nm": "readers",
-    "nocache": "wrappers",
-    "node": "interpreters",
-    "nodejs": "interpreters",
-    "nodemon": "wrappers",
-    "nohup": "wrappers",
-    "nox": "build",
-    "npm": "packages",
-    "nproc": "readers",
-    "npx": "packages",
-    "nsenter": "wrappers",
-    "nslookup": "readers",
-    "nu": "shells",
-    "numactl": "wrappers",
-    "numfmt": "readers",
-    "nushell": "shells",
-    "nvi": "interpreters",
-    "nvim": "interpreters",
-    "objdump": "readers",
-    "oc": "containers",
-    "octave": "interpreters",
-    "od": "readers",
-    "oksh": "shells",
-    "original-awk": "interpreters",
-    "osascript": "interpreters",
-    "osh": "shells",
-    "otool": "readers",
-    "pacman": "packages",
-    "parallel": "wrappers",
-    "passwd": "system",
-    "paste": "readers",
-    "patch": "text",
-    "pathchk": "readers",
-    "pbzip2": "archives",
-    "pdksh": "shells",
-    "pdm": "packages",
-    "perf": "wrappers",
-    "perl": "interpreters",
-    "perl-rename": "files",
-    "pg": "readers",
-    "pg_dump": "databases",
-    "pg_dumpall": "databases",
-    "pg_restore": "databases",
-    "pgrep": "readers",
-    "php": "interpreters",
-    "pico": "interpreters",
-    "pidof": "readers",
-    "pigz": "archives",
-    "ping": "readers",
-    "pip": "packages",
-    "pip3": "packages",
-    "pipenv": "packages",
-    "pipx": "packages",
-    "pkexec": "wrappers",
-    "pkg": "packages",
-    "pkill": "system",
-    "plocate": "readers",
-    "pnpm": "packages",
-    "podman": "containers",
-    "poetry": "packages",
-    "popd": "builtins",
-    "port": "packages",
-    "posh": "shells",
-    "poweroff": "system",
-    "powershell": "interpreters",
-    "powershell.exe": "interpreters",
-    "pr": "readers",
-    "prename": "files",
-    "prettier": "build",
-    "printenv": "readers",
-    "printf": "builtins",
-    "prlimit": "wrappers",
-    "proot": "wrappers",
-    "proxychains": "wrappers",
-    "proxychains4": "wrappers",
-    "ps": "readers",
-    "psql": "databases",
-    "pstree": "readers",
-    "pt": "readers",
-    "ptx": "readers",
-    "pushd": "builtins",
-    "pwd": "readers",
-    "pwsh": "interpreters",
-    "pwsh.exe": "interpreters",
-    "py.test": "build",
-    "pycodestyle": "build",
-    "pyflakes": "build",
-    "pylint": "build",
-    "pypy": "interpreters",
-    "pypy3": "interpreters",
-    "pyright": "build",
-    "pytest": "build",
-    "python": "interpreters",
-    "python -m base64": "interpreters",
-    "python -m cProfile": "interpreters",
-    "python -m calendar": "interpreters",
-    "python -m compileall": "interpreters",
-    "python -m ensurepip": "interpreters",
-    "python -m gzip": "interpreters",
-    "python -m http.server": "interpreters",
-    "python -m json.tool": "interpreters",
-    "python -m pdb": "interpreters",
-    "python -m platform": "interpreters",
-    "python -m profile": "interpreters",
-    "python -m py_compile": "interpreters",
-    "python -m site": "interpreters",
-    "python -m sysconfig": "interpreters",
-    "python -m tarfile": "archives",
-    "python -m this": "interpreters",
-    "python -m timeit": "interpreters",
-    "python -m unittest": "interpreters",
-    "python -m uuid": "interpreters",
-    "python -m venv": "interpreters",
-    "python -m zipfile": "archives",
-    "python2": "interpreters",
-    "python3": "interpreters",
-    "racket": "interpreters",
-    "rbash": "shells",
-    "rc": "shells",
-    "read": "builtins",
-    "readarray": "builtins",
-    "readelf": "readers",
-    "readlink": "readers",
-    "readonly": "builtins",
-    "realpath": "readers",
-    "reboot": "system",
-    "red": "interpreters",
-    "redis-cli": "databases",
-    "remake": "build",
-    "rename": "files",
-    "renice": "system",
-    "reset": "readers",
-    "return": "builtins",
-    "rev": "readers",
-    "rg": "readers",
-    "rgrep": "readers",
-    "rm": "files",
-    "rmdir": "files",
-    "rsync": "network",
-    "rubocop": "text",
-    "ruby": "interpreters",
-    "ruff": "build",
-    "run0": "wrappers",
-    "runcon": "wrappers",
-    "runuser": "wrappers",
-    "rustc": "build",
-    "rustfmt": "text",
-    "rview": "interpreters",
-    "rvim": "interpreters",
-    "rye": "packages",
-    "samu": "build",
-    "sar": "readers",
-    "sbcl": "interpreters",
-    "scala": "interpreters",
-    "scoop": "packages",
-    "scp": "network",
-    "screen": "wrappers",
-    "script": "wrappers",
-    "sdiff": "text",
-    "sed": "interpreters",
-    "sensors": "readers",
-    "seq": "readers",
-    "service": "system",
-    "set": "builtins",
-    "setarch": "wrappers",
-    "setfacl": "files",
-    "setpriv": "wrappers",
-    "setsid": "wrappers",
-    "setuidgid": "wrappers",
-    "sg": "wrappers",
-    "sh": "shells",
-    "sha1sum": "readers",
-    "sha224sum": "readers",
-    "sha256sum": "readers",
-    "sha384sum": "readers",
-    "sha3sum": "readers",
-    "sha512sum": "readers",
-    "shasum": "readers",
-    "shfmt": "text",
-    "shift": "builtins",
-    "shopt": "builtins",
-    "shred": "files",
-    "shuf": "files",
-    "shutdown": "system",
-    "size": "readers",
-    "sleep": "readers",
-    "snap": "packages",
-    "socat": "network",
-    "sort": "files",
-    "source": "builtins",
-    "split": "files",
-    "sponge": "files",
-    "sqlcmd": "databases",
-    "sqlite": "databases",
-    "sqlite3": "databases",
-    "srm": "files",
-    "ss": "readers",
-    "ssh": "network",
-    "ssh-agent": "wrappers",
-    "sshpass": "wrappers",
-    "standardrb": "text",
-    "stat": "readers",
-    "stdbuf": "wrappers",
-    "strace": "wrappers",
-    "strings": "readers",
-    "stty": "readers",
-    "su": "wrappers",
-    "su-exec": "wrappers",
-    "sudo": "wrappers",
-    "sudoedit": "interpreters",
-    "sum": "readers",
-    "suspend": "builtins",
-    "sysctl": "system",
-    "systemctl": "system",
-    "systemd-run": "wrappers",
-    "tac": "readers",
-    "tail": "readers",
-    "tar": "archives",
-    "taskset": "wrappers",
-    "tcc": "build",
-    "tclsh": "interpreters",
-    "tcsh": "shells",
-    "tee": "files",
-    "terraform": "containers",
-    "terragrunt": "containers",
-    "test": "builtins",
-    "tidy": "text",
-    "time": "wrappers",
-    "timedatectl": "system",
-    "timeout": "wrappers",
-    "times": "builtins",
-    "tini": "wrappers",
-    "tldr": "readers",
-    "tmux": "wrappers",
-    "tofu": "containers",
-    "top": "readers",
-    "torsocks": "wrappers",
-    "touch": "files",
-    "tox": "build",
-    "toybox": "wrappers",
-    "tput": "readers",
-    "tr": "readers",
-    "trap": "builtins",
-    "tree": "readers",
-    "true": "builtins",
-    "truffleruby": "interpreters",
-    "truncate": "files",
-    "tsc": "build",
-    "tsocks": "wrappers",
-    "tsort": "readers",
-    "tty": "readers",
-    "type": "builtins",
-    "typeset": "builtins",
-    "ufw": "system",
-    "ulimit": "builtins",
-    "umask": "builtins",
-    "umount": "files",
-    "unalias": "builtins",
-    "uname": "readers",
-    "uname26": "wrappers",
-    "unbuffer": "wrappers",
-    "uncompress": "archives",
-    "unexpand": "readers",
-    "uniq": "files",
-    "unix2dos": "text",
-    "unix2mac": "text",
-    "unlink": "files",
-    "unlzma": "archives",
-    "unpigz": "archives",
-    "unset": "builtins",
-    "unshare": "wrappers",
-    "unxz": "archives",
-    "unzip": "archives",
-    "unzstd": "archives",
-    "update-alternatives": "system",
-    "uptime": "readers",
-    "useradd": "system",
-    "userdel": "system",
-    "usermod": "system",
-    "users": "readers",
-    "uuidgen": "readers",
-    "uv": "packages",
-    "uvx": "packages",
-    "valgrind": "wrappers",
-    "vdir": "readers",
-    "vi": "interpreters",
-    "view": "interpreters",
-    "vim": "interpreters",
-    "vimdiff": "interpreters",
-    "visudo": "system",
-    "vmstat": "readers",
-    "vulture": "build",
-    "w": "readers",
-    "wait": "builtins",
-    "watch": "wrappers",
-    "watchexec": "wrappers",
-    "wc": "readers",
-    "wget": "network",
-    "whatis": "readers",
-    "whereis": "readers",
-    "which": "readers",
-    "who": "readers",
-    "whoami": "readers",
-    "winget": "packages",
-    "wish": "interpreters",
-    "x86_64": "wrappers",
-    "xargs": "wrappers",
-    "xh": "network",
-    "xhs": "network",
-    "xmllint": "text",
-    "xmlstarlet": "readers",
-    "xonsh": "shells",
-    "xvfb-run": "wrappers",
-    "xxd": "text",
-    "xz": "archives",
-    "xzcat": "readers",
-    "yapf": "text",
-    "yarn": "packages",
-    "yash": "shells",
-    "yes": "readers",
-    "yq": "text",
-    "ysh": "shells",
-    "yum": "packages",
-    "zcat": "readers",
-    "zgrep": "readers",
-    "zig-cc": "build",
-    "zip": "archives",
-    "zless": "readers",
-    "zmore": "readers",
-    "zsh": "shells",
-    "zstd": "archives",
-    "zstdcat": "readers",
-    "zypper": "packages",
-}
-VERSIONED = frozenset(
-    (
-        "jimsh",
-        "jruby",
-        "lua",
-        "luajit",
-        "node",
-        "nodejs",
-        "perl",
-        "php",
-        "pip",
-        "pip3",
-        "pypy",
-        "pypy3",
-        "python",
-        "python2",
-        "python3",
-        "ruby",
-        "tclsh",
-        "truffleruby",
-        "wish",
-    )
+NAMES = (
+    "\n.\ta"
+    "\n7z\td"
+    "\n7za\td"
+    "\n7zr\td"
+    "\n7zz\td"
+    "\n:\ta"
+    "\nR\tg"
+    "\nRscript\tg"
+    "\n[\ta"
+    "\n[[\ta"
+    "\nack\tn"
+    "\nack-grep\tn"
+    "\nacpi\tn"
+    "\nag\tn"
+    "\nalias\ta"
+    "\napk\tk"
+    "\napply_patch\tc"
+    "\napplypatch\tc"
+    "\napropos\tn"
+    "\napt\tk"
+    "\napt-get\tk"
+    "\naptitude\tk"
+    "\nar\td"
+    "\narch\ti"
+    "\naria2c\tf"
+    "\nash\th"
+    "\nat\to"
+    "\nautopep8\tc"
+    "\nawk\tg"
+    "\nb2sum\tn"
+    "\nb3sum\tn"
+    "\nbandit\tj"
+    "\nbase32\tb"
+    "\nbase64\tb"
+    "\nbasedpyright\tj"
+    "\nbasename\tn"
+    "\nbasenc\tb"
+    "\nbash\th"
+    "\nbash5\th"
+    "\nbat\tn"
+    "\nbatcat\tn"
+    "\nbatch\to"
+    "\nbc\tg"
+    "\nbfs\tb"
+    "\nbg\ta"
+    "\nbind\ta"
+    "\nbiome\tj"
+    "\nblack\tc"
+    "\nbmake\tj"
+    "\nbreak\ta"
+    "\nbrew\tk"
+    "\nbsdtar\td"
+    "\nbuiltin\ta"
+    "\nbun\tk"
+    "\nbundle\tk"
+    "\nbundler\tk"
+    "\nbunx\tk"
+    "\nbunzip2\td"
+    "\nbusybox\ti"
+    "\nbwrap\ti"
+    "\nbzcat\tn"
+    "\nbzip2\td"
+    "\nc++\tj"
+    "\ncaffeinate\ti"
+    "\ncal\tn"
+    "\ncaller\ta"
+    "\ncapsh\ti"
+    "\ncargo\tj"
+    "\ncat\tn"
+    "\ncatchsegv\ti"
+    "\ncc\tj"
+    "\ncd\ta"
+    "\ncgdb\tg"
+    "\nchattr\tb"
+    "\nchgrp\tb"
+    "\nchmod\tb"
+    "\nchoco\tk"
+    "\nchown\tb"
+    "\nchpst\ti"
+    "\nchronic\ti"
+    "\nchroot\ti"
+    "\nchrt\ti"
+    "\nchsh\to"
+    "\ncksum\tn"
+    "\nclang\tj"
+    "\nclang++\tj"
+    "\nclang-format\tc"
+    "\nclear\tn"
+    "\nclickhouse\tm"
+    "\nclickhouse-client\tm"
+    "\nclisp\tg"
+    "\ncmake\tj"
+    "\ncmp\tn"
+    "\ncolordiff\tn"
+    "\ncolumn\tn"
+    "\ncomm\tn"
+    "\ncommand\ta"
+    "\ncompgen\ta"
+    "\ncomplete\ta"
+    "\ncompress\td"
+    "\nconda\tk"
+    "\ncontinue\ta"
+    "\ncp\tb"
+    "\ncpio\td"
+    "\ncrontab\to"
+    "\ncsh\th"
+    "\ncsplit\tb"
+    "\ncsvlook\tn"
+    "\ncupcake\tk"
+    "\ncurl\tf"
+    "\ncut\tn"
+    "\ndash\th"
+    "\ndate\tn"
+    "\ndbus-run-session\ti"
+    "\ndc\tg"
+    "\ndd\tb"
+    "\ndeclare\ta"
+    "\ndelta\tn"
+    "\ndelv\tn"
+    "\ndeno\tk"
+    "\ndf\tn"
+    "\ndiff\tn"
+    "\ndiff3\tn"
+    "\ndifft\tn"
+    "\ndig\tn"
+    "\ndir\tn"
+    "\ndirenv\ti"
+    "\ndirname\tn"
+    "\ndirs\ta"
+    "\ndisown\ta"
+    "\ndmesg\tn"
+    "\ndnf\tk"
+    "\ndoas\ti"
+    "\ndocker\tl"
+    "\ndos2unix\tc"
+    "\ndotenv\ti"
+    "\ndu\tn"
+    "\nduckdb\tm"
+    "\ndumb-init\ti"
+    "\neatmydata\ti"
+    "\necho\ta"
+    "\ned\tg"
+    "\negrep\tn"
+    "\nelixir\tg"
+    "\nelvis\tg"
+    "\nelvish\th"
+    "\nemacs\tg"
+    "\nemacsclient\tg"
+    "\nemcc\tj"
+    "\nenable\ta"
+    "\nentr\ti"
+    "\nenv\ti"
+    "\nenvdir\ti"
+    "\nenvuidgid\ti"
+    "\nerl\tg"
+    "\nes\th"
+    "\nesbuild\tj"
+    "\nescript\tg"
+    "\neslint\tj"
+    "\neval\ta"
+    "\nevim\tg"
+    "\nex\tg"
+    "\nexa\tn"
+    "\nexec\ta"
+    "\nexit\ta"
+    "\nexpand\tn"
+    "\nexpect\tg"
+    "\nexport\ta"
+    "\nexpr\tn"
+    "\neza\tn"
+    "\nfactor\tn"
+    "\nfakeroot\ti"
+    "\nfaketime\ti"
+    "\nfallocate\tb"
+    "\nfalse\ta"
+    "\nfc\ta"
+    "\nfd\tn"
+    "\nfdfind\tn"
+    "\nfg\ta"
+    "\nfgrep\tn"
+    "\nfile\tn"
+    "\nfile-rename\tb"
+    "\nfinch\tl"
+    "\nfind\tb"
+    "\nfinger\tn"
+    "\nfirejail\ti"
+    "\nfish\th"
+    "\nflake8\tj"
+    "\nflatpak\tk"
+    "\nflock\ti"
+    "\nfmt\tn"
+    "\nfold\tn"
+    "\nfree\tn"
+    "\ng++\tj"
+    "\ngawk\tg"
+    "\ngcc\tj"
+    "\ngcc-ar\td"
+    "\ngcp\tb"
+    "\ngdate\tn"
+    "\ngdb\tg"
+    "\ngdb-multiarch\tg"
+    "\ngem\tk"
+    "\ngetconf\tn"
+    "\ngetent\tn"
+    "\ngetopts\ta"
+    "\ngfind\tb"
+    "\ngfortran\tj"
+    "\ngit\te"
+    "\ngmake\tj"
+    "\ngmv\tb"
+    "\ngo\tj"
+    "\ngofmt\tc"
+    "\ngoimports\tc"
+    "\ngojq\tn"
+    "\ngosu\ti"
+    "\ngrc\ti"
+    "\ngrep\tn"
+    "\ngrm\tb"
+    "\ngroovy\tg"
+    "\ngroupadd\to"
+    "\ngroups\tn"
+    "\ngsed\tg"
+    "\ngtar\td"
+    "\ngtime\ti"
+    "\ngtimeout\ti"
+    "\nguile\tg"
+    "\ngunzip\td"
+    "\ngview\tg"
+    "\ngvim\tg"
+    "\ngzip\td"
+    "\nhalt\to"
+    "\nhash\ta"
+    "\nhatch\tk"
+    "\nhd\tn"
+    "\nhead\tn"
+    "\nhelix\tg"
+    "\nhelm\tl"
+    "\nhelp\ta"
+    "\nhexdump\tn"
+    "\nhistory\ta"
+    "\nhost\tn"
+    "\nhostname\tn"
+    "\nhostnamectl\to"
+    "\nhtop\tn"
+    "\nhttp\tf"
+    "\nhttps\tf"
+    "\nhx\tg"
+    "\ni386\ti"
+    "\nicc\tj"
+    "\niconv\tb"
+    "\niconv-check\tn"
+    "\nicx\tj"
+    "\nid\tn"
+    "\niex\tg"
+    "\nifne\ti"
+    "\ninfo\tn"
+    "\ninsmod\to"
+    "\ninstall\tb"
+    "\nionice\ti"
+    "\niostat\tn"
+    "\nip\to"
+    "\nip-netns\to"
+    "\niptables\to"
+    "\nisort\tc"
+    "\njaq\tn"
+    "\njava\tg"
+    "\njavac\tj"
+    "\njed\tg"
+    "\njimsh\tgv"
+    "\njobs\ta"
+    "\njoe\tg"
+    "\njoin\tn"
+    "\njournalctl\to"
+    "\njq\tn"
+    "\njruby\tgv"
+    "\njshell\tg"
+    "\njulia\tg"
+    "\nkak\tg"
+    "\nkill\ta"
+    "\nkillall\to"
+    "\nkotlin\tg"
+    "\nksh\th"
+    "\nksh93\th"
+    "\nkubectl\tl"
+    "\nlast\tn"
+    "\nlastlog\tn"
+    "\nlaunchctl\to"
+    "\nldconfig\to"
+    "\nldd\tn"
+    "\nle\tg"
+    "\nless\tn"
+    "\nlet\ta"
+    "\nlink\tb"
+    "\nlinux32\ti"
+    "\nlinux64\ti"
+    "\nlksh\th"
+    "\nlldb\tg"
+    "\nllvm-ar\td"
+    "\nln\tb"
+    "\nlocal\ta"
+    "\nlocale\tn"
+    "\nlocate\tn"
+    "\nloginctl\to"
+    "\nlogname\tn"
+    "\nlogout\ta"
+    "\nlook\tn"
+    "\nls\tn"
+    "\nlsblk\tn"
+    "\nlscpu\tn"
+    "\nlsd\tn"
+    "\nlsof\tn"
+    "\nlspci\tn"
+    "\nlsusb\tn"
+    "\nltrace\ti"
+    "\nlua\tgv"
+    "\nluajit\tgv"
+    "\nlz4\td"
+    "\nlz4cat\tn"
+    "\nlzma\td"
+    "\nmac2unix\tc"
+    "\nmake\tj"
+    "\nmamba\tk"
+    "\nman\tn"
+    "\nmapfile\ta"
+    "\nmariadb\tm"
+    "\nmariadb-dump\tm"
+    "\nmawk\tg"
+    "\nmcedit\tg"
+    "\nmcookie\tn"
+    "\nmd5\tn"
+    "\nmd5sum\tn"
+    "\nmeson\tj"
+    "\nmg\tg"
+    "\nmicro\tg"
+    "\nmicrodnf\tk"
+    "\nmicromamba\tk"
+    "\nmkdir\tb"
+    "\nmkfifo\tb"
+    "\nmknod\tb"
+    "\nmksh\th"
+    "\nmktemp\tb"
+    "\nmlocate\tn"
+    "\nmlr\tn"
+    "\nmodprobe\to"
+    "\nmongo\tm"
+    "\nmongosh\tm"
+    "\nmore\tn"
+    "\nmost\tn"
+    "\nmount\tb"
+    "\nmpstat\tn"
+    "\nmv\tb"
+    "\nmypy\tj"
+    "\nmysql\tm"
+    "\nmysqldump\tm"
+    "\nnamei\tn"
+    "\nnano\tg"
+    "\nnawk\tg"
+    "\nnc\tf"
+    "\nncal\tn"
+    "\nncat\tf"
+    "\nne\tg"
+    "\nnerdctl\tl"
+    "\nnetcat\tf"
+    "\nnetstat\tn"
+    "\nnft\to"
+    "\nnice\ti"
+    "\nninja\tj"
+    "\nnl\tn"
+    "\nnm\tn"
+    "\nnocache\ti"
+    "\nnode\tgv"
+    "\nnodejs\tgv"
+    "\nnodemon\ti"
+    "\nnohup\ti"
+    "\nnox\tj"
+    "\nnpm\tk"
+    "\nnproc\tn"
+    "\nnpx\tk"
+    "\nnsenter\ti"
+    "\nnslookup\tn"
+    "\nnu\th"
+    "\nnumactl\ti"
+    "\nnumfmt\tn"
+    "\nnushell\th"
+    "\nnvi\tg"
+    "\nnvim\tg"
+    "\nobjdump\tn"
+    "\noc\tl"
+    "\noctave\tg"
+    "\nod\tn"
+    "\noksh\th"
+    "\noriginal-awk\tg"
+    "\nosascript\tg"
+    "\nosh\th"
+    "\notool\tn"
+    "\npacman\tk"
+    "\nparallel\ti"
+    "\npasswd\to"
+    "\npaste\tn"
+    "\npatch\tc"
+    "\npathchk\tn"
+    "\npbzip2\td"
+    "\npdksh\th"
+    "\npdm\tk"
+    "\nperf\ti"
+    "\nperl\tgv"
+    "\nperl-rename\tb"
+    "\npg\tn"
+    "\npg_dump\tm"
+    "\npg_dumpall\tm"
+    "\npg_restore\tm"
+    "\npgrep\tn"
+    "\nphp\tgv"
+    "\npico\tg"
+    "\npidof\tn"
+    "\npigz\td"
+    "\nping\tn"
+    "\npip\tkv"
+    "\npip3\tkv"
+    "\npipenv\tk"
+    "\npipx\tk"
+    "\npkexec\ti"
+    "\npkg\tk"
+    "\npkill\to"
+    "\nplocate\tn"
+    "\npnpm\tk"
+    "\npodman\tl"
+    "\npoetry\tk"
+    "\npopd\ta"
+    "\nport\tk"
+    "\nposh\th"
+    "\npoweroff\to"
+    "\npowershell\tg"
+    "\npowershell.exe\tg"
+    "\npr\tn"
+    "\nprename\tb"
+    "\nprettier\tj"
+    "\nprintenv\tn"
+    "\nprintf\ta"
+    "\nprlimit\ti"
+    "\nproot\ti"
+    "\nproxychains\ti"
+    "\nproxychains4\ti"
+    "\nps\tn"
+    "\npsql\tm"
+    "\npstree\tn"
+    "\npt\tn"
+    "\nptx\tn"
+    "\npushd\ta"
+    "\npwd\tn"
+    "\npwsh\tg"
+    "\npwsh.exe\tg"
+    "\npy.test\tj"
+    "\npycodestyle\tj"
+    "\npyflakes\tj"
+    "\npylint\tj"
+    "\npypy\tgv"
+    "\npypy3\tgv"
+    "\npyright\tj"
+    "\npytest\tj"
+    "\npython\tgv"
+    "\npython -m base64\tg"
+    "\npython -m cProfile\tg"
+    "\npython -m calendar\tg"
+    "\npython -m compileall\tg"
+    "\npython -m ensurepip\tg"
+    "\npython -m gzip\tg"
+    "\npython -m http.server\tg"
+    "\npython -m json.tool\tg"
+    "\npython -m pdb\tg"
+    "\npython -m platform\tg"
+    "\npython -m profile\tg"
+    "\npython -m py_compile\tg"
+    "\npython -m site\tg"
+    "\npython -m sysconfig\tg"
+    "\npython -m tarfile\td"
+    "\npython -m this\tg"
+    "\npython -m timeit\tg"
+    "\npython -m unittest\tg"
+    "\npython -m uuid\tg"
+    "\npython -m venv\tg"
+    "\npython -m zipfile\td"
+    "\npython2\tgv"
+    "\npython3\tgv"
+    "\nracket\tg"
+    "\nrbash\th"
+    "\nrc\th"
+    "\nread\ta"
+    "\nreadarray\ta"
+    "\nreadelf\tn"
+    "\nreadlink\tn"
+    "\nreadonly\ta"
+    "\nrealpath\tn"
+    "\nreboot\to"
+    "\nred\tg"
+    "\nredis-cli\tm"
+    "\nremake\tj"
+    "\nrename\tb"
+    "\nrenice\to"
+    "\nreset\tn"
+    "\nreturn\ta"
+    "\nrev\tn"
+    "\nrg\tn"
+    "\nrgrep\tn"
+    "\nrm\tb"
+    "\nrmdir\tb"
+    "\nrsync\tf"
+    "\nrubocop\tc"
+    "\nruby\tgv"
+    "\nruff\tj"
+    "\nrun0\ti"
+    "\nruncon\ti"
+    "\nrunuser\ti"
+    "\nrustc\tj"
+    "\nrustfmt\tc"
+    "\nrview\tg"
+    "\nrvim\tg"
+    "\nrye\tk"
+    "\nsamu\tj"
+    "\nsar\tn"
+    "\nsbcl\tg"
+    "\nscala\tg"
+    "\nscoop\tk"
+    "\nscp\tf"
+    "\nscreen\ti"
+    "\nscript\ti"
+    "\nsdiff\tc"
+    "\nsed\tg"
+    "\nsensors\tn"
+    "\nseq\tn"
+    "\nservice\to"
+    "\nset\ta"
+    "\nsetarch\ti"
+    "\nsetfacl\tb"
+    "\nsetpriv\ti"
+    "\nsetsid\ti"
+    "\nsetuidgid\ti"
+    "\nsg\ti"
+    "\nsh\th"
+    "\nsha1sum\tn"
+    "\nsha224sum\tn"
+    "\nsha256sum\tn"
+    "\nsha384sum\tn"
+    "\nsha3sum\tn"
+    "\nsha512sum\tn"
+    "\nshasum\tn"
+    "\nshfmt\tc"
+    "\nshift\ta"
+    "\nshopt\ta"
+    "\nshred\tb"
+    "\nshuf\tb"
+    "\nshutdown\to"
+    "\nsize\tn"
+    "\nsleep\tn"
+    "\nsnap\tk"
+    "\nsocat\tf"
+    "\nsort\tb"
+    "\nsource\ta"
+    "\nsplit\tb"
+    "\nsponge\tb"
+    "\nsqlcmd\tm"
+    "\nsqlite\tm"
+    "\nsqlite3\tm"
+    "\nsrm\tb"
+    "\nss\tn"
+    "\nssh\tf"
+    "\nssh-agent\ti"
+    "\nsshpass\ti"
+    "\nstandardrb\tc"
+    "\nstat\tn"
+    "\nstdbuf\ti"
+    "\nstrace\ti"
+    "\nstrings\tn"
+    "\nstty\tn"
+    "\nsu\ti"
+    "\nsu-exec\ti"
+    "\nsudo\ti"
+    "\nsudoedit\tg"
+    "\nsum\tn"
+    "\nsuspend\ta"
+    "\nsysctl\to"
+    "\nsystemctl\to"
+    "\nsystemd-run\ti"
+    "\ntac\tn"
+    "\ntail\tn"
+    "\ntar\td"
+    "\ntaskset\ti"
+    "\ntcc\tj"
+    "\ntclsh\tgv"
+    "\ntcsh\th"
+    "\ntee\tb"
+    "\nterraform\tl"
+    "\nterragrunt\tl"
+    "\ntest\ta"
+    "\ntidy\tc"
+    "\ntime\ti"
+    "\ntimedatectl\to"
+    "\ntimeout\ti"
+    "\ntimes\ta"
+    "\ntini\ti"
+    "\ntldr\tn"
+    "\ntmux\ti"
+    "\ntofu\tl"
+    "\ntop\tn"
+    "\ntorsocks\ti"
+    "\ntouch\tb"
+    "\ntox\tj"
+    "\ntoybox\ti"
+    "\ntput\tn"
+    "\ntr\tn"
+    "\ntrap\ta"
+    "\ntree\tn"
+    "\ntrue\ta"
+    "\ntruffleruby\tgv"
+    "\ntruncate\tb"
+    "\ntsc\tj"
+    "\ntsocks\ti"
+    "\ntsort\tn"
+    "\ntty\tn"
+    "\ntype\ta"
+    "\ntypeset\ta"
+    "\nufw\to"
+    "\nulimit\ta"
+    "\numask\ta"
+    "\numount\tb"
+    "\nunalias\ta"
+    "\nuname\tn"
+    "\nuname26\ti"
+    "\nunbuffer\ti"
+    "\nuncompress\td"
+    "\nunexpand\tn"
+    "\nuniq\tb"
+    "\nunix2dos\tc"
+    "\nunix2mac\tc"
+    "\nunlink\tb"
+    "\nunlzma\td"
+    "\nunpigz\td"
+    "\nunset\ta"
+    "\nunshare\ti"
+    "\nunxz\td"
+    "\nunzip\td"
+    "\nunzstd\td"
+    "\nupdate-alternatives\to"
+    "\nuptime\tn"
+    "\nuseradd\to"
+    "\nuserdel\to"
+    "\nusermod\to"
+    "\nusers\tn"
+    "\nuuidgen\tn"
+    "\nuv\tk"
+    "\nuvx\tk"
+    "\nvalgrind\ti"
+    "\nvdir\tn"
+    "\nvi\tg"
+    "\nview\tg"
+    "\nvim\tg"
+    "\nvimdiff\tg"
+    "\nvisudo\to"
+    "\nvmstat\tn"
+    "\nvulture\tj"
+    "\nw\tn"
+    "\nwait\ta"
+    "\nwatch\ti"
+    "\nwatchexec\ti"
+    "\nwc\tn"
+    "\nwget\tf"
+    "\nwhatis\tn"
+    "\nwhereis\tn"
+    "\nwhich\tn"
+    "\nwho\tn"
+    "\nwhoami\tn"
+    "\nwinget\tk"
+    "\nwish\tgv"
+    "\nx86_64\ti"
+    "\nxargs\ti"
+    "\nxh\tf"
+    "\nxhs\tf"
+    "\nxmllint\tc"
+    "\nxmlstarlet\tn"
+    "\nxonsh\th"
+    "\nxvfb-run\ti"
+    "\nxxd\tc"
+    "\nxz\td"
+    "\nxzcat\tn"
+    "\nyapf\tc"
+    "\nyarn\tk"
+    "\nyash\th"
+    "\nyes\tn"
+    "\nyq\tc"
+    "\nysh\th"
+    "\nyum\tk"
+    "\nzcat\tn"
+    "\nzgrep\tn"
+    "\nzig-cc\tj"
+    "\nzip\td"
+    "\nzless\tn"
+    "\nzmore\tn"
+    "\nzsh\th"
+    "\nzstd\td"
+    "\nzstdcat\tn"
+    "\nzypper\tk"
+    "\n"
 )
+
+# Single commands of plain words that need no reading (``protection.bash.quick_pass``): programs
+# that look at names only (readers whose operands are values, builtins the shell gives no meaning),
+# and git"s reading subcommands; with the options that would make them read, write or run anything.
+QUICK = {
+    ":": (),
+    "acpi": (),
+    "basename": (),
+    "bg": (),
+    "break": (),
+    "cal": (),
+    "caller": (),
+    "clear": (),
+    "complete": (),
+    "continue": (),
+    "date": ("--file", "--reference", "-f", "-r"),
+    "delv": ("-f", "-k"),
+    "df": (),
+    "dig": ("-f", "-k"),
+    "dir": (),
+    "dirname": (),
+    "disown": (),
+    "dmesg": (),
+    "du": (),
+    "echo": (),
+    "exa": (),
+    "exit": (),
+    "expr": (),
+    "eza": (),
+    "factor": (),
+    "false": (),
+    "fg": (),
+    "finger": (),
+    "free": (),
+    "gdate": ("--file", "--reference", "-f", "-r"),
+    "getconf": (),
+    "getent": (),
+    "git blame": ("--contents", "--ignore-revs-file", "-S"),
+    "git describe": (),
+    "git diff": ("--output",),
+    "git log": ("--output",),
+    "git ls-files": (),
+    "git rev-parse": (),
+    "git shortlog": (),
+    "git show": ("--output",),
+    "git status": (),
+    "groups": (),
+    "help": (),
+    "host": (),
+    "hostname": ("--file", "-F"),
+    "htop": (),
+    "id": (),
+    "iostat": (),
+    "jobs": (),
+    "kill": (),
+    "last": (),
+    "lastlog": (),
+    "locale": (),
+    "locate": (),
+    "logname": (),
+    "logout": (),
+    "ls": (),
+    "lsblk": (),
+    "lscpu": (),
+    "lsd": (),
+    "lsof": (),
+    "lspci": (),
+    "lsusb": (),
+    "mcookie": (),
+    "mlocate": (),
+    "mpstat": (),
+    "namei": (),
+    "ncal": (),
+    "netstat": (),
+    "nproc": (),
+    "nslookup": (),
+    "pathchk": (),
+    "pgrep": (),
+    "pidof": (),
+    "ping": (),
+    "plocate": (),
+    "printenv": (),
+    "ps": (),
+    "pstree": (),
+    "pwd": (),
+    "readlink": (),
+    "realpath": (),
+    "reset": (),
+    "return": (),
+    "sar": (),
+    "sensors": (),
+    "seq": (),
+    "sleep": (),
+    "ss": (),
+    "stat": (),
+    "stty": (),
+    "suspend": (),
+    "times": (),
+    "top": (),
+    "tput": (),
+    "tree": ("-o",),
+    "true": (),
+    "tty": (),
+    "type": (),
+    "ulimit": (),
+    "umask": (),
+    "unalias": (),
+    "uname": (),
+    "uptime": (),
+    "users": (),
+    "uuidgen": (),
+    "vdir": (),
+    "vmstat": (),
+    "w": (),
+    "wait": (),
+    "whereis": (),
+    "which": (),
+    "who": (),
+    "whoami": (),
+    "yes": (),
+}

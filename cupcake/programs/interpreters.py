@@ -45,6 +45,26 @@ def _script_first(code_options: tuple, stdin: bool = True, in_place: tuple = ())
     return handler
 
 
+def _python_words(words):
+    """``-c CODE`` and ``-m MODULE`` end python's options: what follows is for the code or module."""
+    out = list(words)
+    k = 1
+    while k < len(out):
+        value = out[k].value
+        if not out[k].known or not value.startswith("-") or value == "--" or value.startswith("--"):
+            return out
+        letters = value[1:]
+        for j, ch in enumerate(letters):
+            if ch in "cm":
+                cut = k + 1 if j + 1 < len(letters) else k + 2  # -cCODE, or -c CODE
+                return out[:cut] + [Word("--")] + out[cut:]
+            if ch in "WX":
+                k += 0 if j + 1 < len(letters) else 1
+                break
+        k += 1
+    return out
+
+
 def _python(r) -> None:
     """``-c CODE``, ``-m MODULE`` (a command of its own when the registry knows it), a script, or stdin."""
     module = r.get("-m")
@@ -230,6 +250,7 @@ SPECS = (
         style=POSIX,
         operands="script args",
         language="python",
+        preparse=_python_words,
         handler=_python,
         examples=(
             "python3 -c 'print(1)' => code print(1)",
@@ -237,7 +258,7 @@ SPECS = (
             "python3 => stdin code",
             "python3 -Sc 'x' => code x",
             "python3 -m http.server => passes",
-            "python3 -m zipfile -e a.zip out => passes",
+            "python3 -m zipfile -e a.zip out => reads a.zip; into out (tree)",
             "python3 -m mystery => script mystery",
         ),
     ),

@@ -135,9 +135,14 @@ def _ssh(r) -> None:
         return
     host = r.operands[0]
     command = r.operands[1:]
-    if command and local_host(host):
-        text = " ".join(w.value for w in command)
-        r.add(RUNS, Word(text, known=all(w.known for w in command)), "ssh " + host.value)
+    if not command:
+        return
+    known = all(w.known for w in command)
+    text = " ".join(w.value if known else w.raw for w in command)
+    if local_host(host):
+        r.add(RUNS, Word(text, known=known), "ssh " + host.value)
+    else:  # the other host's shell runs the words joined: read by the rule packs, not this machine's paths
+        r.elsewhere = (Word("sh"), Word("-c"), Word(text, known=known))
 
 
 def _remote(word) -> bool:
@@ -283,7 +288,8 @@ SPECS = (
         language="sh",
         examples=(
             "ssh -o ProxyCommand='rm x' host => runs rm x",
-            "ssh host 'ls -la' => passes",
+            "ssh host 'ls -la' => elsewhere sh -c ls -la",
+            "ssh -p 2222 db.example.com psql -c 'DROP TABLE t' => elsewhere sh -c psql -c DROP TABLE t",
             "ssh localhost 'rm x' => runs rm x",
             "ssh -F cfg host => script cfg",
         ),
@@ -305,14 +311,14 @@ SPECS = (
         "rsync",
         TOOL,
         options="-v,--verbose -q,--quiet -c,--checksum -a,--archive -r,--recursive -R,--relative -b,--backup "
-        "--backup-dir= --suffix= -u,--update --inplace --append -d,--dirs -l,--links -L,--copy-links -k,--copy-dirlinks "
+        "--backup-dir=:into --suffix= -u,--update --inplace --append -d,--dirs -l,--links -L,--copy-links -k,--copy-dirlinks "
         "-K,--keep-dirlinks -H,--hard-links -p,--perms -E,--executability -A,--acls -X,--xattrs -o,--owner -g,--group "
         "-D --devices --specials -t,--times -O,--omit-dir-times -S,--sparse -n,--dry-run -W,--whole-file "
         "-x,--one-file-system -B,--block-size= -e,--rsh=:runs --rsync-path=:runs --existing --ignore-existing "
         "--remove-source-files --remove-sent-files --del --delete --delete-before --delete-during --delete-delay "
-        "--delete-after --delete-excluded --force --max-delete= --max-size= --min-size= --partial --partial-dir= "
+        "--delete-after --delete-excluded --force --max-delete= --max-size= --min-size= --partial --partial-dir=:into "
         "--delay-updates -m,--prune-empty-dirs --numeric-ids --timeout= --contimeout= -I,--ignore-times --size-only "
-        "--modify-window= -T,--temp-dir= -y,--fuzzy --compare-dest=:reads --copy-dest=:reads --link-dest=:reads "
+        "--modify-window= -T,--temp-dir=:into -y,--fuzzy --compare-dest=:reads --copy-dest=:reads --link-dest=:reads "
         "-z,--compress --compress-level= --skip-compress= -C,--cvs-exclude -f,--filter= -F --exclude= "
         "--exclude-from=:reads --include= --include-from=:reads --files-from=:reads -0,--from0 --address= --port= "
         "--sockopts= --blocking-io --stats -8,--8-bit-output -h,--human-readable --progress -P -i,--itemize-changes "
@@ -325,8 +331,8 @@ SPECS = (
         handler=_rsync,
         language="sh",
         examples=(
-            "rsync -a src/ dst => reads src/; writes dst (tree); into dst (tree)",
-            "rsync -a src dst/ => reads src; writes dst/src (tree)",
+            "rsync -a src/ dst => reads src/ (tree); into dst (tree)",
+            "rsync -a src dst/ => reads src (tree); writes dst/src (tree)",
             "rsync -e 'rm x' a h:b => runs rm x; reads a (tree)",
             "rsync --remove-source-files a b/ => deletes a (tree); writes b/a (tree)",
         ),

@@ -3,7 +3,7 @@ path component, and the copy rule (``SOURCE... DEST``: into DEST when it is a di
 
 from __future__ import annotations
 
-from cupcake.programs.spec import DELETES, INTO, LINKS, WRITES
+from cupcake.programs.spec import DELETES, INTO, LINKS, READS, WRITES
 from cupcake.shell.words import ANY, Word, basename_tokens
 
 
@@ -51,8 +51,12 @@ def pours(source, slash_means_contents: bool = False) -> bool:
     )
 
 
-def copy(reading, what: str, tree: bool, sources_effect=None, slash_means_contents: bool = False) -> None:
-    """``cp``/``mv``/``ln``/``install``/``rsync`` targets: ``-t DIR``, ``-T``, or SOURCE... DEST."""
+def copy(
+    reading, what: str, tree: bool, sources_effect=None, slash_means_contents: bool = False, pour: bool = True
+) -> None:
+    """``cp``/``mv``/``ln``/``install``/``rsync`` targets: ``-t DIR``, ``-T``, or SOURCE... DEST.
+    ``pour``: a source such as ``src/.`` pours its contents (``ln`` never does: its link is named
+    after the source as written, so ``ln -s . d`` makes ``d``, leading here)."""
     operands = reading.operands
     target = reading.get("-t", "--target-directory")
     into: bool | None
@@ -65,22 +69,17 @@ def copy(reading, what: str, tree: bool, sources_effect=None, slash_means_conten
         return
     if sources_effect is not None:
         for word in sources:
-            reading.add(
-                sources_effect,
-                word,
-                what + " source" if sources_effect == LINKS else what,
-                tree=sources_effect == DELETES,
-            )
+            whole = sources_effect == DELETES or (sources_effect == READS and tree)
+            reading.add(sources_effect, word, what + " source" if sources_effect == LINKS else what, tree=whole)
     if reading.has("-T", "--no-target-directory"):
         reading.add(WRITES, dest, what + " (onto)", tree=True)
         return
-    if into is None:  # one source: DEST, or DEST/<name> if DEST is a directory; both are said
-        contents = pours(sources[0], slash_means_contents)
-        reading.add(WRITES, dest, what, tree=tree or contents)
+    if into is None and not (pour and pours(sources[0], slash_means_contents)):  # DEST, or DEST/<name>: both are said
+        reading.add(WRITES, dest, what, tree=tree)
     for source in sources:
-        if pours(source, slash_means_contents):
+        if pour and pours(source, slash_means_contents):
             effect = reading.add(INTO, dest, what + " (into)", tree=True)
             effect.source = (source,)
             effect.language = "dir"
-        else:
+        elif last(source).value not in (".", "..", ""):  # (``ln -s .. d`` into a directory d fails)
             reading.add(WRITES, join(dest, last(source)), what, tree=tree)

@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from cupcake.programs.spec import CODE, READER, READS, program
+from cupcake.programs.spec import CODE, READER, READS, RUNS, UNKNOWN, program
+from cupcake.shell.words import ANY, SUB, Word
 
 
 def _pattern_first(*pattern_options):
@@ -19,6 +20,69 @@ def _pattern_first(*pattern_options):
     return handler
 
 
+def _grep(r) -> None:
+    _pattern_first("-e", "--regexp", "-f", "--file")(r)
+    _recursive("-r", "-R", "--recursive", "--dereference-recursive")(r)
+
+
+def _recursive(*flags):
+    """grep -r / rg: a directory operand is read whole (none given: the current directory)."""
+
+    def handler(r) -> None:
+        if flags and not r.has(*flags):
+            return
+        for effect in r.of(READS):
+            effect.tree = True
+        if not r.of(READS) and not r.has("--files-from", "--files0-from"):
+            r.add(READS, Word("."), r.path[0], tree=True)
+
+    return handler
+
+
+def _rg(r) -> None:
+    _pattern_first("-e", "--regexp", "-f", "--file", "--files")(r)
+    _recursive()(r)
+    pre = r.get("--pre")
+    if pre is not None:  # --pre PROGRAM runs PROGRAM FILE for each file searched
+        r.effects = [e for e in r.effects if e.tag != "runs"]
+        roots = [e.word for e in r.of(READS)] or [Word(".")]
+        for root in roots:
+            tokens = list(root.pattern()) + ["/", SUB]
+            r.more.append(([pre, Word(root.value + "/…", known=False, tokens=tokens)], True))
+
+
+_FD_EXEC = ("-x", "--exec", "-X", "--exec-batch")
+
+
+def _fd(r) -> None:
+    """``fd [PATTERN] [PATH...] -x|-X COMMAND... [;]``: the words after ``-x``/``-X`` (clap lets them
+    end a cluster: ``-Hx``) are a command run for what is found (``{}``, ``{/}``, ``{.}``… a path
+    found, which one unknown; with none written, fd adds the path at the end)."""
+    r.drop(RUNS, options=True)
+    words = r.words
+    for k in range(1, len(words)):
+        text = words[k].value
+        if not words[k].known:
+            continue
+        if (
+            text in _FD_EXEC
+            or text.startswith(("--exec=", "--exec-batch="))
+            or (text.startswith("-") and not text.startswith("--") and ("x" in text or "X" in text))
+        ):
+            rest = list(words[k + 1 :])
+            if "=" in text:
+                rest.insert(0, Word(text.split("=", 1)[1]))
+            end = next((j for j, w in enumerate(rest) if w.known and w.value == ";"), len(rest))
+            command = [w if "{" not in w.value else Word(w.value, known=False, tokens=[ANY]) for w in rest[:end]]
+            if command and all(w.known for w in command[1:]):  # no placeholder: fd adds the path found
+                command.append(Word("{}", known=False, tokens=[ANY]))
+            if command:
+                r.more.append((command, True))
+            else:
+                r.add(UNKNOWN, words[k], "fd -x")
+            return
+
+
 def _jq(r) -> None:
     """The first operand is the filter (unless ``-f`` gives it); ``--rawfile``/``--slurpfile`` read a file."""
     if not r.has("-f", "--from-file") and r.operands:
@@ -31,6 +95,13 @@ def _jq(r) -> None:
     pairs = [v for o, v, _i in r.opts if v is not None and ("--rawfile" in o.names or "--slurpfile" in o.names)]
     for value in pairs[1::2]:
         r.add(READS, value, "jq --rawfile")
+
+
+def _man(r) -> None:
+    """``man -l FILE``: the operands are files it formats and shows."""
+    if r.has("-l", "--local-file"):
+        for word in r.operands:
+            r.add(READS, word, "man -l")
 
 
 def _less(r) -> None:
@@ -137,18 +208,22 @@ SPECS = (
         options=_GREP,
         operands="reads...",
         numeric=True,
-        handler=_pattern_first("-e", "--regexp", "-f", "--file"),
-        examples=("grep -rn TODO src => reads src", "grep -e x -f pats f => reads pats; reads f"),
+        handler=_grep,
+        examples=(
+            "grep -rn TODO src => reads src (tree)",
+            "grep -e x -f pats f => reads pats; reads f",
+            "grep -l x a.py => reads a.py",
+        ),
     ),
     program(
         "rg",
         READER,
         options=_RG,
         operands="reads...",
-        handler=_pattern_first("-e", "--regexp", "-f", "--file", "--files"),
+        handler=_rg,
         complete=False,
         language="sh",
-        examples=("rg TODO src => reads src", "rg --pre ./filter x => runs ./filter"),
+        examples=("rg TODO src => reads src (tree)", "rg --pre rm pat src => reads src (tree); deletes src/…"),
     ),
     program(
         "ag",
@@ -246,6 +321,23 @@ SPECS = (
         operands="value...",
         examples=("tree -L 2 => passes", "tree -o t.txt => writes t.txt"),
     ),
+    program(
+        "fd",
+        READER,
+        aliases=("fdfind",),
+        options="-e,--extension= -t,--type= -E,--exclude= -d,--max-depth= --min-depth= --exact-depth= -S,--size= "
+        "--changed-within=,--change-newer-than=,--newer= --changed-before=,--change-older-than=,--older= -o,--owner= "
+        "-j,--threads= --max-results= -c,--color= --base-directory= --search-path= --path-separator= "
+        "--ignore-file=:reads --batch-size= --format= -H,--hidden -I,--no-ignore -u,--unrestricted -s,--case-sensitive "
+        "-i,--ignore-case -g,--glob --regex -F,--fixed-strings -a,--absolute-path -l,--list-details -L,--follow "
+        "-p,--full-path -0,--print0 -q,--quiet -1 --prune --show-errors --strip-cwd-prefix=? --one-file-system "
+        "--no-ignore-vcs --no-ignore-parent --no-global-ignore-file -h,--help -V,--version -x,--exec=:runs "
+        "-X,--exec-batch=:runs",
+        operands="value...",
+        handler=_fd,
+        complete=False,
+        examples=("fd -e py => passes", "fd -e toml -x rm => deletes {}", "fd . src -X rm {} => deletes {}"),
+    ),
     # Programs that look at names, not contents (and their options are taken as flags).
     program(
         "ls",
@@ -267,8 +359,6 @@ SPECS = (
             "which",
             "whereis",
             "namei",
-            "fd",
-            "fdfind",
             "locate",
             "plocate",
             "mlocate",
@@ -283,7 +373,6 @@ SPECS = (
         aliases=(
             "id",
             "uname",
-            "hostname",
             "nproc",
             "uptime",
             "free",
@@ -299,7 +388,6 @@ SPECS = (
             "ss",
             "netstat",
             "ping",
-            "dig",
             "nslookup",
             "host",
             "w",
@@ -335,12 +423,6 @@ SPECS = (
             "lastlog",
             "finger",
             "getent",
-            "ldd",
-            "nm",
-            "objdump",
-            "readelf",
-            "size",
-            "otool",
             "pstree",
             "sensors",
             "acpi",
@@ -350,14 +432,40 @@ SPECS = (
         examples=("whoami => passes", "seq 1 10 => passes"),
     ),
     program(
+        "objdump",
+        READER,
+        aliases=("nm", "readelf", "size", "otool", "ldd"),
+        operands="reads...",
+        complete=False,
+        examples=("objdump -d a.out => reads a.out", "ldd ./app => reads ./app"),
+    ),
+    program(
+        "hostname",
+        READER,
+        options="-F,--file=:reads -b,--boot -a,--alias -d,--domain -f,--fqdn,--long -A,--all-fqdns -i,--ip-address "
+        "-I,--all-ip-addresses -s,--short -y,--yp,--nis",
+        operands="value",
+        examples=("hostname -f => passes", "hostname -F f => reads f"),
+    ),
+    program(
+        "dig",
+        READER,
+        aliases=("delv",),
+        options="-f=:reads -k=:reads -b= -c= -p= -q= -t= -x= -y= -4 -6 -h -m -r -u -v",
+        operands="value...",
+        complete=False,
+        examples=("dig example.com => passes", "dig -f names => reads names"),
+    ),
+    program(
         "man",
         READER,
         aliases=("info", "apropos", "whatis", "tldr"),
+        handler=_man,
         options="-P,--pager=:runs -H,--html=?:runs -l,--local-file -k,--apropos -f,--whatis -M,--manpath= -a,--all -w,--where -K,--global-apropos -s,--sections= -S=",
         operands="value...",
         complete=False,
         language="sh",
-        examples=("man ls => passes", "man -P 'rm x' ls => runs rm x"),
+        examples=("man ls => passes", "man -P 'rm x' ls => runs rm x", "man -l f.1 => reads f.1"),
     ),
     program(
         "date",

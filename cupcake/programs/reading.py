@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from cupcake.programs.spec import (
     ARGS,
+    CHANGES,
     CHDIR,
     COMMAND,
+    ELSEWHERE,
     OPTIONAL,
     POSIX,
+    RUNS_CODE,
     VALUE,
 )
 from cupcake.shell.words import ANY, Word
@@ -55,7 +58,8 @@ class Reading:
     value Word or None, word index)] in order; ``operands``: the operand Words; ``inner``: the
     command a wrapper runs (Words) or None, with ``env`` (variables it sets for it), ``extra`` (it
     appends arguments the reader cannot see) and ``remap`` (paths inside it name other files);
-    ``effects``: [Effect]; ``unknown``: what the reading could not tell, as phrases."""
+    ``elsewhere``: a command run in a container, a pod or on another host (Words; not this machine's
+    paths, so the Bash reader leaves it to the rule packs) or None; ``effects``: [Effect]; ``unknown``: what the reading could not tell, as phrases."""
 
     __slots__ = (
         "spec",
@@ -67,11 +71,13 @@ class Reading:
         "where",
         "chdirs",
         "inner",
+        "elsewhere",
         "effects",
         "unknown",
         "env",
         "extra",
         "remap",
+        "more",
     )
 
     def __init__(self, spec, words):
@@ -84,13 +90,23 @@ class Reading:
         self.where: list = []  # the word index of each operand
         self.chdirs: list = []  # (word index, Word) of each option that changes directory
         self.inner = None
+        self.elsewhere = None  # the command run in a container, a pod or on another host (Words), if any
         self.effects: list = []
         self.unknown: list = []
         self.env: list = []  # (name, Word) a wrapper sets for the command it runs (env X=1 cmd)
         self.extra = False  # the wrapped command gets further arguments the reader cannot see (xargs)
         self.remap = False  # paths inside the wrapped command mean other files (chroot, bwrap)
+        self.more: list = []  # further commands it runs: (Words, True when in its own directory) (find -exec)
 
     # ## questions handlers and rules ask ##
+
+    @property
+    def called(self) -> str:
+        """The name the program was called by (an alias of its entry: ``tail``, ``gtar``)."""
+        first = self.words[0] if self.words else None
+        value = getattr(first, "value", first)
+        name = value.rstrip("/").rsplit("/", 1)[-1] if isinstance(value, str) and value else ""
+        return name if name and getattr(first, "known", True) else self.path[0]
 
     def has(self, *names) -> bool:
         """Whether any option spelled as one of ``names`` (any of its spellings) was given."""
@@ -121,9 +137,9 @@ class Reading:
         return tuple(word for at, word in self.chdirs if at < index)
 
     def add(self, tag: str, word, what: str | None = None, tree: bool = False, index: int | None = None) -> Effect:
-        effect = Effect(
-            tag, word, what or " ".join(self.path), tree, self.base(index) if index is not None else (), None
-        )
+        if what is None:  # the program as it was called (``tail``, not the ``head`` entry it shares)
+            what = " ".join((self.called,) + self.path[1:])
+        effect = Effect(tag, word, what, tree, self.base(index) if index is not None else (), None)
         if tag in ("code", "runs", "stdin code", "script"):
             effect.language = self.spec.language
         self.effects.append(effect)
@@ -150,6 +166,21 @@ def literal_prefix(word) -> str:
             break
         out.append(tok)
     return "".join(out)
+
+
+def could_be_option(word) -> bool:
+    """Whether a word whose start is not known could start with ``-`` (a class without it cannot)."""
+    tokens = word.pattern()
+    if not tokens:
+        return False
+    first = tokens[0]
+    if first.__class__ is str:
+        return first == "-"
+    if first.__class__ is tuple:
+        negated, items = first
+        inside = any(lo <= "-" <= hi for lo, hi in items)
+        return inside != negated
+    return True
 
 
 def tail(word, n: int):
@@ -186,7 +217,7 @@ def read(spec, words):
         if options and _is_option(current, lead, text):
             i = _option(current, reading, words, i, lead)
             continue
-        if options and not lead and current.effectful:
+        if options and not lead and current.effectful and could_be_option(word):
             reading.unknown.append(f"an argument of `{current.program}` Cupcake cannot see could be one of its options")
         if current.subcommands and slot == 0 and not reading.operands:
             sub = current.sub(text) if word.known else None
@@ -201,6 +232,10 @@ def read(spec, words):
         tag = _slot(current, slot)
         if tag == COMMAND:
             reading.inner = words[i:]
+            break
+        if tag == ELSEWHERE:
+            rest = words[i:]
+            reading.elsewhere = rest[1:] if rest and rest[0].known and rest[0].value == "--" else rest
             break
         if tag == ARGS:
             options = False
@@ -343,14 +378,18 @@ def _record(reading: Reading, opt, value, i: int) -> None:
 
 
 def _unknown(spec, reading: Reading, name: str) -> None:
-    if not spec.complete:
+    """An option the spec does not list: said when the spec is not complete and its operands or
+    options change files or run code (a value it takes could hide an operand that matters)."""
+    if not spec.complete and (
+        spec.effectful or spec.handler is not None or any(t in CHANGES or t in RUNS_CODE for t in spec.operands)
+    ):
         reading.unknown.append(f"`{spec.program}` option `{name}` is not one Cupcake knows")
 
 
 def _effects(reading: Reading) -> None:
     """The effects the spec's tags give: option values, then operands."""
     spec = reading.spec
-    what = " ".join(reading.path)
+    what = " ".join((reading.called,) + reading.path[1:])
     for opt, value, i in reading.opts:
         if value is not None and opt.effect not in (None, VALUE, CHDIR):
             effect = reading.add(opt.effect, value, f"{what} {opt.name}", index=i)

@@ -7,9 +7,13 @@ from cupcake.programs.spec import POSIX, RUNS, SCRIPT, SHELL, STDIN_CODE, progra
 
 
 def _shell(r) -> None:
-    r.drop(SCRIPT, RUNS)
+    r.drop(SCRIPT, RUNS, options=True)
     if r.has("-n", "--no-execute"):
         return
+    for rc in r.values("--rcfile", "--init-file"):  # read first when the shell is interactive
+        r.add(SCRIPT, rc, r.path[0] + " --rcfile")
+    for code in r.values("--init-command"):  # fish runs it before the script or the session
+        r.add(RUNS, code, r.path[0] + " --init-command")
     command = r.get("--command")
     if command is not None:
         r.add(RUNS, command, r.path[0] + " -c")
@@ -79,7 +83,7 @@ SPECS = (
         operands="value args",
         language="sh",
         handler=_shell,
-        examples=("fish -c 'rm x' => runs rm x",),
+        examples=("fish -c 'rm x' => runs rm x", "fish -C 'rm x' => runs rm x; stdin code"),
     ),
     program(
         "csh",

@@ -45,14 +45,18 @@ STDIN_CODE = "stdin code"  # the program reads code from its standard input
 CONFIG = "config"  # a setting that may name a program to run (git -c key=value)
 COMMAND = "command"  # the words from here on are a command the program runs (wrappers)
 ARGS = "args"  # the words from here on are arguments for the script, never options
+# The words from here on are a command run somewhere else (a container, a pod, another host): not
+# read by the Bash reader (its paths are not this machine's), but read by the rule packs.
+ELSEWHERE = "elsewhere"
 UNKNOWN = "unknown"  # the reader cannot tell what this does (an option it does not know)
 EFFECTS = frozenset(
     (VALUE, READS, WRITES, DELETES, MODE, LINKS, INTO, CHDIR, RUNS, SCRIPT, CODE, STDIN_CODE, CONFIG, COMMAND, ARGS)
-    + (UNKNOWN,)
+    + (ELSEWHERE, UNKNOWN)
 )
 # Effects that change files, and those that run code the reader must read or refuse.
 CHANGES = frozenset((WRITES, DELETES, MODE, LINKS, INTO))
 RUNS_CODE = frozenset((RUNS, SCRIPT, CODE, STDIN_CODE, CONFIG))
+_EFFECTFUL = CHANGES | RUNS_CODE | {CHDIR}
 
 # ## How a program reads its arguments (``style``) ##
 
@@ -88,22 +92,28 @@ class Opt:
 
 
 def parse_options(text: str, program: str) -> list:
-    """``"-o,--output=:writes -f"`` -> [Opt]; a malformed item raises ValueError naming it."""
-    out = []
+    """``"-o,--output=:writes -f"`` -> [Opt]; a malformed item raises ValueError naming it. (On the
+    hot path: a spec is built the first time its program is met in a run.)"""
+    out: list[Opt] = []
+    append = out.append
     for item in text.split():
         names_part, _, effect = item.partition(":")
         arity = 0
         if "=" in names_part:
             names_part, _, how = names_part.partition("=")
             arity = OPTIONAL if how == "?" else int(how) if how.isdigit() else 1
-        names = tuple(n for n in names_part.split(",") if n)
-        if not names or any(not (n.startswith("-") or n.startswith("+")) for n in names):
-            raise ValueError(f"{program}: option {item!r} has a name that is not an option")
-        if effect and effect not in EFFECTS:
-            raise ValueError(f"{program}: option {item!r} has an unknown effect {effect!r}")
-        if effect and arity == 0 and effect not in (UNKNOWN,):
-            raise ValueError(f"{program}: option {item!r} has an effect but takes no value")
-        out.append(Opt(names, arity, effect or (VALUE if arity else None)))
+        names = tuple(names_part.split(","))
+        for n in names:
+            if n[:1] not in ("-", "+"):
+                raise ValueError(f"{program}: option {item!r} has a name that is not an option")
+        if effect:
+            if effect not in EFFECTS:
+                raise ValueError(f"{program}: option {item!r} has an unknown effect {effect!r}")
+            if arity == 0 and effect != UNKNOWN:
+                raise ValueError(f"{program}: option {item!r} has an effect but takes no value")
+            append(Opt(names, arity, effect))
+        else:
+            append(Opt(names, arity, VALUE if arity else None))
     return out
 
 
@@ -150,13 +160,18 @@ class Spec:
         self.aliases = tuple(fields.get("aliases", ()))
         self.style = fields.get("style", GNU)
         self.options = parse_options(fields.get("options", ""), name)
-        self.exact: dict[str, Opt] = {}
+        exact: dict[str, Opt] = {}
+        count = 0
         for opt in self.options:
+            count += len(opt.names)
             for n in opt.names:
-                if n in self.exact:
-                    raise ValueError(f"{name}: option {n} declared twice")
-                self.exact[n] = opt
-        self.longs = tuple(sorted(n for n in self.exact if n.startswith("--")))
+                exact[n] = opt
+        if len(exact) != count:
+            names = [n for o in self.options for n in o.names]
+            twice = next(n for n in names if names.count(n) > 1)
+            raise ValueError(f"{name}: option {twice} declared twice")
+        self.exact = exact
+        self.longs = tuple(sorted(n for n in exact if n[:2] == "--"))
         tags = fields.get("operands", "").split()
         self.repeat = bool(tags) and tags[-1].endswith("...")
         self.operands = tuple(t.rstrip(".") for t in tags)
@@ -177,7 +192,7 @@ class Spec:
         self.summary = fields.get("summary", "")
         # Whether an option can change files, run code or move the program: an argument the reader
         # cannot see could then be one of them (reading a file is not counted: any operand may).
-        self.effectful = any(o.effect in CHANGES or o.effect in RUNS_CODE or o.effect == CHDIR for o in self.options)
+        self.effectful = any(o.effect in _EFFECTFUL for o in self.options)
 
     def option(self, name: str):
         """The option spelled exactly ``name``, else None."""

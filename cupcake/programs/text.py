@@ -39,6 +39,14 @@ def _patch(r) -> None:
         effect.what = f"patch -p{strip.value}"
 
 
+def _apply_patch(r) -> None:
+    """Codex's ``apply_patch``: the patch (its argument, or standard input) names the files it adds,
+    updates, deletes and moves to."""
+    effect = r.add(INTO, Word("."), "apply_patch", tree=True)
+    effect.language = "codex-patch"
+    effect.source = tuple(r.operands[:1])
+
+
 def _in_place(flags: tuple, what: str):
     """A formatter that rewrites its file operands when one of ``flags`` is given."""
 
@@ -109,6 +117,14 @@ SPECS = (
             "patch f.c fix.diff => reads fix.diff; writes f.c",
             "patch -o out.c f.c d => writes out.c; reads d; writes f.c",
         ),
+    ),
+    program(
+        "apply_patch",
+        TOOL,
+        aliases=("applypatch",),
+        operands="value",
+        handler=_apply_patch,
+        examples=("apply_patch => into . (tree)",),
     ),
     program(
         "yq",

@@ -10,7 +10,7 @@ changes depends on commits the reader does not hold, so a caller that needs to k
 from __future__ import annotations
 
 from cupcake.programs.reading import literal_prefix
-from cupcake.programs.spec import CONFIG, DELETES, INTO, READS, RUNS, TOOL, WRITES, program
+from cupcake.programs.spec import CONFIG, DELETES, INTO, READER, READS, RUNS, TOOL, WRITES, program
 from cupcake.shell.words import Word
 
 # Settings whose value git runs (or that make git run something): a ``*`` is any subsection.
@@ -365,6 +365,9 @@ _LOG_OUTPUT = "--output=:writes --ext-diff --no-ext-diff --textconv --no-textcon
 _PATHSPEC = "--pathspec-from-file=:reads --pathspec-file-nul"
 
 SUBCOMMANDS = {
+    "rev-parse": ("rev-parse", READER, {"complete": False, "operands": "value..."}),
+    "ls-files": ("ls-files", READER, {"complete": False, "operands": "value..."}),
+    "shortlog": ("shortlog", READER, {"complete": False, "operands": "value..."}),
     "add": (
         "add",
         TOOL,
@@ -400,7 +403,7 @@ SUBCOMMANDS = {
     "bisect": ("bisect", TOOL, {"operands": "value...", "handler": _bisect}),
     "blame": (
         "blame",
-        TOOL,
+        READER,
         {
             "options": "-L= -l -t -S=:reads --reverse= --first-parent -p,--porcelain --line-porcelain --incremental --encoding= --contents=:reads --date= --progress --no-progress -M=? -C=? --ignore-rev= --ignore-revs-file=:reads --color-lines --color-by-age -h -c --score-debug -f,--show-name -n,--show-number -s -e,--show-email -w --abbrev=? --root"
         },
@@ -461,14 +464,14 @@ SUBCOMMANDS = {
     ),
     "describe": (
         "describe",
-        TOOL,
+        READER,
         {
             "options": "--dirty=? --broken=? --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent"
         },
     ),
     "diff": (
         "diff",
-        TOOL,
+        READER,
         {
             "options": _LOG_OUTPUT
             + " --stat=? --cached --staged --no-index --merge-base -R --exit-code --quiet -M=? -C=? -U,--unified= -W,--function-context --word-diff=? --color=? --no-color --relative=? -a,--text --diff-filter= -S= -G= --find-object= -O= --src-prefix= --dst-prefix= --no-prefix --ignore-submodules=? --submodule=? --stat-width= --dirstat=? --shortstat --numstat --summary --patch-with-stat -z --abbrev=? --full-index --binary --minimal --patience --histogram --anchored= --diff-algorithm= --ignore-space-change,-b --ignore-all-space,-w --ignore-blank-lines --ignore-cr-at-eol -I= --inter-hunk-context= --raw --check --ws-error-highlight= --line-prefix= --ita-invisible-in-index --ita-visible-in-index --output-indicator-new= --output-indicator-old= --output-indicator-context= -B=? -D,--irreversible-delete -l= --rename-empty --no-renames --default-prefix"
@@ -524,7 +527,7 @@ SUBCOMMANDS = {
     ),
     "log": (
         "log",
-        TOOL,
+        READER,
         {
             "options": _LOG_OUTPUT
             + " --follow --no-decorate --decorate=? --decorate-refs= --source --mailmap --use-mailmap --full-diff --log-size -L= -n,--max-count= --skip= --since=,--after= --until=,--before= --author= --committer= --grep= --all-match --invert-grep -i,--regexp-ignore-case --merges --no-merges --first-parent --all --branches=? --tags=? --remotes=? --glob= --exclude= --reflog --oneline --pretty=? --format= --abbrev-commit --graph --date= --reverse --walk-reflogs,-g --color=? --no-color -z --topo-order --date-order --author-date-order --stat=? --shortstat --numstat --patch-with-stat --cherry-pick --cherry-mark --left-right --boundary --simplify-by-decoration --ancestry-path=? --show-signature --notes=? --no-notes -S= -G= --pickaxe-all --pickaxe-regex -M=? -C=? --diff-filter= --relative=? -m --cc -c --no-walk=? --do-walk --not --encoding= --expand-tabs=? --no-expand-tabs --abbrev=? --no-abbrev-commit -U,--unified= --word-diff=?"
@@ -650,7 +653,7 @@ SUBCOMMANDS = {
     ),
     "show": (
         "show",
-        TOOL,
+        READER,
         {
             "options": _LOG_OUTPUT
             + " --pretty=? --format= --abbrev-commit --oneline --color=? --no-color -s,--no-patch -q,--quiet --stat=? --encoding= --notes=? --show-signature -U,--unified= -W -M=? -C=? --diff-filter= --word-diff=? -m --cc -c --first-parent"
@@ -695,7 +698,7 @@ SUBCOMMANDS = {
     ),
     "status": (
         "status",
-        TOOL,
+        READER,
         {
             "options": "-s,--short -b,--branch --show-stash --porcelain=? --long -v,--verbose -u,--untracked-files=? --ignore-submodules=? --ignored=? -z --column=? --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames=?"
         },
@@ -746,7 +749,7 @@ SPECS = (
     program(
         "git",
         TOOL,
-        options="-C=:chdir -c=:config --config-env=:config --exec-path=?:runs --git-dir= --work-tree= --namespace= "
+        options="-C=:chdir -c=:config --config-env=:config --exec-path=?:unknown --git-dir= --work-tree= --namespace= "
         "--super-prefix= -p,--paginate -P,--no-pager --bare --no-replace-objects --literal-pathspecs "
         "--glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks --no-advice --no-lazy-fetch "
         "--list-cmds= --attr-source= -v,--version -h,--help --html-path --man-path --info-path",

@@ -18,7 +18,7 @@ def _is_assignment(text: str) -> bool:
 def _env(r) -> None:
     """``env [-C DIR] [-u NAME] [NAME=VALUE]... [COMMAND...]``; ``-S STRING`` splits a string."""
     inner = list(r.inner or ())
-    while inner and inner[0].known and _is_assignment(inner[0].value):
+    while inner and inner[0].known and "=" in inner[0].value[1:]:  # env takes any NAME=VALUE
         name, _eq, value = inner[0].value.partition("=")
         word = inner.pop(0)
         r.env.append((name, Word(value, word.raw, word.known, word.glob, word.quoted)))
@@ -36,6 +36,15 @@ def _env(r) -> None:
         r.inner = None
         return
     r.inner = inner or None
+
+
+def _su(r) -> None:
+    """``runuser -u USER [--] COMMAND...``: with -u the operands are the command; else ``su USER``
+    reads a script on standard input unless ``-c`` gives one."""
+    if r.has("-u", "--user") and r.operands:
+        r.inner = list(r.operands)
+    elif not r.has("-c", "--command", "--session-command"):
+        r.add(STDIN_CODE, None, r.path[0]).language = "sh"
 
 
 def _sudo(r) -> None:
@@ -567,10 +576,16 @@ SPECS = (
         "su",
         WRAPPER,
         aliases=("runuser",),
+        handler=_su,
         options="-c,--command=:runs --session-command=:runs -s,--shell= -l,--login -m,-p,--preserve-environment -g,--group= -G,--supp-group= -P,--pty -w,--whitelist-environment= -f,--fast -u,--user= -T,--no-pty -",
         operands="value value...",
         language="sh",
-        examples=("su root -c 'rm x' => runs rm x", "su -c 'rm x' => runs rm x"),
+        examples=(
+            "su root -c 'rm x' => runs rm x",
+            "su -c 'rm x' => runs rm x",
+            "runuser -u me -- rm x => deletes x",
+            "su me => stdin code",
+        ),
     ),
     program(
         "su-exec",

@@ -27,8 +27,11 @@ class AuditWrite(BaseSystem):
 
     def should_process(self, ctx) -> bool:
         settings = ctx.settings
-        if not ctx.configured or not ctx.root or settings.get("audit_logging") is not True:
+        if not ctx.configured or not ctx.root:
             return False
+        if settings.get("audit_logging") is not True:
+            # A person's approval that let a call through is always recorded (cupcake.approvals).
+            return bool(ctx.ext) and bool(ctx.ext.get("cupcake.approvals", {}).get("used"))
         from cupcake.stores.audit.record import ext_notes
 
         return bool(

@@ -84,15 +84,38 @@ class HardActionScan(BaseSystem):
             policy = Policy(policies[i])
             action = policy.action
             if action.kind in HARD:
-                ctx.decide(action.kind, action.text, policy.name)  # stricter than an earlier custom decision, or not
-                return
+                if action.kind == "block" and _person_allowed(ctx, policy.name, action.text):
+                    continue  # a person let this exact call through: the scan goes on
+                ctx.decide(_kind(ctx, action.kind), action.text, policy.name)  # stricter than a custom decision, or not
+                break
             if action.kind == "check" and action.on_failure == "block":
                 from cupcake.run_command.check import run_check  # only when a check matched
 
                 ok, text = run_check(ctx, policy.name, action)
-                if not ok:
-                    ctx.decide("block", text, policy.name)
-                    return
+                if not ok and not _person_allowed(ctx, policy.name, text):
+                    ctx.decide(_kind(ctx, "block"), text, policy.name)
+                    break
+        if "cupcake.approvals" in ctx.ext:  # a person's grant was met on the way: used, or not
+            from cupcake.approvals.at_block import approve_used
+
+            approve_used(ctx)
+
+
+def _person_allowed(ctx, rule: str, text: str) -> bool:
+    """A person's grant (``cupcake allow``) for this exact call and rule (read only when a policy blocks)."""
+    from cupcake.approvals.at_block import use_grant
+
+    return use_grant(ctx, rule, text)
+
+
+def _kind(ctx, kind: str) -> str:
+    """A block stays a block, unless ``[settings] approvals = "ask"`` makes it the agent's own question
+    (only on an agent with no user-only channel for an approval code)."""
+    if kind != "block" or ctx.settings.get("approvals") != "ask":
+        return kind
+    from cupcake.approvals.at_block import as_ask
+
+    return "ask" if as_ask(ctx) else kind
 
 
 def _blocked(ctx) -> bool:

@@ -34,10 +34,37 @@ class InputParse(BaseSystem):
             raise CupcakeError("no event: pass --event <Event> or send the event's name in the payload")
         ctx.payload = canonical
         ctx.incoming = Event(event, canonical, ctx.agent.NAME, project_dir)
+        command = ctx.incoming.tool_input.get("command")
+        if command.__class__ is str and "/cupcake/jail/" in command[:4096]:  # cheap: the OS layer's own
+            _read_through_jail(ctx, command)
         if ctx.event_arg and event not in ctx.agent.CAPABILITIES:  # cheap: the agent's own table first
             sent = _sent(ctx, payload)
             if event != sent and event not in _known():
                 unknown(ctx, sent)
+
+
+def _read_through_jail(ctx, command: str) -> None:
+    """A shell call the OS layer jailed, seen again (after the call, or by a second hook before it):
+    the policies judge the command inside. Before a call this happens only with the layer on, which
+    then jails the command inside (again, or as it is when it is exactly this jail)."""
+    from cupcake.jail import unwrap
+
+    if ctx.event not in ("PostToolUse", "PostToolUseFailure") and not (
+        ctx.event == "PreToolUse" and ctx.options.get("jail")
+    ):
+        return
+    if not unwrap.looks_jailed(command):
+        return
+    from cupcake.project import find_root
+
+    root = find_root(ctx.incoming.project_dir, ctx.incoming.cwd)
+    user_command = unwrap.inner(command, root)
+    if user_command is None:
+        return
+    tool_input = dict(ctx.incoming.tool_input, command=user_command)
+    ctx.payload = dict(ctx.payload, tool_input=tool_input)
+    ctx.incoming = Event(ctx.event, ctx.payload, ctx.agent.NAME, ctx.incoming.project_dir)
+    ctx.options["jail_wrapped"] = command
 
 
 def _known() -> tuple[str, ...]:
@@ -59,7 +86,7 @@ def unknown(ctx, named) -> None:
     command, so no policy would ever apply. It is a failure, answered in the form of the event the
     agent did send, so that fail_mode "closed" blocks. (An event the agent itself names that Cupcake
     does not know yet is a newer client's: it is accepted, and no policy applies.)"""
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     bad = ctx.event
     known = _known()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.evaluate import answer_text as feedback
+from cupcake.pipeline import answer_text as feedback
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, NONE, SOFT, Response
 from cupcake.pipeline.system import BaseSystem
@@ -25,6 +25,21 @@ class ResponsePreparation(BaseSystem):
             from cupcake.stores.state.stop_blocks import cap  # the Stop loop cap
 
             cap(ctx)
+        hard = ctx.hard
+        if hard is not None and hard.kind == "block" and ctx.event == "PreToolUse" and _by_policy(ctx, hard.by):
+            from cupcake.approvals.at_block import offer  # a code a person can use to let it through
+
+            offer(ctx)
+        elif "cupcake.approvals" in ctx.ext:
+            from cupcake.approvals.at_block import tell_used
+
+            tell_used(ctx)
+
+
+def _by_policy(ctx, name: str) -> bool:
+    """The block came from a policy in service (not self-protection, a gate or a custom system)."""
+    policies = ctx.policies.get("policies") if isinstance(ctx.policies, dict) else None
+    return any(policies[i][0] == name for i in ctx.matched) if policies else False
 
 
 def prepare(hard, soft, contexts, outputs=(), cap: int = 10**9) -> Response:

@@ -32,5 +32,11 @@ def ensure_envelope(ctx) -> None:
         return
     if ctx.configured is False:
         warnings = []  # no policy file: say nothing at all
-    ctx.envelope = ctx.agent.render(ctx.event or "", ctx.payload, ctx.response, warnings)
+    event, payload, response = ctx.event or "", ctx.payload, ctx.response
+    if ctx.options.get("jail"):  # the OS layer: each shell call it lets through runs in the jail
+        from cupcake.jail import decide
+
+        if decide.applies(ctx):
+            event, payload, response = decide.PRE_TOOL, payload or {}, decide.response(ctx, response)
+    ctx.envelope = ctx.agent.render(event, payload, response, warnings)
     ctx.rendered_warnings = len(warnings)

@@ -145,7 +145,9 @@ def test_explain_shows_only_what_matched_and_all_on_request(project):
     assert done.returncode == 0, done.stderr
     body, timings = done.stdout.rsplit("Timings: ", 1)
     assert body == MATCHED_ONLY
-    assert timings.startswith("load ") and timings.endswith(" ms\n")
+    timings, layers = timings.split("\n", 1)  # then the agent's own layers (cupcake.effective)
+    assert timings.startswith("load ") and timings.endswith(" ms")
+    assert layers.startswith("Layers in Claude Code for this call (Bash):\n  DENY    Cupcake (cupcake.toml:1): ")
 
     every = _cli(project, "explain", "--all", "--command", "git push -f origin main")
     assert "Candidate policies (2):\n  MATCH no force push (cupcake.toml:1)\n" in every.stdout

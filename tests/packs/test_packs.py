@@ -1,4 +1,4 @@
-"""The built-in rule packs: well-formed rules, their own examples, the README's table, ``[packs]``."""
+"""The built-in rule packs: well-formed rules, their own examples, the table in docs/packs.md, ``[packs]``."""
 
 from __future__ import annotations
 

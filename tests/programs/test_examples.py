@@ -33,17 +33,19 @@ EXAMPLES = [(spec, example) for spec in _specs() for example in spec.examples]
 
 def effects(text: str) -> list:
     """The rendered effects of a command and of every command its wrappers run."""
-    words = shlex.split(text)
-    out = []
-    for _ in range(8):
-        reading = programs.read(words)
-        if reading is None:
-            break
-        out.extend(effect.render() for effect in reading.effects)
-        if not reading.inner:
-            break
-        words = [w.value for w in reading.inner]
-    return sorted(out)
+    return sorted(_effects(shlex.split(text), 0))
+
+
+def _effects(words, depth: int) -> list:
+    reading = programs.read(words)
+    if reading is None or depth > 8:
+        return []
+    out = [effect.render() for effect in reading.effects]
+    if reading.elsewhere:  # a command run in a container or a pod: named, never this machine's effects
+        out.append("elsewhere " + " ".join(w.value for w in reading.elsewhere))
+    for inner in ([reading.inner] if reading.inner else []) + [w for w, _same in reading.more]:
+        out += _effects([w.value for w in inner], depth + 1)
+    return out
 
 
 @pytest.mark.parametrize("spec, example", EXAMPLES, ids=[e for _s, e in EXAMPLES])

@@ -113,6 +113,7 @@ def test_value_options_for_rules():
     assert {"-C", "-c", "--git-dir"} <= programs.value_options("git")
     assert "--no-pager" not in programs.value_options("git")
     assert programs.value_options("no-such-program") == frozenset()
+    assert programs.value_options("node") == frozenset()  # no subcommands: -e's code is an argument
 
 
 def test_a_name_declared_twice_is_refused(monkeypatch):
@@ -144,23 +145,32 @@ def test_a_malformed_entry_is_refused_with_its_name(fields, message):
 def test_importing_the_registry_loads_no_family():
     code = "import sys, cupcake.programs; print(sorted(m for m in sys.modules if m.startswith('cupcake.programs')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['cupcake.programs', 'cupcake.programs.spec']"
+    assert done.stdout.strip() == "['cupcake.programs']"
 
 
 def test_the_index_names_every_program_in_its_family():
-    """``index.py`` is made by ``python -m cupcake.programs``: run it after adding a program."""
+    """``index.py`` is made by ``python -m cupcake.programs``: run it after adding a program. Every
+    name leads ``lookup`` to its family; a versioned name answers with its version cut."""
     from cupcake.programs import index
 
-    declared = {name: family for name, (_decl, family) in programs._load().items()}
-    assert index.FAMILY == declared, "run `python -m cupcake.programs` to rewrite cupcake/programs/index.py"
-    versioned = {name for name, (decl, _f) in programs._load().items() if decl[2].get("versioned")}
-    assert index.VERSIONED == versioned, "run `python -m cupcake.programs` to rewrite cupcake/programs/index.py"
+    loaded = programs._load()
+    for name, (decl, family) in loaded.items():
+        assert programs._family_of(name) == family, "run `python -m cupcake.programs` to rewrite index.py"
+        spec = programs.lookup(name)
+        assert spec is not None and spec.program == decl[0] and spec.family == family, name
+        versioned = bool(decl[2].get("versioned"))
+        assert (programs._family_of(name, versioned=True) is not None) == versioned, name
+        if versioned and name.isidentifier():
+            assert programs.lookup(name + "3.12").program == decl[0]
+    with open(index.__file__, encoding="utf-8") as handle:
+        assert handle.read() == programs.index_source(), "run `python -m cupcake.programs` to rewrite index.py"
+    listed = index.NAMES.strip("\n").split("\n")
+    assert len(listed) == len(loaded), "run `python -m cupcake.programs` to rewrite cupcake/programs/index.py"
+    assert programs._family_of("no-such-program") is None and programs.lookup("rm\tx") is None
 
 
-def test_a_lookup_imports_only_its_family():
-    code = (
-        "import sys, cupcake.programs as p; p.lookup('rm'); p.lookup('no-such-program');"
-        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('cupcake.programs.')))"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['files', 'index', 'paths', 'spec']"
+def test_the_builtins_the_reader_models_are_the_ones_the_registry_keeps_out_of_the_quick_pass():
+    from cupcake.programs.builtins import MODELLED
+    from cupcake.shell.builtins import HANDLERS
+
+    assert set(HANDLERS) == MODELLED

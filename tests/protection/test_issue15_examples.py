@@ -38,6 +38,8 @@ def guarded(project):
     (project.root / ".git").mkdir()
     for name in ("src", "build", "evil", "logs/evals"):
         (project.root / name).mkdir(parents=True)
+    # what the agent prepared to pour over the project (copies of a directory are listed before they run)
+    (project.root / "evil" / "cupcake.toml").write_text("[settings]\nself_protection = false\n")
     (project.root / "notes.txt").write_text("")
     return project
 
@@ -477,4 +479,4 @@ def test_commands_that_bring_another_commit_tell_the_agent_to_ask_the_user(guard
     answer = _bash(guarded, command)
     assert _decision(answer) == "deny", answer
     assert "Ask the user to run this git command themselves" in _reason(answer), answer
-    assert "does not run git to check it" in _reason(answer), answer
+    assert "Cupcake cannot show they stay as they are" in _reason(answer), answer

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
+from cupcake.live.messages_api import ScriptedMessagesAPI, Text, ToolUse
 
 CLAUDE_CODE_VERSION = "2.1.328"
 CLAUDE_CODE_PACKAGE = f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}"

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
+from cupcake.live.messages_api import ScriptedMessagesAPI, Text, ToolUse
+
 from .claude_client import SESSION_TIMEOUT_SECONDS, Sandbox, Session, run_calls, run_session
-from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 
 scenarios("real_client.feature")
 

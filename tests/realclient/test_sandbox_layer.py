@@ -11,9 +11,10 @@ import sys
 
 import pytest
 
+from cupcake.live.messages_api import ScriptedMessagesAPI, Text, ToolUse
+
 from .claude_client import SESSION_TIMEOUT_SECONDS, Sandbox, Session, run_claude
 from .conftest import _unavailable
-from .messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
 
 pytestmark = pytest.mark.real_client
 
@@ -50,7 +51,7 @@ def _snapshot(sandbox: Sandbox) -> dict:
     for base in (sandbox.project / "cupcake.toml", sandbox.project / ".claude", sandbox.project / ".cupcake"):
         paths = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
         for path in paths:
-            if path.name in ("audit.log", "policy.cache") or path.parent.name == "state":
+            if path.name in ("audit.log", "policy.cache") or path.parent.name in ("state", "jail"):
                 continue  # the hook's own bookkeeping grows during the session
             out[str(path.relative_to(sandbox.project))] = path.read_bytes()
     return out
@@ -87,3 +88,47 @@ def test_the_sandbox_keeps_bash_from_writing_protected_files(sandbox: Sandbox) -
     assert after == before, f"protected files changed: {set(after) ^ set(before)}\n{session.describe()}"
     assert not (sandbox.project / "x").exists(), session.describe()
     assert (sandbox.project / ".cupcake" / "state").is_dir() or (sandbox.project / ".cupcake" / "policy.cache").exists()
+
+
+def test_cupcakes_jail_does_the_same_for_who_does_not_run_claude_codes_sandbox(sandbox: Sandbox) -> None:
+    """`cupcake sync --jail`: Claude Code's sandbox stays off; each Bash call Cupcake allows comes back
+    rewritten into Cupcake's jail (updatedInput), and the same writes fail while the ordinary one works."""
+    if not sys.platform.startswith("linux") or not os.path.exists("/usr/bin/bwrap"):
+        _unavailable("Cupcake's jail needs bubblewrap at /usr/bin/bwrap")
+    (sandbox.project / "cupcake.toml").write_text(POLICY)
+    (sandbox.project / ".cupcake").mkdir()
+    (sandbox.project / ".cupcake" / "keep").write_text("kept\n")
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(sandbox.home),
+        "CLAUDE_PROJECT_DIR": str(sandbox.project),
+    }
+    command = [str(sandbox.cupcake), "sync", "--jail", "--command", sandbox.hook_executable]
+    done = subprocess.run(command, cwd=sandbox.project, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "OS layer: jailed" in done.stdout
+    before = _snapshot(sandbox)
+    (sandbox.project / "cupcake.toml").write_text(POLICY + "\n[settings]\nself_protection = false\n")
+    before["cupcake.toml"] = (sandbox.project / "cupcake.toml").read_bytes()
+    calls = [ToolUse("Bash", {"command": c + " ; true"}) for c in HOSTILE]
+    calls.append(ToolUse("Bash", {"command": "echo ok > fine.txt; exit 3"}))
+    with ScriptedMessagesAPI(calls + [Text("Done.")], max_lifetime=SESSION_TIMEOUT_SECONDS + 60) as api:
+        run = run_claude(
+            sandbox.claude,
+            project=sandbox.project,
+            home=sandbox.home,
+            base_url=api.base_url,
+            prompt="Please do the task.",
+            allowed_tools=["Bash"],
+            timeout=SESSION_TIMEOUT_SECONDS + 30,
+        )
+    session = Session(run, api)
+    assert run.returncode == 0, session.describe()
+    assert (sandbox.project / "fine.txt").read_text() == "ok\n", session.describe()
+    after = _snapshot(sandbox)
+    assert after == before, f"protected files changed: {set(after) ^ set(before)}\n{session.describe()}"
+    assert not (sandbox.project / "x").exists(), session.describe()
+    shown = [r.text for r in api.tool_results()]
+    assert len(shown) == len(calls), session.describe()
+    assert sum("Read-only file system" in text for text in shown) >= 5, shown  # they ran, jailed, and failed
+    assert "Exit code 3" in shown[-1], shown

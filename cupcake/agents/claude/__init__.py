@@ -9,9 +9,13 @@ from cupcake.agents.claude.capabilities import (
     DISPLAY_NAME,
     FILE_WRITE_TOOLS,
     NAME,
+    OS_LAYER,
     PROJECT_DIR_ENV,
+    REWRITE,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.claude.parse import parse, project_dir
@@ -19,11 +23,15 @@ from cupcake.agents.claude.render import render
 
 __all__ = [
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "CAPABILITIES",
     "DISPLAY_NAME",
     "FILE_WRITE_TOOLS",
     "NAME",
+    "OS_LAYER",
     "PROJECT_DIR_ENV",
+    "REWRITE",
     "SHELL_TOOLS",
     "TOOLS",
     "action_supported",

@@ -4,6 +4,7 @@ answer cap, and where it keeps its files. The tables the policy compiler, ``vali
 from __future__ import annotations
 
 from cupcake.agents import row, supported
+from cupcake.agents.common import os_layer, rewrite
 
 NAME = "claude"
 DISPLAY_NAME = "Claude Code"
@@ -58,13 +59,16 @@ CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "
 
 # Characters: Claude Code's cap on a reason or context (longer text is cut in the middle of the longest output).
 ANSWER_CAP = 10_000
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = "systemMessage"
+USER_CHANNEL_SEEN = "shown to the user, never sent to the model (real client 2.1.328); also kept in the session transcript under ~/.claude/projects/"
 
 # The environment variables naming the project directory in the hook's environment.
 PROJECT_DIR_ENV = ("CLAUDE_PROJECT_DIR",)
 
-# The user's Claude Code directory (under HOME): settings, and Cupcake's user policy file beside them.
+# The user's Claude Code directory (under HOME): its user settings and memory.
 USER_DIR = ".claude"
-USER_POLICY_FILE = USER_DIR + "/cupcake.toml"
 
 # Claude Code's memory files, where a team writes its rules (``cupcake init`` translates them): in a
 # directory, and in the user's Claude Code directory.
@@ -158,3 +162,25 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether Claude Code can honour ``kind`` (block, approve, ask, context; anything else: yes) on ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: Claude Code's own sandbox does the job (`cupcake sync --sandbox`); Cupcake's jail is
+# there for who does not run it (`cupcake sync --jail`). A rewrite is applied with any decision; with none
+# it goes through Claude Code's own permission check (on the rewritten command), with ask it is asked.
+REWRITE = rewrite(
+    {"PreToolUse"},
+    {"Bash"},
+    ask=True,
+    allow=False,
+    shell="user",
+    verified="real client 2.1.328",
+    notes="Claude Code checks its own permission rules against the rewritten command: `Bash(npm test:*)` "
+    "rules no longer match a jailed command; its own sandbox (`cupcake sync --sandbox`) keeps them",
+)
+
+OS_LAYER = os_layer(
+    ("sandboxed", "jailed"),
+    "`cupcake sync --sandbox` (its own sandbox; needs bubblewrap and socat), or `cupcake sync --jail` (Cupcake's jail)",
+    "the jail: Claude Code's permission rules see the jailed command",
+    "real client 2.1.328",
+)

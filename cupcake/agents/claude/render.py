@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from cupcake import speedups
 from cupcake.agents.claude.capabilities import ANSWER_CAP, BLOCKING_EVENTS
-from cupcake.evaluate import answer_text as feedback
+from cupcake.agents.common import rewritten_input
+from cupcake.pipeline import answer_text as feedback
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
 
@@ -36,6 +37,8 @@ def answer(event: str, payload, response, warnings=()) -> dict:
     if d == ERROR:
         if response.fail_closed and event in BLOCKING_EVENTS:
             out = answer(event, payload, _Blocked(text))
+        elif response.command is not None and event == "PreToolUse":  # the OS layer: jailed all the same
+            out["hookSpecificOutput"] = _specific(event, updatedInput=_jailed_input(payload, response.command))
         out["systemMessage"] = text
     elif event == "PreToolUse":
         if d in (BLOCK, SOFT):
@@ -48,6 +51,8 @@ def answer(event: str, payload, response, warnings=()) -> dict:
             context = _with_context(context, response.soft_text)
         else:
             fields = {}
+        if response.command is not None and d not in (BLOCK, SOFT):  # the OS layer: the command, jailed
+            fields["updatedInput"] = _jailed_input(payload, response.command)
         if fields or context:
             out["hookSpecificOutput"] = _specific(event, **fields, additionalContext=context)
     elif event == "PermissionRequest":
@@ -81,10 +86,17 @@ def answer(event: str, payload, response, warnings=()) -> dict:
             out["systemMessage"] = text  # SessionStart cannot block: the user is told
     elif d in (BLOCK, SOFT):
         out = {"systemMessage": text}
-    if warnings:
+    private = getattr(response, "private", "")
+    if warnings or private:
+        # systemMessage is shown to the user and never reaches the model (seen in 2.1.328): the channel
+        # for what only the person may know (USER_CHANNEL).
         note = "\n".join(warnings)
-        out["systemMessage"] = _join(out.get("systemMessage", ""), note)
+        out["systemMessage"] = _join(out.get("systemMessage", ""), private, note)
     return out
+
+
+def _jailed_input(payload, command: str) -> dict:
+    return rewritten_input(payload.get("tool_input") if isinstance(payload, dict) else None, command)
 
 
 class _Blocked:
@@ -95,6 +107,7 @@ class _Blocked:
     context = ""
     soft_text = ""
     reason = ""
+    command = None
 
     def __init__(self, text: str):
         self.text = text
@@ -122,4 +135,6 @@ def _within_cap(response):
     from cupcake.pipeline.response import Response
 
     fit = [feedback.cap(t, (t,), ANSWER_CAP) for t in texts]
-    return Response(response.decision, fit[0], fit[1], fit[2], fit[3], response.fail_closed)
+    capped = Response(response.decision, fit[0], fit[1], fit[2], fit[3], response.fail_closed, response.command)
+    capped.private = response.private
+    return capped

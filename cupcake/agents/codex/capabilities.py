@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 0.169.0"
 DOC = "documented only"
@@ -33,6 +33,12 @@ SHELL_TOOLS = frozenset({"Bash"})
 FILE_WRITE_TOOLS = frozenset({"apply_patch"})
 PROJECT_DIR_ENV = ()  # Codex sets none: the payload's cwd is the project
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = "systemMessage"
+USER_CHANNEL_SEEN = (
+    "never sent to the model (real client 0.169.0); the TUI shows it to the user (documented), `codex exec` does not"
+)
 
 _SEEN_PRE = "Command blocked by PreToolUse hook: <reason>. Command: <command>"
 CAPABILITIES = {
@@ -82,3 +88,22 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether Codex can honour ``kind`` (block, approve, ask, context, …) on canonical ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"PreToolUse"},
+    {"Bash"},
+    ask=False,
+    allow=True,
+    shell="user",
+    verified=REAL,
+    notes="Codex applies a rewrite only with an explicit allow, so Cupcake allows every command it jails; Codex's own workspace-write sandbox cannot hold a jail (sync turns it off and says so)",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent codex --sandbox` (add `--unshare-net` to keep the network off)",
+    "Codex's own sandbox is turned off (it cannot hold the jail): its write limits and network isolation go",
+    REAL,
+)

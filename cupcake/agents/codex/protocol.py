@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cupcake.agents import claude_style
-from cupcake.agents.codex.capabilities import ANSWER_CAP, CAPABILITIES, EVENTS, TOOLS
+from cupcake.agents.codex.capabilities import ANSWER_CAP, CAPABILITIES, EVENTS, REWRITE, TOOLS, USER_CHANNEL
 from cupcake.agents.common import event_names, json_bytes, patch_fields, require_object, set_tool, settle
 
 BLOCKING = frozenset(e for e, line in CAPABILITIES.items() if line["block"])
@@ -16,6 +16,8 @@ GATES = claude_style.Gates(
     ask_fallback="Cupcake: a policy asks for your confirmation here, which Codex hooks cannot request; "
     "Codex's own approval settings decide. {reason}",
     limit=ANSWER_CAP,
+    user_channel=USER_CHANNEL is not None,
+    rewrite_allow=REWRITE["allow"],
 )
 
 

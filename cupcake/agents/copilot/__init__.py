@@ -10,9 +10,13 @@ from cupcake.agents.copilot.capabilities import (
     ANSWER_CAP,
     CAPABILITIES,
     FILE_WRITE_TOOLS,
+    OS_LAYER,
     PROJECT_DIR_ENV,
+    REWRITE,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.copilot.protocol import parse, render
@@ -36,7 +40,11 @@ __all__ = [
     "TOOLS",
     "SHELL_TOOLS",
     "FILE_WRITE_TOOLS",
+    "OS_LAYER",
     "PROJECT_DIR_ENV",
+    "REWRITE",
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "action_supported",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 1.0.102"
 DOC = "documented only"
@@ -44,6 +44,10 @@ SHELL_TOOLS = frozenset({"bash", "powershell"})
 FILE_WRITE_TOOLS = frozenset({"create", "edit"})
 PROJECT_DIR_ENV = ("COPILOT_PROJECT_DIR",)
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = None
+USER_CHANNEL_SEEN = "none: Copilot CLI reads only permissionDecision and its reason, which the model is shown"
 
 _OUT_IGNORED = "Copilot ignores this event's output: Cupcake's message goes to stderr"
 CAPABILITIES = {
@@ -92,3 +96,23 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether Copilot CLI can honour ``kind`` (block, approve, ask, context, …) on canonical ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"preToolUse"},
+    {"bash"},
+    ask=False,
+    allow=False,
+    shell="bash",
+    verified=REAL,
+    notes="",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent copilot --sandbox`",
+    "Copilot CLI asks before a command names a path outside the project: run it with `--add-dir` for the two "
+    "directories of Cupcake's a jailed command names (sync prints them)",
+    REAL,
+)

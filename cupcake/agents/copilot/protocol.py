@@ -11,6 +11,7 @@ from cupcake.agents.common import (
     note,
     object_from,
     require_object,
+    rewritten_input,
     set_tool,
     settle,
     text_bytes,
@@ -73,6 +74,8 @@ def answer(event, payload, response, warnings=()) -> tuple[dict, str]:
             message = text
     elif d in (BLOCK, SOFT):
         message = text  # the event's output is ignored: say it where a person may read it
+    if event == "PreToolUse" and d not in (BLOCK, SOFT) and getattr(response, "command", None) is not None:
+        out["modifiedArgs"] = rewritten_input(payload.get("tool_input"), response.command)  # the OS layer
     return out, join(message, note(warnings))
 
 

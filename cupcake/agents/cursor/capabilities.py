@@ -4,7 +4,7 @@ where they differ)."""
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 DOC = "documented only (not verified in the real client)"
 
@@ -46,6 +46,12 @@ SHELL_TOOLS = frozenset({"Shell"})
 FILE_WRITE_TOOLS = frozenset({"Write", "Delete"})
 PROJECT_DIR_ENV = ("CURSOR_PROJECT_DIR",)  # after the payload's workspace_roots[0]
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = None
+USER_CHANNEL_SEEN = (
+    "user_message is documented as the user's, but Cursor is not verified in a real client: no code is sent"
+)
 
 _PRE = ("preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile")
 _POST = ("postToolUse", "afterShellExecution", "afterMCPExecution", "afterFileEdit")
@@ -108,3 +114,22 @@ def action_supported(kind: str, event: str, agent_event: str | None = None) -> b
     if override and agent_event and kind in override and EVENTS.get(agent_event) == event:
         return override[kind]
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"preToolUse"},
+    {"Shell"},
+    ask=False,
+    allow=True,
+    shell="user",
+    verified=DOC,
+    notes="updated_input on preToolUse as documented; beforeShellExecution cannot rewrite",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent cursor --sandbox`",
+    "",
+    DOC,
+)

@@ -11,6 +11,7 @@ from cupcake.agents.common import (
     note,
     object_from,
     require_object,
+    rewritten_input,
     set_tool,
     settle,
     text_bytes,
@@ -159,6 +160,9 @@ def answer(event, payload, response, warnings=()) -> tuple[dict, str]:
         message = text
     if context:
         out["additional_context"] = cap(context, limit=ANSWER_CAP)
+    if event == "PreToolUse" and d not in (BLOCK, SOFT) and getattr(response, "command", None) is not None:
+        out["permission"] = "allow"  # the OS layer: documented as applied with an allow (not verified)
+        out["updated_input"] = rewritten_input(payload.get("tool_input"), response.command)
     message = join(message, note(warnings))
     if message and agent_event in USER_MESSAGE:
         shown = out.get("user_message", "")

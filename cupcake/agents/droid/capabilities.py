@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 0.225.2"
 DOC = "documented only"
@@ -48,6 +48,12 @@ SHELL_TOOLS = frozenset({"Execute"})
 FILE_WRITE_TOOLS = frozenset({"Create", "Edit", "MultiEdit", "ApplyPatch"})
 PROJECT_DIR_ENV = ("FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR")
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = "systemMessage"
+USER_CHANNEL_SEEN = (
+    "never sent to the model (real client 0.225.2); also kept in droid's session file under ~/.factory/sessions/"
+)
 
 CAPABILITIES = {
     "PreToolUse": row(
@@ -77,3 +83,22 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether droid can honour ``kind`` (block, approve, ask, context, …) on canonical ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"PreToolUse"},
+    {"Execute"},
+    ask=False,
+    allow=False,
+    shell="bash",
+    verified=REAL,
+    notes="droid drops a rewrite that comes with ask",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent droid --sandbox`",
+    "",
+    REAL,
+)

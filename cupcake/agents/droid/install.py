@@ -7,7 +7,20 @@ import os
 
 from cupcake.agents import hookfile
 from cupcake.agents.droid.capabilities import CAPABILITIES
+from cupcake.agents.hookfile import no_doctor_findings as doctor_findings  # noqa: F401
+from cupcake.agents.hookfile import no_findings as file_findings  # noqa: F401
+from cupcake.agents.hookfile import no_jail_notes as jail_notes  # noqa: F401
+from cupcake.agents.hookfile import no_notes as notes  # noqa: F401
+from cupcake.agents.hookfile import no_os_layer as os_layer  # noqa: F401
+from cupcake.agents.hookfile import no_own_sandbox as own_sandbox_on  # noqa: F401
+from cupcake.agents.hookfile import no_settings_dirs as settings_dirs  # noqa: F401
+from cupcake.agents.hookfile import nothing_to_protect as protect  # noqa: F401 (the installer interface)
+from cupcake.agents.hookfile import nothing_to_unprotect as unprotect  # noqa: F401
 
+# What `cupcake sync` may do here besides the hooks: the OS layer, Cupcake's jail (``--sandbox`` turns it on,
+# as ``--jail`` does: this agent's own sandbox is not the layer).
+OPTIONS = frozenset({"sandbox", "jail"})
+SANDBOX = "jail"
 NAME = "droid"
 SCOPES = {"project": os.path.join(".factory", "settings.json"), "user": os.path.join("~", ".factory", "settings.json")}
 EVENTS = (
@@ -29,7 +42,7 @@ def config_path(scope: str, project_dir: str, env) -> str:
     return hookfile.scope_path(SCOPES, scope, project_dir, env)
 
 
-def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
+def hook_entries(events, word: str, timeout: int, closed: bool = False, jail: str = "") -> dict:
     return hookfile.entries(
         NAME,
         events,
@@ -37,13 +50,26 @@ def hook_entries(events, word: str, timeout: int, closed: bool = False) -> dict:
         word,
         grouped=True,
         closed=closed,
+        jail=jail,
         handler=lambda command: {"type": "command", "command": command, "timeout": timeout},
         matcher=lambda event: "*" if event in TOOL_EVENTS else None,
     )
 
 
-def update_text(text: str, events, word: str, timeout: int, closed: bool = False, uninstall: bool = False) -> str:
-    return hookfile.update(text, NAME, hook_entries(events, word, timeout, closed), grouped=True, uninstall=uninstall)
+def update_text(
+    text: str,
+    events,
+    word: str,
+    timeout,
+    closed: bool = False,
+    uninstall: bool = False,
+    scope="project",
+    also=(),
+    jail: str = "",
+) -> str:
+    return hookfile.update(
+        text, NAME, hook_entries(events, word, int(timeout), closed, jail), grouped=True, uninstall=uninstall, also=also
+    )
 
 
 def protected_paths(project_dir: str, env) -> list[str]:
@@ -53,3 +79,13 @@ def protected_paths(project_dir: str, env) -> list[str]:
         out += [os.path.join(base, n) for n in ("settings.json", "settings.local.json", "hooks.json")]
         out.append(os.path.join(base, "hooks", "hooks.json"))
     return out
+
+
+def hook_events(compiled) -> tuple:
+    """The events Cupcake hooks here, whatever the policies name."""
+    return EVENTS
+
+
+def hooks_in(text: str) -> list:
+    """(event, command, timeout in seconds) of Cupcake's hooks in the file (ValueError: not JSON)."""
+    return hookfile.commands_in(text, NAME, "command", "timeout", 1)

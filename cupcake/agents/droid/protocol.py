@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cupcake.agents import claude_style
 from cupcake.agents.common import copy_key, event_names, json_bytes, patch_fields, require_object, set_tool, settle
-from cupcake.agents.droid.capabilities import ANSWER_CAP, CAPABILITIES, EVENTS, FIELDS, TOOLS
+from cupcake.agents.droid.capabilities import ANSWER_CAP, CAPABILITIES, EVENTS, FIELDS, REWRITE, TOOLS, USER_CHANNEL
 
 BLOCKING = frozenset(e for e, line in CAPABILITIES.items() if line["block"])
 GATES = claude_style.Gates(
@@ -13,6 +13,8 @@ GATES = claude_style.Gates(
     ask={"PreToolUse"},
     context={e for e, line in CAPABILITIES.items() if line["context"]},
     limit=ANSWER_CAP,
+    user_channel=USER_CHANNEL is not None,
+    rewrite_allow=REWRITE["allow"],
 )
 _KEYS = (
     ("hookEventName", "hook_event_name"),

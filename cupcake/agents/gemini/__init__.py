@@ -9,9 +9,13 @@ from cupcake.agents.gemini.capabilities import (
     ANSWER_CAP,
     CAPABILITIES,
     FILE_WRITE_TOOLS,
+    OS_LAYER,
     PROJECT_DIR_ENV,
+    REWRITE,
     SHELL_TOOLS,
     TOOLS,
+    USER_CHANNEL,
+    USER_CHANNEL_SEEN,
     action_supported,
 )
 from cupcake.agents.gemini.protocol import parse, render
@@ -35,7 +39,11 @@ __all__ = [
     "TOOLS",
     "SHELL_TOOLS",
     "FILE_WRITE_TOOLS",
+    "OS_LAYER",
     "PROJECT_DIR_ENV",
+    "REWRITE",
     "ANSWER_CAP",
+    "USER_CHANNEL",
+    "USER_CHANNEL_SEEN",
     "action_supported",
 ]

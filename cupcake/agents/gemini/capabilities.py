@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.agents.common import CAP, row, supported
+from cupcake.agents.common import CAP, os_layer, rewrite, row, supported
 
 REAL = "real client 0.61.0"
 DOC = "documented only"
@@ -47,6 +47,10 @@ SHELL_TOOLS = frozenset({"run_shell_command"})
 FILE_WRITE_TOOLS = frozenset({"write_file", "replace"})
 PROJECT_DIR_ENV = ("GEMINI_PROJECT_DIR",)
 ANSWER_CAP = CAP
+# The answer field the user sees and the model never does: where what only the person may know goes
+# (an approval code, cupcake.approvals). None: the agent has no such channel, and nothing private is sent.
+USER_CHANNEL = "systemMessage"
+USER_CHANNEL_SEEN = "printed for the user ('Hook system message: ...'), never sent to the model (real client 0.61.0)"
 
 CAPABILITIES = {
     "PreToolUse": row(
@@ -85,3 +89,22 @@ CAPABILITIES = {
 def action_supported(kind: str, event: str) -> bool:
     """Whether Gemini CLI can honour ``kind`` (block, approve, ask, context, …) on canonical ``event``."""
     return supported(CAPABILITIES, kind, event)
+
+
+# Cupcake's OS layer: each shell call Cupcake lets through is rewritten to run in Cupcake's jail.
+REWRITE = rewrite(
+    {"BeforeTool"},
+    {"run_shell_command"},
+    ask=False,
+    allow=False,
+    shell="bash",
+    verified=REAL,
+    notes="the model is told that a hook changed the tool's input",
+)
+
+OS_LAYER = os_layer(
+    ("jailed",),
+    "`cupcake sync --agent gemini --sandbox`",
+    "",
+    REAL,
+)

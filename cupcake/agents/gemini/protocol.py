@@ -9,6 +9,7 @@ from cupcake.agents.common import (
     json_bytes,
     note,
     require_object,
+    rewritten_input,
     set_tool,
     settle,
     with_context,
@@ -49,6 +50,7 @@ def answer(event, payload, response, warnings=()) -> dict:
     agent_event = agent_event if isinstance(agent_event, str) else AGENT_NAMES.get(event, event)
     out: dict = {}
     message = text if getattr(response, "from_error", False) else ""
+    jailed = getattr(response, "command", None) if event == "PreToolUse" and d not in (BLOCK, SOFT) else None
     if d == ERROR:
         message = text
     elif event == "PreToolUse":
@@ -80,7 +82,10 @@ def answer(event, payload, response, warnings=()) -> dict:
         message = text
     if context:
         out["hookSpecificOutput"] = _context(agent_event, context)
-    message = join(message, note(warnings))
+    if jailed is not None:  # the OS layer: the whole input, the command jailed (Gemini replaces, not merges)
+        tool_input = payload.get("tool_input") if isinstance(payload, dict) else None
+        out["hookSpecificOutput"] = {"hookEventName": agent_event, "tool_input": rewritten_input(tool_input, jailed)}
+    message = join(message, getattr(response, "private", ""), note(warnings))  # USER_CHANNEL
     if message:
         out["systemMessage"] = cap(message, limit=ANSWER_CAP)
     return out

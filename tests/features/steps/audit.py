@@ -347,3 +347,33 @@ def last_record_notes(project, text):
     """Notes kept for the audit trail only (``notes`` by namespace), never shown to the agent."""
     record = _last_record(project)
     assert any(text in note for notes in record["notes"].values() for note in notes), record
+
+
+@then(parsers.parse('the page "{name}" has the sections "{sections}"'))
+def page_sections(terminal, name, sections):
+    """The HTML page holds a second-level heading for each of the comma-separated sections."""
+    html = terminal.file(name).read_text()
+    for section in sections.split(", "):
+        assert f"<h2>{section}</h2>" in html, section
+
+
+@then(parsers.parse('the page "{name}" names "{text}"'))
+def page_names(terminal, name, text):
+    """The text (escaped as HTML) is on the page."""
+    from html import escape
+
+    assert escape(text) in terminal.file(name).read_text()
+
+
+@then(parsers.parse('the page "{name}" loads nothing from the network'))
+def page_self_contained(terminal, name):
+    """No tag that fetches (script, img, link, iframe…), no src or href, no url() in its CSS, and a
+    Content-Security-Policy that forbids loading anything."""
+    from tests.stores.audit.test_html_report import _markup
+
+    html = terminal.file(name).read_text()
+    tags, styles = _markup(html)
+    assert not {"script", "img", "link", "iframe", "object", "embed"} & {t for t, _a in tags}
+    assert not [a for _t, attrs in tags for a, _v in attrs if a in ("src", "href", "srcset")]
+    assert not any("url(" in css or "@import" in css for css in styles)
+    assert "default-src 'none'" in html

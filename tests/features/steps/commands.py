@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import sys
 
 from pytest_bdd import given, parsers, then, when
 
@@ -74,6 +75,19 @@ def cupcake_on_path(terminal):
     terminal.path_mode = "with cupcake"
 
 
+@given("a fresh login shell finds cupcake too")
+def login_shell_finds_cupcake(terminal):
+    """The user's profile puts this installation on every new shell's PATH (as pipx or uv tool's would)."""
+    venv_bin = os.path.dirname(os.path.abspath(sys.executable))
+    (terminal.project.home / ".profile").write_text(f'PATH="{venv_bin}:$PATH"\nexport PATH\n')
+
+
+@given("the user's profile sets a PATH without cupcake")
+def login_shell_without_cupcake(terminal):
+    """A new shell's PATH is the system's: this installation is found only where it is active."""
+    (terminal.project.home / ".profile").write_text('PATH="/usr/local/bin:/usr/bin:/bin"\nexport PATH\n')
+
+
 @given("cupcake is not on the PATH")
 def cupcake_not_on_path(terminal):
     """No `cupcake` on the user's PATH."""
@@ -101,6 +115,12 @@ def user_runs(terminal, run, monkeypatch, request, arguments, answer):
 def output_says(run, text):
     """What the command printed (stdout and stderr) contains the text ($CUPCAKE: this installation's launcher)."""
     assert _expand(text) in run.answer.text, run.answer
+
+
+@then(parsers.parse('the output does not say "{text}"'))
+def output_does_not_say(run, text):
+    """Nothing the command printed (stdout and stderr) contains the text."""
+    assert _expand(text) not in run.answer.text, run.answer
 
 
 @then(parsers.parse('the user is warned "{text}"'))
@@ -171,3 +191,10 @@ def user_edits(terminal, name, docstring):
 def output_says_block(run, docstring):
     """What the command printed contains this block of text."""
     assert docstring in run.answer.text, run.answer
+
+
+@then(parsers.parse('the JSON output\'s effective decision is "{decision}" by "{kind}"'))
+def json_effective_decision(run, decision, kind):
+    """`cupcake explain --json`: the effective decision across the agent's layers, and the kind of layer that won."""
+    effective = json.loads(run.answer.stdout)["effective"]["effective"]
+    assert (effective["decision"], effective["winner"]["kind"]) == (decision, kind), run.answer

@@ -12,7 +12,7 @@ import json
 import time
 from typing import Any
 
-from .standin import RecordedRequest, ScriptedModel, Text, ToolResult, complete_arguments, sse_data
+from cupcake.live.standin import RecordedRequest, ScriptedModel, Text, ToolResult, complete_arguments, sse_data
 
 USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .standin import RecordedRequest, ScriptedModel, Text, ToolResult, complete_arguments, sse_data
+from cupcake.live.standin import RecordedRequest, ScriptedModel, Text, ToolResult, complete_arguments, sse_data
 
 USAGE = {
     "input_tokens": 10,

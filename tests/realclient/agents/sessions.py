@@ -14,20 +14,20 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import signal
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from cupcake.live.gemini_api import GeminiStandin
+from cupcake.live.process import run_bounded
+from cupcake.live.standin import RecordedRequest, ScriptedModel, ToolCall, ToolResult, Turn
+
 from . import codex_trust
 from .chat_api import ChatCompletionsStandin
-from .gemini_api import GeminiStandin
 from .install import runtime_cache
 from .responses_api import ResponsesStandin
-from .standin import RecordedRequest, ScriptedModel, ToolCall, ToolResult, Turn
 
 # What a hook runs: a command string, an argv list, or a function of the agent's event name giving either.
 HookCommand = str | Sequence[str] | Callable[[str], "str | Sequence[str]"]
@@ -219,7 +219,7 @@ class AgentSession:
             command = self.command(prompt, standin.base_url)
             environment = {**self.base_environment(), **self.environment(standin.base_url), **(env or {})}
             started = time.monotonic()
-            returncode, stdout, stderr = _run_bounded(command, self.project, environment, timeout)
+            returncode, stdout, stderr = run_bounded(command, self.project, environment, timeout)
             elapsed = time.monotonic() - started
         return AgentRun(
             agent=self.agent,
@@ -235,37 +235,6 @@ class AgentSession:
             home=self.home,
             main_loop_requests=standin.main_loop_requests,
         )
-
-
-def _run_bounded(command: list[str], cwd: Path, env: dict[str, str], timeout: float) -> tuple[int | None, str, str]:
-    """Run ``command`` in its own process group; at the time-out the whole group is killed."""
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
-        start_new_session=True,
-    )
-    try:
-        stdout, stderr = process.communicate(timeout=timeout)
-        returncode: int | None = process.returncode
-    except subprocess.TimeoutExpired:
-        _kill_group(process.pid)
-        stdout, stderr = process.communicate()
-        return None, stdout, stderr + f"\n[harness: killed after {timeout}s]"
-    _kill_group(process.pid)  # whatever the agent left running in the background
-    return returncode, stdout, stderr
-
-
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 # -- Gemini CLI --------------------------------------------------------------------------

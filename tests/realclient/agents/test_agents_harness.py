@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from cupcake.live.standin import Shell, Text
+
 from .conftest import AGENTS
 from .recording_hook import RecordingHook, with_placeholders
 from .sessions import GENERIC_EVENTS, AgentRun, AgentSession
-from .standin import Shell, Text
 
 pytestmark = pytest.mark.real_client
 

@@ -1,4 +1,4 @@
-"""The capability table checked against the real clients (as a claim in the README must be).
+"""The capability table checked against the real clients (as a claim in the docs must be).
 
 For each agent, every CAPABILITIES row marked as verified with the real client is checked live in
 one session, as far as a headless run can show it: on the before-tool event, a block reaches the model
@@ -15,8 +15,8 @@ import re
 import pytest
 
 from cupcake.agents import adapter
+from cupcake.live.standin import Shell, Text
 
-from .standin import Shell, Text
 from .test_cupcake_in_agents import AGENTS, _sync_default
 
 pytestmark = pytest.mark.real_client

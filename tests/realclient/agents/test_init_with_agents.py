@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from cupcake.live.standin import Shell, Text, ToolCall
+
 from ...conftest import cupcake_executable
 from .conftest import agent_executable
 from .install import runtime_cache
 from .sessions import make_session
-from .standin import Shell, Text, ToolCall
 
 pytestmark = pytest.mark.real_client
 

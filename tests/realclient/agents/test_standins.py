@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import urllib.request
 
+from cupcake.live.gemini_api import GeminiStandin
+from cupcake.live.standin import Shell, Text, ToolCall, complete_arguments
+
 from .chat_api import ChatCompletionsStandin
-from .gemini_api import GeminiStandin
 from .responses_api import ResponsesStandin
-from .standin import Shell, Text, ToolCall, complete_arguments
 
 
 def _post(url: str, body: dict) -> str:

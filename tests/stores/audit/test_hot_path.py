@@ -24,6 +24,7 @@ SLOW = (
     "subprocess",
     "pathlib",
     "orjson",
+    "cupcake.jsonio",
 )
 
 WARM_RUN = """
