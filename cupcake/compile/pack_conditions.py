@@ -22,9 +22,9 @@
 
 from __future__ import annotations
 
-from cupcake.problems import suggestion
 from cupcake.evaluate.pack_match import glob_regex as _regex
 from cupcake.evaluate.secret_scan import QUOTED  # noqa: E402
+from cupcake.problems import suggestion
 
 ACCESS = ("read", "write", "any")
 WHERE = ("project", "outside")
