@@ -42,10 +42,13 @@ def explain(
         payload = payload_for(event or "PreToolUse", tool or "Bash", {"command": command}, root)
         agent = event = None  # written in Claude Code's words: the canonical vocabulary
     else:
+        from cupcake import speedups
+
         try:
-            payload = json.loads(stdin_text or "")
-        except ValueError as exc:
-            out(f"cupcake explain: stdin is not a JSON event ({exc}); or give --command")
+            payload = speedups.json_loads(stdin_text or "", from_outside=True)
+        except (ValueError, RecursionError) as exc:
+            why = "it is nested too deep" if isinstance(exc, RecursionError) else exc
+            out(f"cupcake explain: stdin is not a JSON event Cupcake can read ({why}); or give --command")
             return 2
         if not isinstance(payload, dict):
             out("cupcake explain: the event must be a JSON object")
