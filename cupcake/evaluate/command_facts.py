@@ -11,8 +11,6 @@ passed; the Bash reader is already loaded then. Warm: no ``re`` beyond the run's
 
 from __future__ import annotations
 
-from cupcake.evaluate import inline_code
-
 MAX_DEPTH = 4  # nested readings (a trap inside an alias inside inline code…): deeper is hidden
 MAX_NESTED = 64  # nested readings per line
 MAX_SQL_FILE = 256 * 1024  # an SQL script read from disk (psql -f, < file): larger is unknown
@@ -193,7 +191,7 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
                 facts.sql.append((_read_sql(word, cmd.cwd, view.root), effect.what))
         elif tag == "code" and language in SQL_LANGUAGES and word is not None:
             facts.sql.append((word.value if word.known else None, effect.what))
-        elif tag == "code" and language in inline_code.LANGUAGES and word is not None and word.known:
+        elif tag == "code" and word is not None and word.known:
             _code(facts, view, cmd, language, word.value, depth)
         elif tag == "stdin code" and language in SQL_LANGUAGES:
             fed = stdin_of(cmd, view.root)
@@ -362,7 +360,9 @@ def _opaque(facts: Facts, view, cmd, opaque, depth: int, script) -> None:
 def _code(facts: Facts, view, cmd, language: str, text: str, depth: int) -> None:
     """Inline interpreter code: the shell commands and deletions it makes, the paths it names, and
     whether it hides what it calls."""
-    found = inline_code.read(language, text)
+    from cupcake.evaluate import inline_code  # only when a line holds inline code
+
+    found = inline_code.read(language, text)  # None for a language not read there
     if found is None:
         return
     for reason in found.hidden:
