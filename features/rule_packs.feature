@@ -178,6 +178,9 @@ Feature: Rule packs
         Given the project policy:
             """
             imports = ["cupcake:destructive"]
+
+            [settings]
+            self_protection = false  # it refuses any git alias that runs a program: the pack's reading is shown alone
             """
         When the agent asks to run "git -c alias.x='!rm -rf /' x"
         Then the tool call is denied by the policy "destructive.rm-recursive-outside"
