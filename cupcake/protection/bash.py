@@ -580,8 +580,7 @@ def _could_lie_in(read, folder: str) -> bool:
     leading part of the pattern matches the folder (``*`` never crosses a "/"; an unknown part may)."""
     from cupcake.shell.words import match
 
-    tokens = read.tokens
-    return any(match(tokens[:k], folder, read.fold) for k in range(1, len(tokens) + 1))
+    return match(read.tokens, folder, read.fold, prefix=True)
 
 
 # git subcommands that move no branch, tag or HEAD (a later check in the same line sees the same commits).

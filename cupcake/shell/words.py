@@ -80,9 +80,11 @@ class Word:
 # ## Patterns #####################################################################################
 
 
-def match(tokens, text: str, fold: bool = False) -> bool:
+def match(tokens, text: str, fold: bool = False, prefix: bool = False) -> bool:
     """Whether ``text`` matches pattern ``tokens``. ``*``/``?``/classes do not cross ``/``; an
-    unknown part does. A pattern too long to walk is said to match (the safe answer)."""
+    unknown part does. A pattern too long to walk is said to match (the safe answer). With
+    ``prefix``: whether a text that begins with ``text`` could match (a leading part of the pattern
+    matches ``text`` whole; what follows can always be met), in the same one walk."""
     if len(tokens) > MAX_PATTERN:
         return True
     if fold:
@@ -126,6 +128,8 @@ def match(tokens, text: str, fold: bool = False) -> bool:
         if not any_reach:
             return False
         reach = nxt
+        if prefix and reach[n]:
+            return True
     return reach[n]
 
 
