@@ -281,6 +281,35 @@ def doctor(
     raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo, progress=_echo_err))
 
 
+@app.command()
+def export(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[PROJECT]...", help="Projects to send from (a folder in each); default: this one."),
+    ] = None,
+    retries: Annotated[
+        int,
+        typer.Option("--retries", metavar="N", min=0, max=20, help="Tries after the first when the receiver is away."),
+    ] = 3,
+    wait: Annotated[
+        float,
+        typer.Option("--wait", metavar="SECONDS", min=0, help="How long to wait for a forwarder already at work."),
+    ] = 30.0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print what was sent and what waits as JSON.")] = False,
+) -> None:
+    """Send the decisions waiting in the telemetry spool to the OpenTelemetry endpoint, now.
+
+    Runs start a forwarder in the background at most once per [telemetry] interval_seconds; this
+    sends what is waiting in the foreground (by hand, from cron or a CI job) and says how much was sent
+    and how much still waits. Exit code 1 when decisions still wait (they are kept for the next try).
+    """
+    from cupcake.cli.export import export as run_export
+
+    raise typer.Exit(
+        run_export(paths or [], os.environ, os.getcwd(), retries, wait, json_out, out=typer.echo, err=_echo_err)
+    )
+
+
 app.command()(init)
 app.command(context_settings={"allow_interspersed_args": False})(jail)
 

@@ -30,6 +30,8 @@ from cupcake.protection.hook import protected_paths
 from cupcake.speedups import pack_forms
 from cupcake.stages import settings as pipeline_systems
 
+TELEMETRY = "telemetry"
+
 
 class _Source:
     """One policy file while it is compiled."""
@@ -42,6 +44,7 @@ class _Source:
         self.lines = FileLines("")
         self.imported_by = imported_by  # the top-level file whose `imports` named this one
         self.eval_feedback_broken = False
+        self.telemetry: dict | None = None  # the checked [telemetry] table of a top-level file
 
 
 def compile_files(paths, root: str, env, nested: bool = False) -> dict:
@@ -95,6 +98,12 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
     errors = [p for p in problems if p.severity == ERROR]
     if candidate is not None:  # after the errors that put policies out of service: a candidate's never do
         problems.extend(candidate.problems)
+    from cupcake.telemetry.config import merge as merge_telemetry
+
+    tiers = {"project": paths[0], "user": paths[-1]}
+    telemetry = merge_telemetry(
+        {tier: s.telemetry for tier, path in tiers.items() for s in sources if s.path == path and s.telemetry}
+    )
     result: dict = {
         "settings": settings,
         "problems": [p.as_dict() for p in problems],
@@ -109,6 +118,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
             _eval_dirs(settings),
         ),
         "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
+        "telemetry": telemetry,
     }
     state_filters, state_needs = state_plan(policies)
     result.update(
@@ -272,8 +282,12 @@ def _read(path: str, root: str, env, problems, imported_by=None):
 
 def _check_file(source, problems) -> None:
     table = source.table
-    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline", "packs", "shadow")}
-    _check_file_model(source, rest, ("policy_schema_version", "settings", "policy", "imports", "packs"), problems)
+    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline", "packs", "shadow", TELEMETRY)}
+    _check_file_model(
+        source, rest, ("policy_schema_version", "settings", "policy", "imports", "packs", TELEMETRY), problems
+    )
+    if TELEMETRY in table:
+        source.telemetry = _check_telemetry(source, table[TELEMETRY], problems)
     settings = table.get("settings")
     if isinstance(settings, dict):
         if "eval_feedback" in settings:
@@ -285,6 +299,17 @@ def _check_file(source, problems) -> None:
             for loc, message in explain(exc.errors(), schema.SETTINGS_TABLE.keys):
                 key = str(loc[0]) if loc else "settings"
                 problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None, "settings: " + message))
+
+
+def _check_telemetry(source, table, problems):
+    """``[telemetry]`` (see ``cupcake.telemetry.config``): a table with an error is out of service as a whole."""
+    from cupcake.telemetry.config import check
+
+    def report(message: str, key=None) -> None:
+        line = source.lines.table_key(TELEMETRY, key) if key else None
+        problems.append(Problem(ERROR, source.name, line or _table_header(source.lines, TELEMETRY), None, message))
+
+    return check(table, report)
 
 
 def _check_file_model(source, table, known, problems) -> None:
