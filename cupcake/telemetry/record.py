@@ -12,8 +12,8 @@ import time
 
 from cupcake import __version__
 from cupcake.agents.facts import call_id, facts
-from cupcake.pipeline.response import outcome, sent_text
 from cupcake.evaluate.compiled import Policy
+from cupcake.pipeline.response import outcome, sent_text
 
 VERSION = 1
 TEXT_CHARS = 2000  # a reason, a message
