@@ -1,7 +1,7 @@
 """1100 · Append the run's decision to the telemetry spool (``[telemetry] enabled = true``), and start the
 forwarder that sends it when none was started within the interval.
 
-The run's whole cost is one appended line and one ``stat`` (see ``cupcake.telemetry``): nothing is sent
+The run's whole cost is one module, one appended line and one ``stat`` (``cupcake.stores.spool``): nothing is sent
 from here, so a receiver that is slow or down never delays an answer. Runs after the answer is sealed,
 so it never changes the decision: a failure becomes a warning."""
 
@@ -30,10 +30,10 @@ class TelemetrySpool(BaseSystem):
         return ctx.configured is True and ctx.root is not None and telemetry_of(ctx) is not None
 
     def process(self, ctx) -> None:
-        from cupcake.telemetry import record, spool, trigger
+        from cupcake.stores import spool
 
         telemetry = telemetry_of(ctx)
         workdir = os.path.join(ctx.root, WORK_DIR)
-        line = (speedups.json_dumps(record.build(ctx)) + "\n").encode("utf-8", "replace")
+        line = (speedups.json_dumps(spool.record(ctx)) + "\n").encode("utf-8", "replace")
         spool.append(workdir, line, telemetry["max_spool_bytes"])
-        trigger.maybe_start(workdir, ctx.root, telemetry["interval"], ctx.env)
+        spool.maybe_start(workdir, ctx.root, telemetry["interval"], ctx.env)

@@ -22,7 +22,7 @@ import os
 import time
 
 from cupcake.stores.safe_files import ensure_dir, write_whole
-from cupcake.telemetry.spool import BATCH_PREFIX, BATCH_SUFFIX, OVERFLOW, SPOOL
+from cupcake.stores.spool import BATCH_PREFIX, BATCH_SUFFIX, OVERFLOW, SPOOL
 
 CURSOR = "cursor.json"
 LOCK = "forward.lock"

@@ -1,6 +1,6 @@
 """The forwarder: sends a project's spooled decisions to the OpenTelemetry endpoint (cold path).
 
-Started detached by a run at most once per interval (``trigger``), or by hand, cron or CI as
+Started detached by a run at most once per interval (``cupcake.stores.spool``), or by hand, cron or CI as
 ``cupcake export``. One forwarder works on a project at a time (``forward.lock``). Each cycle counts
 what the runs could not spool, claims the spool, drops the oldest batches when what waits is over the
 bound, then sends batches signal by signal, oldest first, and moves each signal's position on only
@@ -34,7 +34,8 @@ import urllib.error
 import urllib.request
 
 from cupcake.project import WORK_DIR
-from cupcake.telemetry import batches, config, spool, trigger
+from cupcake.stores import spool
+from cupcake.telemetry import batches, config
 
 RETRIES = 3  # tries after the first, for a failure that may pass
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 8.0
@@ -247,7 +248,7 @@ def _send_signal(fw, shaper, signal: str, target, resolved, retries: int, out: O
 def _linger(root: str, env, interval: float) -> None:
     """``--background``: forward, then keep the runs from starting another while decisions keep coming."""
     folder = spool.directory(os.path.join(root, WORK_DIR))
-    stamp = os.path.join(folder, trigger.STAMP)
+    stamp = os.path.join(folder, spool.STAMP)
     ends = time.monotonic() + LIFETIME
     while True:
         try:
