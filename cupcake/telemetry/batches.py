@@ -202,6 +202,8 @@ class Forwarding:
             return 0
         floor = min(self.position(s) for s in signals)
         done = [n for n in names if n < floor[0]]
+        if floor[0] == names[-1] and floor[1] >= _size(self.folder, floor[0]):
+            done.append(floor[0])  # every signal has had all of the last batch accepted, and it never grows
         for name in done:
             os.unlink(os.path.join(self.folder, name))
         return len(done)

@@ -105,14 +105,17 @@ def post_once(url: str, body: bytes, headers: dict, timeout: float) -> dict:
 
 def post(url: str, body: bytes, headers: dict, timeout: float, retries: int = RETRIES) -> dict:
     """``post_once``, tried again with exponential back-off while the failure may pass."""
-    from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+    import random
 
-    backoff = wait_exponential_jitter(initial=BACKOFF_FIRST, max=BACKOFF_MAX)
+    from tenacity import Retrying, retry_if_exception, stop_after_attempt
 
     def wait(state) -> float:
+        """``Retry-After`` when the receiver said it, else 0.5 s, 1 s, 2 s … up to 8 s, plus up to 1 s jitter."""
         exc = state.outcome.exception() if state.outcome is not None else None
         after = getattr(exc, "retry_after", None)
-        return after if after is not None else backoff(state)
+        if after is not None:
+            return after
+        return min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (state.attempt_number - 1)) + random.uniform(0, 1)
 
     for attempt in Retrying(
         retry=retry_if_exception(lambda exc: isinstance(exc, SendError) and exc.retryable),
