@@ -89,6 +89,9 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
+    from cupcake.cli.doctor_fleet import check_telemetry
+
+    check_telemetry(report, root, env, compiled)
     from cupcake.cli import doctor_os_layer  # which layer guards Cupcake's files, per agent
 
     claude_commands = [f.value.get("command") for item in installed for f in item.found if f.event == "PreToolUse"]

@@ -1,0 +1,113 @@
+"""`cupcake doctor` for a fleet: where the decisions go and whether they get there (telemetry)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from cupcake.project import WORK_DIR
+
+OK, WARNING, PROBLEM = "ok", "warning", "problem"
+
+
+def _when(seconds) -> str:
+    if not isinstance(seconds, (int, float)):
+        return "never"
+    return time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(seconds))
+
+
+def check_telemetry(report, root: str, env, compiled) -> None:
+    """Where the spans go (and from which setting), what waits, what was dropped, the last failure."""
+    from cupcake.stores import spool
+    from cupcake.telemetry import batches, config
+
+    telemetry = (compiled or {}).get("telemetry") or {}
+    folder = spool.directory(os.path.join(root, WORK_DIR))
+    if not telemetry.get("enabled") and not os.path.isdir(folder):
+        return
+    resolved = config.resolve(telemetry, env)
+    signals = list(resolved.targets)
+    state = batches.read_cursor(folder)
+    waiting = batches.waiting(folder, signals) if os.path.isdir(folder) else 0
+    if not telemetry.get("enabled"):
+        if waiting:
+            report.add(
+                "telemetry",
+                WARNING,
+                f"telemetry is off, and {waiting} decisions recorded while it was on were never sent",
+                "turn it on again ([telemetry] enabled = true) and run `cupcake export`, or delete "
+                f"{WORK_DIR}/{spool.DIR}/",
+            )
+        return
+    kinds = {"traces": "spans", "logs": "log records"}
+    where = "; ".join(
+        f"{kinds[s]} → {t.url} (from {t.origin})" if t.url else f"{kinds[s]} → nowhere"
+        for s, t in resolved.targets.items()
+    )
+    sent = state.get("sent") or {}
+    last_ok = max((state.get("last_ok") or {}).values(), default=None)
+    report.add(
+        "telemetry",
+        OK,
+        f"telemetry on: {where}; {waiting} waiting; {max(sent.values(), default=0)} sent, the last at {_when(last_ok)}",
+    )
+    for signal, target in resolved.targets.items():
+        if target.url is None:
+            report.add(
+                "telemetry",
+                PROBLEM,
+                f"no endpoint for {signal}: the decisions are recorded, and wait",
+                "set [telemetry] endpoint (in the managed or your user file), or OTEL_EXPORTER_OTLP_ENDPOINT where "
+                "`cupcake export` runs",
+            )
+        elif target.origin.startswith("OTEL_") and _claude_hooks(root, env):
+            report.add(
+                "telemetry",
+                WARNING,
+                f"the {signal} endpoint comes from {target.origin}, and Claude Code removes the OTEL_* variables "
+                "from the hooks it runs: the forwarder a run starts does not see it",
+                "name the endpoint in [telemetry] endpoint (the managed or your user file), or run `cupcake export` "
+                "from cron where the variables are set",
+            )
+        if target.withheld:
+            report.add(
+                "telemetry",
+                WARNING,
+                f"the headers {', '.join(target.withheld)} of OTEL_EXPORTER_OTLP_HEADERS are not sent to {target.url}: "
+                f"{target.origin} named it, and credentials go only where the variables or the managed file point",
+                "name the endpoint in OTEL_EXPORTER_OTLP_ENDPOINT too (or in the managed file)",
+            )
+    for problem in resolved.problems:
+        report.add("telemetry", PROBLEM, problem, "fix the variables or [telemetry]")
+    dropped = state.get("dropped", 0)
+    if dropped:
+        report.add(
+            "telemetry",
+            WARNING,
+            f"{dropped} decisions were dropped unsent (the last at {_when(state.get('last_drop'))}): the spool was "
+            "full ([telemetry] max_spool_bytes) while the receiver could not be reached",
+            "make sure the receiver is reachable; raise [telemetry] max_spool_bytes to keep more while it is not",
+        )
+    error = state.get("last_error")
+    if isinstance(error, dict) and waiting:
+        report.add(
+            "telemetry",
+            WARNING,
+            f"the last send failed at {_when(error.get('time'))}: {error.get('signal')}: {error.get('message')}",
+            "check the receiver, then run `cupcake export` (it sends what waits and says how much)",
+        )
+
+
+def _claude_hooks(root: str, env) -> bool:
+    """Whether Claude Code runs Cupcake here (its hooks' environment loses the OTEL_* variables)."""
+    from cupcake.agents.claude import hook_entries as entries
+    from cupcake.agents.claude import settings_file
+
+    for scope in entries.SCOPES:
+        try:
+            loaded = settings_file.read(entries.settings_path(scope, root, env), scope)
+        except Exception:
+            continue
+        if loaded.exists and "cupcake" in loaded.text and " run " in loaded.text:
+            return True
+    return False
