@@ -265,8 +265,10 @@ def _linger(root: str, env, interval: float) -> None:
             print(f"  {problem}", flush=True)
         if outcome.error:
             print(f"  stopped: {outcome.error}", flush=True)
-        if outcome.error or outcome.waiting:  # what could not be sent now waits for the next run's forwarder
-            return
+        if outcome.error or (outcome.waiting and not outcome.sent):
+            return  # what could not be sent waits for the forwarder of a run after the interval
+        if outcome.waiting:
+            continue  # decisions came while it was sending
         rest = time.monotonic() + interval
         while time.monotonic() < rest:
             time.sleep(min(1.0, interval))
