@@ -18,7 +18,7 @@ from cupcake.agents.claude.hook_edit import ShapeError, apply_sync, apply_uninst
 from cupcake.agents.claude.settings_file import SettingsFileError
 from cupcake.agents.jsonedit import Document
 from cupcake.evaluate.settings import DEFAULTS, fail_mode_of
-from cupcake.project import PROJECT_FILE, find_root, policy_files, user_policy_file
+from cupcake.project import PROJECT_FILE, find_root, managed_policy_file, policy_files, user_policy_file
 from cupcake.stores import gitignore
 
 EMPTY_SETTINGS = "{}\n"
@@ -41,7 +41,7 @@ def scope_label(scope: str, path: str, root: str, env) -> str:
 def applicable_policy_files(scope: str, root: str, env) -> list[str]:
     """The policy files whose settings apply where the scope's hooks run: the user scope's hooks run
     in every project, so only the user's file counts there."""
-    return list(policy_files(root, env)) if scope != "user" else [user_policy_file(env)]
+    return list(policy_files(root, env)) if scope != "user" else [managed_policy_file(env), user_policy_file(env)]
 
 
 def hook_timeout(settings: dict):

@@ -23,9 +23,9 @@ from cupcake.compile.lines import FileLines
 from cupcake.compile.messages import explain
 from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
 from cupcake.compile.state_conditions import state_plan
-from cupcake.evaluate.settings import merge, raw_settings
+from cupcake.compile.tiers import merge_settings, systems_allowed
 from cupcake.evaluator_findings.settings import eval_feedback_settings
-from cupcake.project import label
+from cupcake.project import TIERS, label, tier_of
 from cupcake.protection.hook import protected_paths
 from cupcake.speedups import pack_forms
 from cupcake.stages import settings as pipeline_systems
@@ -45,6 +45,7 @@ class _Source:
         self.imported_by = imported_by  # the top-level file whose `imports` named this one
         self.eval_feedback_broken = False
         self.telemetry: dict | None = None  # the checked [telemetry] table of a top-level file
+        self.tier = "project"  # managed, project or user: the top-level file's, or the file that imported it
 
 
 def compile_files(paths, root: str, env, nested: bool = False) -> dict:
@@ -53,13 +54,22 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
     shadow candidate's compile (its regexes left unpacked, its problems as objects)."""
     problems: list[Problem] = []
     sources = []
+    read: dict[str, str] = {}  # real path -> the name it was read under
     for path in paths:
+        real = os.path.realpath(path)
+        if real in read and os.path.exists(path):  # e.g. a project's cupcake.toml linked to the managed file
+            problems.append(
+                Problem(WARNING, label(path, root, env), None, None, f"the same file as {read[real]}: read once")
+            )
+            continue
         source = _read(path, root, env, problems)
         if source is not None:
+            source.tier = tier_of(path, env)
+            read[real] = source.name
             sources.append(source)
-    project = raw_settings(sources[0].table) if sources and sources[0].path == paths[0] else {}
-    user = raw_settings(sources[-1].table) if sources and sources[-1].path == paths[-1] else {}
-    settings = merge(project, user)
+    by_tier = {tier: next((s for s in sources if s.tier == tier), None) for tier in TIERS}
+    managed = by_tier["managed"]
+    settings = merge_settings(by_tier, problems)
     settings["eval_feedback"] = eval_feedback_settings(settings.get("eval_feedback"))
 
     systems: list | tuple  # check_together gives the checked entries as a tuple
@@ -75,6 +85,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
         units.extend(_imported_sources(source, root, env, problems, imported))
 
     policies: list = []  # the compiled policies in service
+    policy_tiers: list = []
     agents: dict[int, tuple] = {}  # policy index -> the agents it applies to (absent: every agent)
     observed: list = []  # policies in observe mode: evaluated and recorded, never enforced
     observed_agents: dict[int, tuple] = {}
@@ -90,7 +101,10 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
                 into, only = (observed, observed_agents) if extras.get("mode") == "observe" else (policies, agents)
                 if extras.get("agents"):
                     only[len(into)] = extras["agents"]
+                if into is policies:
+                    policy_tiers.append(source.tier)
                 into.append(compiled)
+    systems = systems_allowed(systems, {s.name: s.tier for s in sources}, managed.name if managed else None, problems)
     systems = pipeline_systems.check_together(systems, problems)
     for warning in shadowed_warnings(policies):
         warning.index = positions.get((warning.file, warning.line))
@@ -100,14 +114,12 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
         problems.extend(candidate.problems)
     from cupcake.telemetry.config import merge as merge_telemetry
 
-    tiers = {"project": paths[0], "user": paths[-1]}
-    telemetry = merge_telemetry(
-        {tier: s.telemetry for tier, path in tiers.items() for s in sources if s.path == path and s.telemetry}
-    )
+    telemetry = merge_telemetry({s.tier: s.telemetry for s in reversed(sources) if s.telemetry})
     result: dict = {
         "settings": settings,
         "problems": [p.as_dict() for p in problems],
         "files": [s.name for s in units],
+        "tiers": tuple(policy_tiers),  # each policy's tier (managed, project, user), for doctor
         "imports": imported.identities + (candidate.identities if candidate is not None else []),
         "protected": protected_paths(
             root,
@@ -463,6 +475,7 @@ def _imported_sources(source, root: str, env, problems, imported: _Imported) -> 
         imported.identities.append(file_identity(item.path))  # before reading: a later change is seen
         child = _read(item.path, root, env, problems, imported_by=source.name)
         if child is not None:
+            child.tier = source.tier
             _check_imported_file(child, problems)
             found.append(child)
     return found + packs
