@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from cupcake.project import MANAGED_DIR_MARKER, MANAGED_DIR_VARIABLE
+
 FIXTURES = Path(__file__).parent / "fixtures"
 PAYLOADS = FIXTURES / "payloads"
 REPO = Path(__file__).parent.parent
@@ -34,11 +36,19 @@ class Project:
         self.cwd = root
         self.use_project_dir_env = True
         self.session_id = "8f14e45f-ceea-467e-9e2e-2a1b3c4d5e6f"
+        self.managed = root.parent / "managed"  # the organisation's folder (/etc/cupcake on Linux)
         self.python_path: list[str] = []  # what a `cupcake` process finds installed beyond its own venv
 
     # files
     def write_policy(self, text: str) -> Path:
         path = self.root / "cupcake.toml"
+        path.write_text(text)
+        return path
+
+    def write_managed_policy(self, text: str) -> Path:
+        """The organisation's policy file, in this test's stand-in for /etc/cupcake."""
+        self.managed.mkdir(exist_ok=True)
+        path = self.managed / "cupcake.toml"
         path.write_text(text)
         return path
 
@@ -57,6 +67,7 @@ class Project:
 
     def env(self) -> dict:
         env = {"HOME": str(self.home), "PATH": f"{self.home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
+        env[MANAGED_DIR_VARIABLE] = str(self.managed)  # never this machine's /etc/cupcake
         if self.use_project_dir_env:
             env["CLAUDE_PROJECT_DIR"] = str(self.root)
         if self.python_path:
@@ -139,6 +150,21 @@ class Answer:
         if "additionalContext" in spec:
             return spec["additionalContext"]
         raise AssertionError(f"the model is shown nothing by {self!r}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def managed_dir_listens_to_the_tests():
+    """Every installation these tests run reads the managed policy file from CUPCAKE_MANAGED_DIR (see
+    ``cupcake.project``): the copy imported here and the one the `cupcake` executable imports."""
+    found = subprocess.run(
+        [sys.executable, "-c", "import cupcake, os; print(os.path.dirname(cupcake.__file__))"],
+        capture_output=True,
+        text=True,
+        cwd=os.path.dirname(sys.executable),
+        check=True,
+    ).stdout.strip()
+    for package in {REPO / "cupcake", Path(found)}:
+        (package / MANAGED_DIR_MARKER).touch()
 
 
 @pytest.fixture

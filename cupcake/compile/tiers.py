@@ -49,6 +49,13 @@ STRICTER: dict[str, tuple] = {
 }
 MANAGED_ONLY = ("hook_timeout_seconds", "eval_feedback")
 WHY = {
+    "fail_mode": "a failure would let a call through that the organisation's file would block",
+    "audit_logging": "the organisation's file keeps an audit trail",
+    "audit_allows": "the organisation's file records every call",
+    "audit_max_bytes": "a smaller trail would drop what the organisation's file keeps",
+    "audit_keep": "fewer rotations would drop what the organisation's file keeps",
+    "state_ttl_days": "a shorter time would forget the session state a managed condition reads",
+    "stop_block_limit": "a lower limit would lift a managed Stop block sooner",
     "self_protection": "switched off, an agent could uninstall Cupcake and with it the organisation's rules",
     "hook_timeout_seconds": "the managed hooks run with the managed file's timeout",
     "eval_feedback": "the managed file has its own [settings.eval_feedback]",
