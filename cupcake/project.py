@@ -19,14 +19,15 @@ MANAGED_DIRS = {
     "darwin": "/Library/Application Support/Cupcake",
     "win32": "C:\\ProgramData\\Cupcake",
 }
-# Tests point the managed folder elsewhere with this variable, but only an installation that carries the
-# marker file below beside this module listens to it: the test suite writes the marker into the
-# installation it tests; a release has none. Why not the variable alone: an agent cannot set the hook's
-# environment, but it can start another agent with whatever environment it likes (`CUPCAKE_MANAGED_DIR=/tmp
-# claude -p …`), and that agent's hooks would inherit it. Whoever can create the marker can rewrite this
-# module too, so it opens nothing that was closed.
-MANAGED_DIR_VARIABLE = "CUPCAKE_MANAGED_DIR"
-MANAGED_DIR_MARKER = "_managed_dir_for_tests"
+# The tests put every system path Cupcake reads or writes (this folder, the agents' managed settings) under
+# a stand-in root with this variable, but only an installation that carries the marker file below beside
+# this module listens to it: the test suite writes the marker into the installation it tests; a release
+# has none. Why not the variable alone: an agent cannot set the hook's environment, but it can start
+# another agent with whatever environment it likes (`CUPCAKE_TEST_SYSTEM_ROOT=/tmp claude -p …`), and that
+# agent's hooks would inherit it. Whoever can create the marker can rewrite this module too, so it opens
+# nothing that was closed.
+SYSTEM_ROOT_VARIABLE = "CUPCAKE_TEST_SYSTEM_ROOT"
+SYSTEM_ROOT_MARKER = "_system_root_for_tests"
 TIERS = ("managed", "project", "user")  # the order the policy files are evaluated in
 
 
@@ -63,12 +64,17 @@ def user_policy_file(env) -> str:
     return os.path.join(home, USER_FILE)
 
 
+def system_path(path: str, env) -> str:
+    """A system-wide path (``/etc/…``), or the same path under the test suite's stand-in root."""
+    root = env.get(SYSTEM_ROOT_VARIABLE)
+    if root and os.path.exists(os.path.join(os.path.dirname(__file__), SYSTEM_ROOT_MARKER)):
+        return os.path.join(root, path.lstrip("/"))
+    return path
+
+
 def managed_dir(env) -> str:
     """The folder of the organisation's policy file on this system."""
-    override = env.get(MANAGED_DIR_VARIABLE)
-    if override and os.path.exists(os.path.join(os.path.dirname(__file__), MANAGED_DIR_MARKER)):
-        return override
-    return MANAGED_DIRS.get(sys.platform, MANAGED_DIRS["linux"])
+    return system_path(MANAGED_DIRS.get(sys.platform, MANAGED_DIRS["linux"]), env)
 
 
 def managed_policy_file(env) -> str:

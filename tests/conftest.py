@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cupcake.project import MANAGED_DIR_MARKER, MANAGED_DIR_VARIABLE
+from cupcake.project import SYSTEM_ROOT_MARKER, SYSTEM_ROOT_VARIABLE
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAYLOADS = FIXTURES / "payloads"
@@ -36,7 +36,8 @@ class Project:
         self.cwd = root
         self.use_project_dir_env = True
         self.session_id = "8f14e45f-ceea-467e-9e2e-2a1b3c4d5e6f"
-        self.managed = root.parent / "managed"  # the organisation's folder (/etc/cupcake on Linux)
+        self.system = root.parent / "system"  # the stand-in for / where Cupcake looks for system-wide files
+        self.managed = self.system / "etc" / "cupcake"  # the organisation's folder (/etc/cupcake on Linux)
         self.python_path: list[str] = []  # what a `cupcake` process finds installed beyond its own venv
 
     # files
@@ -47,7 +48,7 @@ class Project:
 
     def write_managed_policy(self, text: str) -> Path:
         """The organisation's policy file, in this test's stand-in for /etc/cupcake."""
-        self.managed.mkdir(exist_ok=True)
+        self.managed.mkdir(parents=True, exist_ok=True)
         path = self.managed / "cupcake.toml"
         path.write_text(text)
         return path
@@ -67,7 +68,7 @@ class Project:
 
     def env(self) -> dict:
         env = {"HOME": str(self.home), "PATH": f"{self.home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
-        env[MANAGED_DIR_VARIABLE] = str(self.managed)  # never this machine's /etc/cupcake
+        env[SYSTEM_ROOT_VARIABLE] = str(self.system)  # never this machine's /etc
         if self.use_project_dir_env:
             env["CLAUDE_PROJECT_DIR"] = str(self.root)
         if self.python_path:
@@ -153,8 +154,8 @@ class Answer:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def managed_dir_listens_to_the_tests():
-    """Every installation these tests run reads the managed policy file from CUPCAKE_MANAGED_DIR (see
+def system_root_listens_to_the_tests():
+    """Every installation these tests run puts its system-wide paths under CUPCAKE_TEST_SYSTEM_ROOT (see
     ``cupcake.project``): the copy imported here and the one the `cupcake` executable imports."""
     found = subprocess.run(
         [sys.executable, "-c", "import cupcake, os; print(os.path.dirname(cupcake.__file__))"],
@@ -164,7 +165,7 @@ def managed_dir_listens_to_the_tests():
         check=True,
     ).stdout.strip()
     for package in {REPO / "cupcake", Path(found)}:
-        (package / MANAGED_DIR_MARKER).touch()
+        (package / SYSTEM_ROOT_MARKER).touch()
 
 
 @pytest.fixture

@@ -221,11 +221,11 @@ def test_the_managed_tier_is_first_in_the_ordered_list(org):
 
 
 def test_without_the_marker_the_variable_moves_nothing(monkeypatch, tmp_path):
-    """A release has no marker: an agent that starts another agent with CUPCAKE_MANAGED_DIR set does not
+    """A release has no marker: an agent that starts another agent with CUPCAKE_TEST_SYSTEM_ROOT set does not
     move the organisation's file for that agent's hooks."""
-    env = {project_module.MANAGED_DIR_VARIABLE: str(tmp_path)}
-    assert project_module.managed_dir(env) == str(tmp_path)  # this installation carries the test marker
-    monkeypatch.setattr(project_module, "MANAGED_DIR_MARKER", "no-such-marker")
+    env = {project_module.SYSTEM_ROOT_VARIABLE: str(tmp_path)}
+    assert project_module.managed_dir(env) == str(tmp_path / "etc" / "cupcake")  # this installation has the marker
+    monkeypatch.setattr(project_module, "SYSTEM_ROOT_MARKER", "no-such-marker")
     assert project_module.managed_dir(env) == project_module.MANAGED_DIRS["linux"] == "/etc/cupcake"
 
 
@@ -257,4 +257,4 @@ def test_the_test_marker_is_not_part_of_a_release():
     from tests.conftest import REPO
 
     patterns = tomli.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["cupcake"]
-    assert not any(fnmatch.fnmatch(project_module.MANAGED_DIR_MARKER, p) for p in patterns)
+    assert not any(fnmatch.fnmatch(project_module.SYSTEM_ROOT_MARKER, p) for p in patterns)
