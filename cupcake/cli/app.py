@@ -115,10 +115,11 @@ def sync(
         str,
         typer.Option(
             "--scope",
-            metavar="project|local|user",
+            metavar="project|local|user|managed",
             help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
             "user: ~/.claude/settings.json (both with this installation's absolute path). Other agents: project "
-            "or user (their own files, see --agent).",
+            "or user (their own files, see --agent). managed: where the agent reads its organisation-wide "
+            "settings (/etc/claude-code/managed-settings.d/cupcake.json …), for every user; run it as root.",
         ),
     ] = "project",
     agent: Annotated[
@@ -182,6 +183,9 @@ def sync(
     from cupcake.cli.options import agent_name
 
     agent = agent_name(agent, "sync")
+    if scope == "managed" and (sandbox or trust or json_out or jail):
+        _echo_err("cupcake sync: --scope managed writes the hooks only (no --sandbox, --jail, --trust or --json)")
+        raise typer.Exit(2)
     if agent == "claude" and trust:
         _echo_err("cupcake sync: --trust is for Codex (--agent codex); Claude Code needs no trust step")
         raise typer.Exit(2)
@@ -196,6 +200,10 @@ def sync(
         raise typer.Exit(2)
 
     def run_sync(out, err) -> int:
+        if scope == "managed":
+            from cupcake.cli.sync_managed import sync_managed
+
+            return sync_managed(agent, os.environ, command, dry_run, uninstall, out=out, err=err)
         if agent != "claude":
             from cupcake.cli.sync_agent import sync_agent
 
