@@ -25,7 +25,7 @@ from cupcake.evaluate.settings import fail_mode_of
 from cupcake.project import WORK_DIR, find_root, policy_files
 
 OK, WARNING, PROBLEM = "ok", "warning", "problem"
-SCOPE_ORDER = ("project", "local", "user")
+SCOPE_ORDER = ("managed", "project", "local", "user")  # managed: the organisation's (sync --scope managed)
 SLOW_SECONDS = 1.0
 
 
@@ -89,8 +89,9 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
-    from cupcake.cli.doctor_fleet import check_telemetry
+    from cupcake.cli.doctor_fleet import check_layers, check_telemetry
 
+    check_layers(report, root, env, compiled)
     check_telemetry(report, root, env, compiled)
     from cupcake.cli import doctor_os_layer  # which layer guards Cupcake's files, per agent
 
@@ -110,7 +111,9 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
 def _check_settings(report: Report, root: str, env) -> list[Installed]:
     installed = []
     for scope in SCOPE_ORDER:
-        path = entries.settings_path(scope, root, env)
+        path = _settings_path(scope, root, env)
+        if path is None:
+            continue
         label = scope_label(scope, path, root, env)
         fix_scope = "" if scope == "project" else f" --scope {scope}"
         try:
@@ -141,6 +144,14 @@ def _check_settings(report: Report, root: str, env) -> list[Installed]:
             installed.append(Installed(scope, label, found))
             _check_handlers(report, label, fix_scope, found)
     return installed
+
+
+def _settings_path(scope: str, root: str, env):
+    if scope == "managed":
+        from cupcake.agents.managed import managed_path
+
+        return managed_path("claude", env)
+    return entries.settings_path(scope, root, env)
 
 
 def _check_handlers(report: Report, label: str, fix_scope: str, found) -> None:
@@ -578,6 +589,7 @@ def doctor(env, cwd: str, json_out: bool = False, out=print, progress=None) -> i
                     "ok": problems == 0,
                     "findings": [f.as_dict() for f in report.findings],
                     "round_trip": report.round_trip,
+                    "layers": getattr(report, "layers", None),
                 },
                 indent=2,
                 ensure_ascii=False,

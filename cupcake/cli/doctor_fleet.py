@@ -1,4 +1,5 @@
-"""`cupcake doctor` for a fleet: where the decisions go and whether they get there (telemetry)."""
+"""`cupcake doctor` for a fleet: the policy layers in force (managed, project, user) and which file each
+rule came from, and where the decisions go and whether they get there (telemetry)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,55 @@ def _when(seconds) -> str:
     if not isinstance(seconds, (int, float)):
         return "never"
     return time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(seconds))
+
+
+SHOWN_RULES = 8  # rule names listed per file in a finding (`doctor --json` has them all)
+
+
+def layers(root: str, env, compiled) -> list[dict]:
+    """Each layer in the order it is evaluated: its file, whether it exists, and its rules in service
+    with the file each came from (the layer's own file, a file it imports, or a pack)."""
+    from cupcake.project import TIERS, label, policy_files
+
+    policies = (compiled or {}).get("policies") or ()
+    tiers = (compiled or {}).get("tiers") or ()
+    out = []
+    for tier, path in zip(TIERS, policy_files(root, env), strict=True):
+        rules = [
+            {"name": p[0], "event": p[1], "file": p[5], "line": p[6]}
+            for p, t in zip(policies, tiers, strict=False)
+            if t == tier
+        ]
+        out.append({"layer": tier, "file": label(path, root, env), "present": os.path.exists(path), "rules": rules})
+    return out
+
+
+def check_layers(report, root: str, env, compiled) -> None:
+    """One finding per layer: the managed, project and user files, in the order their rules are evaluated."""
+    found = layers(root, env, compiled)
+    report.layers = found
+    if compiled is None:
+        return
+    for layer in found:
+        if not layer["present"]:
+            if layer["layer"] != "managed":
+                report.add("layers", OK, f"{layer['layer']}: {layer['file']} (absent)")
+            continue
+        by_file: dict = {}
+        for rule in layer["rules"]:
+            by_file.setdefault(rule["file"], []).append(rule)
+        parts = []
+        for file, rules in by_file.items():
+            names = ", ".join(
+                f"{r['name']}" + (f" (line {r['line']})" if r["line"] else "") for r in rules[:SHOWN_RULES]
+            )
+            more = f" and {len(rules) - SHOWN_RULES} more" if len(rules) > SHOWN_RULES else ""
+            parts.append(f"{len(rules)} from {file}: {names}{more}")
+        count = len(layer["rules"])
+        what = f"{count} rule{'s' if count != 1 else ''} in service" + (": " + "; ".join(parts) if parts else "")
+        if layer["layer"] == "managed":
+            what += ". They come first, and no project or user file can remove or weaken them"
+        report.add("layers", OK, f"{layer['layer']}: {layer['file']}: {what}")
 
 
 def check_telemetry(report, root: str, env, compiled) -> None:

@@ -40,7 +40,10 @@ def scope_label(scope: str, path: str, root: str, env) -> str:
 
 def applicable_policy_files(scope: str, root: str, env) -> list[str]:
     """The policy files whose settings apply where the scope's hooks run: the user scope's hooks run
-    in every project, so only the user's file counts there."""
+    in every project, so only the managed and the user's file count there; the managed scope's hooks
+    run for every user, so only the managed file counts there."""
+    if scope == "managed":
+        return [managed_policy_file(env)]
     return list(policy_files(root, env)) if scope != "user" else [managed_policy_file(env), user_policy_file(env)]
 
 
