@@ -112,7 +112,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
     errors = [p for p in problems if p.severity == ERROR]
     if candidate is not None:  # after the errors that put policies out of service: a candidate's never do
         problems.extend(candidate.problems)
-    from cupcake.telemetry.config import merge as merge_telemetry
+    from cupcake.compile.telemetry import merge as merge_telemetry
 
     telemetry = merge_telemetry({s.tier: s.telemetry for s in reversed(sources) if s.telemetry})
     result: dict = {
@@ -315,7 +315,7 @@ def _check_file(source, problems) -> None:
 
 def _check_telemetry(source, table, problems):
     """``[telemetry]`` (see ``cupcake.telemetry.config``): a table with an error is out of service as a whole."""
-    from cupcake.telemetry.config import check
+    from cupcake.compile.telemetry import check
 
     def report(message: str, key=None) -> None:
         line = source.lines.table_key(TELEMETRY, key) if key else None

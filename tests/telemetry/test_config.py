@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from cupcake.compile import telemetry as table_check
 from cupcake.telemetry import config
 
 
 def checked(table: dict):
     problems: list = []
-    result = config.check(table, lambda message, key: problems.append((key, message)))
+    result = table_check.check(table, lambda message, key: problems.append((key, message)))
     return result, problems
 
 
@@ -61,7 +62,7 @@ def test_what_is_wrong_in_telemetry_is_named(key, value, fragment):
 
 
 def merged(**tiers) -> dict:
-    return config.merge(tiers)
+    return table_check.merge(tiers)
 
 
 def test_enabled_in_any_file_turns_it_on_unless_the_managed_file_says_otherwise():
@@ -79,7 +80,7 @@ def test_the_run_gets_the_interval_and_the_bound_by_the_files_order():
 
 
 def resolved(env=None, **tiers):
-    return config.resolve(config.merge(tiers), env or {})
+    return config.resolve(table_check.merge(tiers), env or {})
 
 
 # (where the endpoint is named: managed, env, project, user) -> the URL and where it came from

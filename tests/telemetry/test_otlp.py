@@ -3,6 +3,7 @@ the machine, identifiers hashed when the team asks, under the agent's trace when
 
 from __future__ import annotations
 
+from cupcake.compile.telemetry import merge
 from cupcake.telemetry import config, otlp
 
 from .standin import attributes
@@ -41,7 +42,7 @@ RECORD = {
 
 def shaper(hash_=(), env=None, host="ws-17"):
     tiers = {"project": {"hash": list(hash_)}} if hash_ else {}
-    return otlp.Shaper(config.resolve(config.merge(tiers), env or {}), host=host)
+    return otlp.Shaper(config.resolve(merge(tiers), env or {}), host=host)
 
 
 def test_a_span_carries_the_decision_every_rule_that_fired_and_what_the_agent_was_doing():
