@@ -151,13 +151,15 @@ def check_telemetry(report, root: str, env, compiled) -> None:
 def _claude_hooks(root: str, env) -> bool:
     """Whether Claude Code runs Cupcake here (its hooks' environment loses the OTEL_* variables)."""
     from cupcake.agents.claude import hook_entries as entries
-    from cupcake.agents.claude import settings_file
+    from cupcake.agents.managed import managed_path
 
-    for scope in entries.SCOPES:
+    paths = [entries.settings_path(scope, root, env) for scope in entries.SCOPES] + [managed_path("claude", env)]
+    for path in filter(None, paths):
         try:
-            loaded = settings_file.read(entries.settings_path(scope, root, env), scope)
-        except Exception:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(1 << 20)
+        except (OSError, UnicodeDecodeError):
             continue
-        if loaded.exists and "cupcake" in loaded.text and " run " in loaded.text:
+        if "cupcake" in text and " run " in text:
             return True
     return False

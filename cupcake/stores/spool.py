@@ -142,9 +142,9 @@ def record(ctx, now_ns: int | None = None) -> dict:
         "failures": [[f.system, _cut(f.message, TEXT_CHARS)] for f in ctx.failures],
         "warnings": len(ctx.warnings),
         "root": ctx.root,
-        "user": env.get("USER") or env.get("LOGNAME"),
+        "user": _cut(env.get("USER") or env.get("LOGNAME"), ID_CHARS),
         "uid": os.getuid(),
-        "parent": env.get("TRACEPARENT"),
+        "parent": _cut(env.get("TRACEPARENT"), ID_CHARS),
         "cupcake": __version__,
     }
     if event is not None:
