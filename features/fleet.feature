@@ -59,7 +59,7 @@ Feature: A fleet of machines
         Then the output says "2 decisions still wait"
         When the organisation's collector comes back
         And the user runs "cupcake export"
-        Then the output says "sent 2 decisions as spans"
+        Then the output says "nothing waits"
         And the collector has 2 decisions, each once
 
     Scenario: A credential never sits in a policy file
