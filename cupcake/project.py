@@ -21,8 +21,8 @@ MANAGED_DIRS = {
 }
 # The tests put every system path Cupcake reads or writes (this folder, the agents' managed settings) under
 # a stand-in root with this variable, but only an installation that carries the marker file below beside
-# this module listens to it: the test suite writes the marker into the installation it tests; a release
-# has none. Why not the variable alone: an agent cannot set the hook's environment, but it can start
+# this module listens to it: the test suite writes the marker into the installation it tests while it
+# runs, and removes it at the end; a release has none. Why not the variable alone: an agent cannot set the hook's environment, but it can start
 # another agent with whatever environment it likes (`CUPCAKE_TEST_SYSTEM_ROOT=/tmp claude -p …`), and that
 # agent's hooks would inherit it. Whoever can create the marker can rewrite this module too, so it opens
 # nothing that was closed.

@@ -153,10 +153,8 @@ class Answer:
         raise AssertionError(f"the model is shown nothing by {self!r}")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def system_root_listens_to_the_tests():
-    """Every installation these tests run puts its system-wide paths under CUPCAKE_TEST_SYSTEM_ROOT (see
-    ``cupcake.project``): the copy imported here and the one the `cupcake` executable imports."""
+def _installed_packages() -> set[Path]:
+    """The cupcake package these tests import, and the one the `cupcake` executable imports."""
     found = subprocess.run(
         [sys.executable, "-c", "import cupcake, os; print(os.path.dirname(cupcake.__file__))"],
         capture_output=True,
@@ -164,8 +162,30 @@ def system_root_listens_to_the_tests():
         cwd=os.path.dirname(sys.executable),
         check=True,
     ).stdout.strip()
-    for package in {REPO / "cupcake", Path(found)}:
-        (package / SYSTEM_ROOT_MARKER).touch()
+    return {REPO / "cupcake", Path(found)}
+
+
+def pytest_sessionstart(session):
+    """While the tests run, every installation they use puts its system-wide paths under
+    CUPCAKE_TEST_SYSTEM_ROOT (see ``cupcake.project``); the marker that allows it is removed at the end.
+    Done once, by the process that runs the session (with pytest-xdist: the controller, not each worker)."""
+    if hasattr(session.config, "workerinput"):
+        return
+    created = []
+    for package in _installed_packages():
+        marker = package / SYSTEM_ROOT_MARKER
+        if not marker.exists():
+            marker.touch()
+            created.append(marker)
+    session.config.stash[_MARKERS] = created
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for marker in session.config.stash.get(_MARKERS, []):
+        marker.unlink(missing_ok=True)
+
+
+_MARKERS = pytest.StashKey[list]()
 
 
 @pytest.fixture

@@ -89,9 +89,9 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
-    from cupcake.cli.doctor_fleet import check_layers, check_telemetry
+    from cupcake.cli.doctor_fleet import check_policy_layers, check_telemetry
 
-    check_layers(report, root, env, compiled)
+    check_policy_layers(report, root, env, compiled)
     check_telemetry(report, root, env, compiled)
     from cupcake.cli import doctor_os_layer  # which layer guards Cupcake's files, per agent
 
@@ -589,7 +589,7 @@ def doctor(env, cwd: str, json_out: bool = False, out=print, progress=None) -> i
                     "ok": problems == 0,
                     "findings": [f.as_dict() for f in report.findings],
                     "round_trip": report.round_trip,
-                    "layers": getattr(report, "layers", None),
+                    "policy_layers": getattr(report, "policy_layers", None),
                 },
                 indent=2,
                 ensure_ascii=False,

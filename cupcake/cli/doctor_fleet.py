@@ -38,16 +38,16 @@ def layers(root: str, env, compiled) -> list[dict]:
     return out
 
 
-def check_layers(report, root: str, env, compiled) -> None:
+def check_policy_layers(report, root: str, env, compiled) -> None:
     """One finding per layer: the managed, project and user files, in the order their rules are evaluated."""
     found = layers(root, env, compiled)
-    report.layers = found
+    report.policy_layers = found
     if compiled is None:
         return
     for layer in found:
         if not layer["present"]:
             if layer["layer"] != "managed":
-                report.add("layers", OK, f"{layer['layer']}: {layer['file']} (absent)")
+                report.add("policy layers", OK, f"{layer['layer']}: {layer['file']} (absent)")
             continue
         by_file: dict = {}
         for rule in layer["rules"]:
@@ -63,7 +63,7 @@ def check_layers(report, root: str, env, compiled) -> None:
         what = f"{count} rule{'s' if count != 1 else ''} in service" + (": " + "; ".join(parts) if parts else "")
         if layer["layer"] == "managed":
             what += ". They come first, and no project or user file can remove or weaken them"
-        report.add("layers", OK, f"{layer['layer']}: {layer['file']}: {what}")
+        report.add("policy layers", OK, f"{layer['layer']}: {layer['file']}: {what}")
 
 
 def check_telemetry(report, root: str, env, compiled) -> None:

@@ -166,15 +166,15 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
 def _candidate(sources, paths, root: str, env, problems, nested: bool):
     """The shadow candidate the project file names, compiled (None when there is none). ``[shadow]``
     anywhere else, or in a candidate, is an error of that file."""
-    from cupcake.project import user_policy_file
+    from cupcake.project import managed_policy_file, user_policy_file
     from cupcake.shadow import compile as shadow
 
     found = None
     for source in sources:
-        if source.path == paths[0] and not nested and source.path != user_policy_file(env):
+        if source.tier == "project" and not nested:
             path = shadow.candidate_path(source, root, problems)
             if path is not None:
-                found = shadow.compile_candidate(path, user_policy_file(env), root, env)
+                found = shadow.compile_candidate(path, user_policy_file(env), root, env, managed_policy_file(env))
         else:
             shadow.misplaced(source, problems)
     return found

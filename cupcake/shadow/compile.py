@@ -86,15 +86,17 @@ def misplaced(source, problems) -> None:
         )
 
 
-def compile_candidate(path: str, user_file: str, root: str, env) -> Candidate:
-    """The candidate compiled as ``run`` would compile it in place of ``cupcake.toml``."""
+def compile_candidate(path: str, user_file: str, root: str, env, managed_file: str | None = None) -> Candidate:
+    """The candidate compiled as ``run`` would compile it in place of ``cupcake.toml`` (after the
+    organisation's managed file, when there is one)."""
     from cupcake.compile.compiler import compile_files
     from cupcake.project import label
     from cupcake.stores.policies.cache import file_identity
 
     candidate = Candidate(path, label(path, root, env))
     candidate.identities.append(file_identity(path))
-    compiled = compile_files((path, user_file), root, env, nested=True)
+    files = (managed_file, path, user_file) if managed_file else (path, user_file)
+    compiled = compile_files(files, root, env, nested=True)
     candidate.identities.extend(compiled.get("imports") or ())
     candidate.protected.extend(ident[0] for ident in compiled.get("imports") or () if isinstance(ident[0], str))
     candidate.forms = compiled.pop("sre_forms", {})
@@ -103,6 +105,8 @@ def compile_candidate(path: str, user_file: str, root: str, env) -> Candidate:
     for p in compiled.get("problem_objects") or ():
         if p.file == "~/.claude/cupcake.toml" or p.file.endswith("/.claude/cupcake.toml"):
             continue  # the user's file: reported once, for the enforced set
+        if managed_file and p.file == label(managed_file, root, env):
+            continue  # the managed file: likewise
         p.message = f"(shadow candidate) {p.message}"
         candidate.problems.append(p)
     return candidate

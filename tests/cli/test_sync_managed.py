@@ -105,7 +105,7 @@ def test_doctor_shows_the_layers_in_order_and_where_each_rule_came_from(project)
     project.write_managed_policy('imports = ["cupcake:git"]\n\n' + MANAGED)
     project.write_policy('[[policy]]\nname = "mine"\naction = { type = "provide_feedback", message = "hi" }\n')
     report = doctor(project)
-    layers = report["layers"]
+    layers = report["policy_layers"]
     assert [(layer["layer"], layer["present"]) for layer in layers] == [
         ("managed", True),
         ("project", True),
@@ -116,7 +116,7 @@ def test_doctor_shows_the_layers_in_order_and_where_each_rule_came_from(project)
     assert managed["rules"][0] == {"name": "no-prod-deploy", "event": "PreToolUse", "file": managed["file"], "line": 7}
     assert {r["file"] for r in managed["rules"][1:]} == {"cupcake:git"}
     assert layers[1]["rules"] == [{"name": "mine", "event": "PreToolUse", "file": "cupcake.toml", "line": 1}]
-    messages = [f["message"] for f in report["findings"] if f["check"] == "layers"]
+    messages = [f["message"] for f in report["findings"] if f["check"] == "policy layers"]
     assert messages[0].startswith(f"managed: {managed['file']}: {len(managed['rules'])} rules in service: 1 from ")
     assert "no project or user file can remove or weaken them" in messages[0]
 

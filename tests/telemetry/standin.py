@@ -9,7 +9,7 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from tests.realclient.loopback import LoopbackServer
+from cupcake.live.loopback import LoopbackServer
 
 
 class OtlpStandIn(LoopbackServer):

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from cupcake.live.messages_api import ScriptedMessagesAPI, Text, ToolUse
+from cupcake.live.standin import Shell
+from cupcake.live.standin import Text as AgentText
+
 from ...conftest import cupcake_executable
 from ..claude_client import ensure_claude_client
-from ..messages_api_standin import ScriptedMessagesAPI, Text, ToolUse
-from .standin import Shell
-from .standin import Text as AgentText
 
 pytestmark = pytest.mark.real_client
 
