@@ -101,6 +101,22 @@ disable = ["git.force-push"]
 [packs.messages]
 "git.force-push" = "go ahead"
 """,
+    "[packs] observe: the managed pack rule only observed": """
+imports = ["cupcake:git"]
+
+[packs]
+observe = ["git.force-push", "cupcake:git"]
+""",
+    "a policy of the same reach in observe mode, and a shadow candidate without the managed rules": """
+[shadow]
+candidate = "cupcake.candidate.toml"
+
+[[policy]]
+name = "observe-deploys"
+matcher = "Bash"
+mode = "observe"
+action = { type = "approve" }
+""",
     "built-in systems turned off": """
 [pipeline.systems]
 audit_write = false
@@ -114,6 +130,7 @@ telemetry_spool = false
 
 @pytest.mark.parametrize("attempt", ATTEMPTS)
 def test_no_project_file_removes_or_weakens_a_managed_block(org, attempt):
+    (org.root / "cupcake.candidate.toml").write_text('[[policy]]\nname = "c"\naction = { type = "approve" }\n')
     org.write_policy(ATTEMPTS[attempt].replace("{managed}", str(org.managed / "cupcake.toml")))
     assert denied_for(deploy(org)) == DEPLOY_REASON
     pushed = org.send(org.tool_call("Bash", {"command": "git push --force origin main"}))
