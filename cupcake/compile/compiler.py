@@ -120,6 +120,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
         "problems": [p.as_dict() for p in problems],
         "files": [s.name for s in units],
         "tiers": tuple(policy_tiers),  # each policy's tier (managed, project, user), for doctor
+        "managed_rules": tuple(p[0] for p, tier in zip(policies, policy_tiers) if tier == "managed"),
         "imports": imported.identities + (candidate.identities if candidate is not None else []),
         "protected": protected_paths(
             root,

@@ -12,6 +12,7 @@ else a project or user file could use against it, and what happens instead, whil
 | ``stop_block_limit``, ``audit_max_bytes``, ``audit_keep``, ``state_ttl_days`` | the largest: a shorter limit would lift a managed Stop block sooner, drop audit lines or forget the state a managed condition reads |
 | ``hook_timeout_seconds`` | the managed file's (or the default): the managed hook's own timeout, which ``sync --scope managed`` writes |
 | ``[settings.eval_feedback]`` | the managed file's when it has one |
+| ``approvals = "ask"`` (a block made the agent's question) | ignored; and a block by a managed rule takes no person's code unless the managed file sets ``approvals`` |
 | ``[pipeline.systems] name = false`` | only the managed file may turn a built-in system off |
 | ``[packs] disable`` and ``[packs.messages]`` | apply to the packs the same tier imports, never to a rule the managed file took in |
 | ``[telemetry]`` | the managed file's keys win, even over the ``OTEL_*`` variables (``cupcake.telemetry.config``) |
@@ -36,8 +37,12 @@ def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
+# ``approvals``, from the strictest: no code at all, a code a person uses, the block made a question.
+_APPROVALS = ("ask", "code", "off")
+
 # key -> (is the value usable, the stricter of two values)
 STRICTER: dict[str, tuple] = {
+    "approvals": (lambda v: v in _APPROVALS, lambda a, b: max(a, b, key=_APPROVALS.index)),
     "fail_mode": (lambda v: v in ("open", "closed"), lambda a, b: "closed" if "closed" in (a, b) else "open"),
     "audit_logging": (_flag, lambda a, b: a or b),
     "audit_allows": (_flag, lambda a, b: a or b),
@@ -56,6 +61,7 @@ WHY = {
     "audit_keep": "fewer rotations would drop what the organisation's file keeps",
     "state_ttl_days": "a shorter time would forget the session state a managed condition reads",
     "stop_block_limit": "a lower limit would lift a managed Stop block sooner",
+    "approvals": "it would let a person or the agent's own question through a block more easily",
     "self_protection": "switched off, an agent could uninstall Cupcake and with it the organisation's rules",
     "hook_timeout_seconds": "the managed hooks run with the managed file's timeout",
     "eval_feedback": "the managed file has its own [settings.eval_feedback]",
@@ -116,6 +122,10 @@ def merge_settings(by_tier: dict, problems: list) -> dict:
             if given is not None and given != value:
                 ignored(tier, key, given, value)
         merged[key] = value
+    # A block by one of the managed file's own rules: a person's code (`cupcake allow`) or the agent's own
+    # question opens it only when the managed file says so (approvals = "code" or "ask").
+    given = managed.get("approvals")
+    merged["managed_approvals"] = given if given in _APPROVALS else "off"
     return merged
 
 

@@ -275,3 +275,37 @@ def test_the_test_marker_is_not_part_of_a_release():
 
     patterns = tomli.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["cupcake"]
     assert not any(fnmatch.fnmatch(project_module.SYSTEM_ROOT_MARKER, p) for p in patterns)
+
+
+def test_a_managed_block_carries_no_persons_code_unless_the_managed_file_says_so(org):
+    """A project rule's block offers the person a code (`cupcake allow`); the organisation's does not,
+    and a grant met for it is not honoured, until the managed file sets approvals itself."""
+    from tests.approvals.test_approvals import CODE, person
+
+    org.write_policy(
+        '[settings]\napprovals = "code"\n\n[[policy]]\nname = "project-rule"\nmatcher = "Bash"\n'
+        'conditions = [{ type = "command_regex", value = "^make release" }]\n'
+        'action = { type = "block_with_feedback", feedback_message = "Release from CI." }\n'
+    )
+    person(org, "validate")  # the per-user secret codes need
+    project_block = org.send_process(org.tool_call("Bash", {"command": "make release"}))
+    assert CODE.search(project_block.json["systemMessage"]), project_block
+    managed_block = deploy(org, process=True)
+    assert denied_for(managed_block) == DEPLOY_REASON
+    assert not CODE.search((managed_block.json or {}).get("systemMessage", "")), managed_block
+    org.write_managed_policy(MANAGED.replace("[settings]", '[settings]\napprovals = "code"'))
+    opened = deploy(org, process=True)
+    code = CODE.search(opened.json["systemMessage"]).group(1)
+    person(org, "allow", code, check=True)
+    assert deploy(org, process=True).specific["permissionDecision"] == "allow"
+
+
+def test_approvals_ask_in_a_project_does_not_turn_a_managed_block_into_a_question(org):
+    org.write_policy('[settings]\napprovals = "ask"\n')
+    answer = org.send(org.tool_call("Bash", {"command": DEPLOY}))
+    assert denied_for(answer) == DEPLOY_REASON
+    copilot = org.send_process(
+        {"sessionId": "s", "timestamp": 1, "cwd": str(org.root), "toolName": "bash", "toolArgs": {"command": DEPLOY}},
+        args=["--agent", "copilot", "--event", "preToolUse"],
+    )
+    assert copilot.json["permissionDecision"] == "deny", copilot  # no user channel: "ask" would have asked
