@@ -52,17 +52,27 @@ LOCATIONS: dict[str, dict] = {
 }
 OWN_FILE = frozenset({"claude", "copilot"})  # a drop-in that holds Cupcake's hooks and nothing else
 ROOT_OWNED = frozenset({"copilot"})  # skipped by the agent unless owned by root and not group/world-writable
-# Everything else in an agent's managed folder that decides which hooks run (guarded like the file above).
-ALSO_GUARDED = {
-    "claude": (
-        "/etc/claude-code/managed-settings.json",
-        "/etc/claude-code/managed-settings.d",
-        "/Library/Application Support/ClaudeCode/managed-settings.json",
-        "/Library/Application Support/ClaudeCode/managed-settings.d",
-    ),
-    "codex": ("/etc/codex/config.toml", "/etc/codex/requirements.toml", "/etc/codex/hooks.json"),
-    "gemini": ("/etc/gemini-cli/system-defaults.json",),
-    "copilot": ("/etc/github-copilot/policy.d",),
+# The folders that hold each agent's managed settings, guarded whole (self-protection keeps the agent out of
+# them, and the jail binds them read-only when they exist and never creates one): everything in them decides
+# which hooks run (Codex's requirements.toml, Gemini CLI's system-defaults.json, Claude Code's
+# managed-settings.json beside Cupcake's drop-in …).
+GUARDED_DIRS = {
+    "linux": {
+        "claude": "/etc/claude-code",
+        "codex": "/etc/codex",
+        "gemini": "/etc/gemini-cli",
+        "copilot": "/etc/github-copilot",
+        "droid": "/etc/factory",
+        "cursor": "/etc/cursor",
+    },
+    "darwin": {
+        "claude": "/Library/Application Support/ClaudeCode",
+        "codex": "/etc/codex",
+        "gemini": "/Library/Application Support/GeminiCli",
+        "copilot": "/etc/github-copilot",
+        "droid": "/Library/Application Support/Factory",
+        "cursor": "/Library/Application Support/Cursor",
+    },
 }
 
 
@@ -78,6 +88,6 @@ def managed_path(agent: str, env) -> str | None:
 
 
 def guarded_paths(agent: str, env) -> list[str]:
-    """The agent's managed files and folders that self-protection keeps the agent off."""
-    own = managed_path(agent, env)
-    return [p for p in (own, *(system_path(x, env) for x in ALSO_GUARDED.get(agent, ()))) if p]
+    """The folder of the agent's managed settings (self-protection keeps the agent out of it)."""
+    folder = GUARDED_DIRS.get(platform(), {}).get(agent)
+    return [system_path(folder, env)] if folder else []

@@ -125,7 +125,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
         "protected": protected_paths(
             root,
             env,
-            paths,
+            [p for p in paths if os.path.exists(p) or tier_of(p, env) != "managed"],  # its folder guards the rest
             [s.path for s in units if s.imported_by] + (candidate.protected if candidate is not None else []),
             imported.patterns,
             _eval_dirs(settings),

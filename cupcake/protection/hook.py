@@ -261,8 +261,9 @@ def agent_config_paths(root: str, env) -> list:
     whichever agent runs, it may not rewrite which hooks the agents run."""
     from cupcake.agents import NAMES, adapter
     from cupcake.agents.managed import guarded_paths
+    from cupcake.project import managed_dir
 
-    found: list = []
+    found: list = [managed_dir(env)]  # the organisation's policy folder: nothing may be created or changed there
     for name in NAMES:
         found.extend(p for p in guarded_paths(name, env) if p not in found)  # the organisation's hooks
         if name == "claude":
