@@ -66,7 +66,7 @@ def user_policy_file(env) -> str:
 
 def system_path(path: str, env) -> str:
     """A system-wide path (``/etc/…``), or the same path under the test suite's stand-in root."""
-    root = env.get(SYSTEM_ROOT_VARIABLE)
+    root = env.get(SYSTEM_ROOT_VARIABLE) or os.environ.get(SYSTEM_ROOT_VARIABLE)
     if root and os.path.exists(os.path.join(os.path.dirname(__file__), SYSTEM_ROOT_MARKER)):
         return os.path.join(root, path.lstrip("/"))
     return path

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,12 @@ class Answer:
         if "additionalContext" in spec:
             return spec["additionalContext"]
         raise AssertionError(f"the model is shown nothing by {self!r}")
+
+
+# Every process of the test session (the controller and each xdist worker import this module) looks for
+# system-wide files under an empty stand-in root of its own, whatever environment a test hands Cupcake:
+# this machine's /etc/cupcake never changes a test, and no test can create one.
+os.environ.setdefault(SYSTEM_ROOT_VARIABLE, tempfile.mkdtemp(prefix="cupcake-tests-system-"))
 
 
 def _installed_packages() -> set[Path]:
