@@ -12,6 +12,7 @@ import time
 import pytest
 
 import cupcake
+from cupcake.project import SYSTEM_ROOT_VARIABLE
 from cupcake.stores import spool
 from cupcake.stores.policies.loader import load
 
@@ -172,7 +173,7 @@ def test_a_warm_run_with_telemetry_on_imports_nothing_slow_and_no_forwarder_code
         [sys.executable, "-S", "-c", WARM_RUN, str(tmp_path)],
         input=json.dumps(payload).encode(),
         capture_output=True,
-        env={"PYTHONPATH": repo},
+        env={"PYTHONPATH": repo, SYSTEM_ROOT_VARIABLE: os.environ[SYSTEM_ROOT_VARIABLE]},  # the session's stand-in /etc
         check=True,
     )
     answer, slow, telemetry = done.stdout.decode().split("\n")[:3]
