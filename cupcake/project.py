@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake.agents.claude.capabilities import USER_POLICY_FILE
-
 PROJECT_FILE = "cupcake.toml"
-USER_FILE = USER_POLICY_FILE
+# The user's policy file (under HOME), the same for every agent: Cupcake's contract, kept where it began,
+# beside the default agent's (Claude Code's) user settings.
+USER_FILE = ".claude/cupcake.toml"
 WORK_DIR = ".cupcake"
 
 # The organisation's tier: a policy file no project or user file can weaken, in a folder only an
@@ -119,3 +119,14 @@ def label(path: str, root: str, env) -> str:
     if home and path.startswith(home.rstrip("/") + "/"):
         return "~/" + path[len(home.rstrip("/")) + 1 :]
     return path
+
+
+def file_identity(path: str):
+    """What makes a cached compile valid for one file: its stat fields, or its absence."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return (path, None)
+    except OSError as exc:
+        return (path, f"unreadable: {exc.strerror}")
+    return (path, st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)

@@ -9,7 +9,7 @@ Feature: Custom stages from integrators
     [settings] fail_mode decides whether the operation proceeds; a block always stands.
 
     Scenario: The built-in systems and their order
-        Then the built-in systems, in cupcake/pipeline/order.py and in the README, are:
+        Then the built-in systems, in cupcake/pipeline/order.py and in docs/custom-stages.md, are:
             | order | system               | core | what it does                                       |
             | 100   | input_parse          | yes  | reads the hook event                               |
             | 200   | policy_load          | yes  | loads the policies (from the cache when valid)     |

@@ -1,14 +1,17 @@
 Feature: Finding out why Cupcake did not block, with cupcake doctor
-    `cupcake doctor` checks an installation in the order a hook call depends on it: Cupcake's hook
-    entries in each settings scope (project, local, user), the executable they name (found, and
-    answering `--version`), the policy files (loaded as `cupcake run` loads them), a writable
-    .cupcake/, and finally a sample PreToolUse event (the agent asks to run `echo cupcake doctor`)
-    sent through the hook command itself, as Claude Code runs it, with its measured time.
+    `cupcake doctor` checks an installation in the order a hook call depends on it, for every agent
+    that has Cupcake's hooks (Claude Code's settings here; features/agent_*.feature for the others):
+    Cupcake's hook entries in each settings scope (project, local, user), the executable they name
+    (found on this PATH and on a fresh login shell's, and answering `--version`), the policy files
+    (loaded as `cupcake run` loads them), a writable .cupcake/, and finally a sample PreToolUse event
+    (the agent asks to run `echo cupcake doctor`) sent through the hook command itself, as the agent
+    runs it, with its measured time.
     Every finding is ok, a warning, or a problem; each one that is not ok says how to fix it.
     The exit code is 1 when there is a problem. `--json` gives the same findings to scripts.
 
     Background:
         Given cupcake is on the PATH
+        And a fresh login shell finds cupcake too
         And the project policy:
             """
             [[policy]]
@@ -32,7 +35,7 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
     Scenario: No hooks at all
         When the user runs "cupcake doctor"
         Then the exit code is 1
-        And the doctor reports the problem "Claude Code never calls Cupcake: no settings file has Cupcake's hooks"
+        And the doctor reports the problem "no agent calls Cupcake: no agent's hook settings hold Cupcake's hooks"
         And its fix says "run `cupcake sync`"
 
     Scenario: Hooks for only some events
@@ -79,8 +82,8 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         Given the user runs "cupcake sync --command /opt/nowhere/cupcake"
         When the user runs "cupcake doctor"
         Then the exit code is 1
-        And the doctor reports the problem "`/opt/nowhere/cupcake` (the hooks in .claude/settings.json) is not found there: every hook fails"
-        And the doctor reports the problem "the hook failed with exit 127 (command not found), so Claude Code lets every call through"
+        And the doctor reports the problem "`/opt/nowhere/cupcake` (the hooks in .claude/settings.json) is not found there: every hook fails, and Claude Code then blocks every call it could stop"
+        And the doctor reports the problem "the hook exited 2, which blocks every call (cupcake missing or crashed): Cupcake: this hook could not run /opt/nowhere/cupcake (exit 127"
 
     Scenario: cupcake is not on the PATH Claude Code starts with
         Given the user runs "cupcake sync"
@@ -88,7 +91,7 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         When the user runs "cupcake doctor"
         Then the exit code is 1
         And the doctor reports the problem "`cupcake` (the hooks in .claude/settings.json) is not found on PATH"
-        And its fix says "on the PATH Claude Code starts with"
+        And its fix says "`pipx install .` or `uv tool install .` from its source"
         When cupcake is on the PATH
         And the user runs "cupcake doctor"
         Then the exit code is 0
@@ -115,7 +118,27 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         And its fix says "`cupcake validate` lists every problem"
         And the doctor reports the problem "Cupcake answered with a failure instead of a decision"
 
-    Scenario: fail_mode "closed" without || exit 2 in the hooks
+    Scenario: A fresh login shell does not find cupcake
+        Only this shell's PATH finds it (a virtual environment that is active here): Claude Code started
+        from the desktop or a new terminal would find no cupcake, and block every call it could stop.
+        Given the user runs "cupcake sync"
+        And the user's profile sets a PATH without cupcake
+        When the user runs "cupcake doctor"
+        Then the exit code is 0
+        And the doctor warns "a fresh login shell does not find `cupcake` (only this shell's PATH does)"
+        And its fix says "`pipx install .` or `uv tool install .` from its source"
+
+    Scenario: Hooks an older Cupcake wrote let the call through when cupcake cannot start
+        Given the file ".claude/settings.json":
+            """
+            {"hooks": {"PreToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": "cupcake run --event PreToolUse", "timeout": 600}]}]}}
+            """
+        When the user runs "cupcake doctor"
+        Then the exit code is 1
+        And the doctor reports the problem ".claude/settings.json: if cupcake cannot start, Claude Code lets the call through (a shell's exit 127 is not a block) on PreToolUse"
+        And its fix says "run `cupcake sync`"
+
+    Scenario: fail_mode "closed" without its guard in the hooks
         Given the user runs "cupcake sync"
         And the project policy file is changed to say fail_mode "closed"
         When the user runs "cupcake doctor"
@@ -146,4 +169,4 @@ Feature: Finding out why Cupcake did not block, with cupcake doctor
         Then the exit code is 1
         And the JSON output says ok is false
         And the JSON output has a "problem" finding from the "executable" check
-        And the JSON output has the round trip's exit code 127
+        And the JSON output has the round trip's exit code 2

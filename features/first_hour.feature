@@ -197,6 +197,7 @@ Feature: The first hour
                 action = { type = "provide_feedback", message = "lint" }
                 """
             And cupcake is on the PATH
+            And a fresh login shell finds cupcake too
             And the user runs "cupcake sync"
             And the user runs "cupcake sync --scope local"
             When the user runs "cupcake doctor"
@@ -285,9 +286,10 @@ Feature: The first hour
                 action = { type = "provide_feedback", message = "lint" }
                 """
             When the user runs "cupcake sync --scope local"
-            Then the output says "Added .cupcake/ and .claude/settings.local.json* to .gitignore."
+            Then the output says "Added .cupcake/ and .claude/settings.local.json* and .claude/.cupcake-sync.* to .gitignore."
             And ".gitignore" is:
                 """
                 .cupcake/
                 .claude/settings.local.json*
+                .claude/.cupcake-sync.*
                 """

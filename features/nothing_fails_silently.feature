@@ -234,6 +234,7 @@ Feature: Nothing fails silently
                 | without | cupcake/compile/compile_actions.py  |
                 | without | cupcake/compile/state_conditions.py |
                 | without | cupcake/agents/claude/render.py     |
+                | without | cupcake/packs/git.toml              |
 
     Rule: What validate accepts, run and sync accept too (7)
 
@@ -324,7 +325,7 @@ Feature: Nothing fails silently
                 action = { type = "provide_feedback", message = "Stay inside the repository" }
                 """
             When the user runs "cupcake sync"
-            Then the output says "Wrote Cupcake's hooks to .claude/settings.json: 13 events"
+            Then the output says "Wrote Cupcake's Claude Code hooks to .claude/settings.json: 13 events"
             And ".claude/settings.json" has a Cupcake hook on "SubagentStart"
             And ".claude/settings.json" has a Cupcake hook on "CwdChanged"
             And ".claude/settings.json" has a Cupcake hook on "PreToolUse"

@@ -1,37 +1,45 @@
-Feature: Hooking Cupcake into Claude Code with cupcake sync
-    `cupcake sync` writes Cupcake's hook entries into Claude Code's settings: one per event, each
-    calling `cupcake run --event <Event>`. It edits the file in place: every other key, hook and
-    matcher group keeps its exact text, in the file's own indentation, and running it again changes
-    nothing. Entries an older Cupcake wrote are replaced where they stand, never duplicated.
-    A settings file that is not valid JSON is never overwritten. Writes are atomic, and the previous
-    file is kept as <name>.bak.
+Feature: Hooking Cupcake into an agent with cupcake sync
+    `cupcake sync` writes Cupcake's hook entries into an agent's settings (Claude Code's by default,
+    any other with --agent: features/agent_*.feature): one per event, each calling
+    `cupcake run --event <Event>`. It edits the file in place: every other key, hook and matcher group
+    keeps its exact text, in the file's own indentation, and running it again changes nothing. Entries
+    an older Cupcake wrote are replaced where they stand, never duplicated. A settings file that is not
+    valid JSON is never overwritten. Writes are atomic, and the previous file is kept as <name>.bak.
 
     The scope says which file: project (.claude/settings.json, the default, shared with the team, so
-    it names `cupcake` and each teammate's PATH finds it), local (.claude/settings.local.json, only
-    you) or user (~/.claude/settings.json, every project); local and user write this installation's
-    absolute path. "$CUPCAKE" below stands for that path.
+    it names `cupcake` and each teammate's PATH finds it, and holds no path of this machine), local
+    (.claude/settings.local.json, only you) or user (~/.claude/settings.json, every project); local and
+    user write this installation's absolute path. "$CUPCAKE" below stands for that path.
+
+    Where a call can be stopped (before a tool runs, a permission, a prompt) the command blocks when
+    Cupcake cannot even start, with the reason (exit 2): a shell's "command not found" (exit 127) is a
+    non-blocking error to every agent, and would let every call through unchecked.
 
     Scenario: Sync into an empty project
         When the user runs "cupcake sync"
         Then the exit code is 0
         And ".claude/settings.json" has Cupcake's hooks:
-            | event              | matcher | command                                    | timeout |
-            | PreToolUse         | ""      | cupcake run --event PreToolUse             | 600     |
-            | PostToolUse        | ""      | cupcake run --event PostToolUse            | 600     |
-            | Notification       | ""      | cupcake run --event Notification           | 600     |
-            | Stop               | none    | cupcake run --event Stop                   | 600     |
-            | SubagentStop       | ""      | cupcake run --event SubagentStop           | 600     |
-            | PreCompact         | ""      | cupcake run --event PreCompact             | 600     |
-            | UserPromptSubmit   | none    | cupcake run --event UserPromptSubmit       | 600     |
-            | SessionStart       | ""      | cupcake run --event SessionStart           | 600     |
-            | SessionEnd         | ""      | cupcake run --event SessionEnd             | 600     |
-            | PostToolUseFailure | ""      | cupcake run --event PostToolUseFailure     | 600     |
-            | PermissionRequest  | ""      | cupcake run --event PermissionRequest      | 600     |
+            | event              | matcher | command                                    | timeout | if cupcake cannot start |
+            | PreToolUse         | ""      | cupcake run --event PreToolUse             | 600     | blocks                  |
+            | PostToolUse        | ""      | cupcake run --event PostToolUse            | 600     | a hook error            |
+            | Notification       | ""      | cupcake run --event Notification           | 600     | a hook error            |
+            | Stop               | none    | cupcake run --event Stop                   | 600     | a hook error            |
+            | SubagentStop       | ""      | cupcake run --event SubagentStop           | 600     | a hook error            |
+            | PreCompact         | ""      | cupcake run --event PreCompact             | 600     | a hook error            |
+            | UserPromptSubmit   | none    | cupcake run --event UserPromptSubmit       | 600     | blocks                  |
+            | SessionStart       | ""      | cupcake run --event SessionStart           | 600     | a hook error            |
+            | SessionEnd         | ""      | cupcake run --event SessionEnd             | 600     | a hook error            |
+            | PostToolUseFailure | ""      | cupcake run --event PostToolUseFailure     | 600     | a hook error            |
+            | PermissionRequest  | ""      | cupcake run --event PermissionRequest      | 600     | blocks                  |
+        And ".claude/settings.json" holds no path of this machine
         And ".gitignore" is:
             """
             .cupcake/
+            .claude/settings.local.json*
+            .claude/.cupcake-sync.*
+            .claude/settings.json.bak
             """
-        And the output says "Wrote Cupcake's hooks to .claude/settings.json: 11 events, `cupcake run --event <Event>`, timeout 600 s."
+        And the output says "Wrote Cupcake's Claude Code hooks to .claude/settings.json: 11 events, `cupcake run --event <event>`, timeout 600 s."
 
     Scenario: The hook timeout comes from [settings] hook_timeout_seconds
         Given the project policy:
@@ -96,7 +104,7 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
         Then the exit code is 0
         And ".claude/settings.json" was not rewritten
         And ".gitignore" was not rewritten
-        And the output says ".claude/settings.json: Cupcake's hooks are already up to date"
+        And the output says ".claude/settings.json: Cupcake's Claude Code hooks are already up to date"
 
     Scenario: An older Cupcake's entries are replaced, not duplicated
         Seed 001's entries (timeout 60, matcher "" even on Stop), one that calls cupcake by its path,
@@ -148,7 +156,7 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
         And the user runs "cupcake sync --uninstall"
         Then the exit code is 0
         And ".claude/settings.json" is the original
-        And the output says "Removed 11 Cupcake hook entries from .claude/settings.json"
+        And the output says "Removed 11 Cupcake hook entries for Claude Code from .claude/settings.json"
 
     Scenario: Uninstall after syncing into an empty project leaves an empty settings object
         When the user runs "cupcake sync"
@@ -194,7 +202,7 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
             When the user runs "cupcake sync"
             Then ".claude/settings.json" calls "cupcake run --event <Event>" on every event, with timeout 600
             And the user is not warned
-            And ".claude/settings.local.json" does not exist
+            And ".claude/settings.json" holds no path of this machine
 
         Scenario Outline: Local and user scope write the absolute path of this installation
             When the user runs "cupcake sync --scope <scope>"
@@ -234,7 +242,7 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
 
     Rule: With fail_mode "closed", a missing or crashing cupcake blocks too
 
-        Scenario: Closed mode's commands carry the mode and end in || exit 2
+        Scenario: Closed mode's commands carry the mode, and block on any failure where a call can be stopped
             `--fail-closed` tells cupcake the mode before it imports anything, so a Cupcake that
             cannot import its own modules blocks too.
             Given the project policy:
@@ -243,7 +251,7 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
                 fail_mode = "closed"
                 """
             When the user runs "cupcake sync"
-            Then ".claude/settings.json" calls "cupcake run --event <Event> --fail-closed || exit 2" on every event, with timeout 600
+            Then ".claude/settings.json" calls "cupcake run --event <Event> --fail-closed" on every event, with timeout 600
 
         Scenario: Back to open mode, the suffix goes
             Given the project policy:
@@ -278,9 +286,54 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
         Then the exit code is 0
         And the user is warned "the policy files have 1 error(s)"
 
+    Rule: An agent that starts without Cupcake is blocked, never let through
+
+        The project's hook file names `cupcake`, which each teammate's PATH must find. When the agent
+        starts with another PATH (from the desktop, a new terminal, without the virtual environment),
+        every call it could stop is blocked with the reason, and `cupcake doctor` says what a fresh
+        login shell finds.
+
+        Scenario Outline: The <agent> agent, started without cupcake on its PATH, is blocked with the reason
+            Given cupcake is on the PATH
+            And the project policy:
+                """
+                [[policy]]
+                name = "No force pushes"
+                conditions = [{ type = "command_regex", value = "git push.*--force" }]
+                action = { type = "block_with_feedback", feedback_message = "No force pushes" }
+                """
+            And the user runs "cupcake sync --agent <agent>"
+            When the <agent> agent, started without cupcake on its PATH, asks to run "ls"
+            Then the hook blocks the call (exit 2) and says "this hook could not run cupcake (exit 127"
+            And the hook says "Install Cupcake where every shell finds it (with pipx or uv tool)"
+
+            Examples:
+                | agent   |
+                | claude  |
+                | codex   |
+                | gemini  |
+                | copilot |
+                | droid   |
+                | cursor  |
+
+        Scenario: With cupcake on its PATH, the same hook answers as Cupcake
+            Given cupcake is on the PATH
+            And the project policy:
+                """
+                [[policy]]
+                name = "No force pushes"
+                conditions = [{ type = "command_regex", value = "git push.*--force" }]
+                action = { type = "block_with_feedback", feedback_message = "No force pushes" }
+                """
+            And the user runs "cupcake sync"
+            When the claude agent, started with cupcake on its PATH, asks to run "git push --force"
+            Then the call is blocked and the model is shown "No force pushes"
+
     Rule: .cupcake/ is kept out of version control
 
-        Scenario: An existing .gitignore gets the line once, after its last line
+        Scenario: An existing .gitignore gets the lines once, after its last line
+            With them: the personal settings file, and what sync leaves beside the shared one (its backup,
+            the record of the protections it added), so `git add .claude` commits only the shared file.
             Given the file ".gitignore" with no newline at the end:
                 """
                 node_modules/
@@ -293,12 +346,18 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
                 node_modules/
                 dist/
                 .cupcake/
+                .claude/settings.local.json*
+                .claude/.cupcake-sync.*
+                .claude/settings.json.bak
                 """
 
-        Scenario: A .gitignore that already ignores .cupcake is left alone
+        Scenario: A .gitignore that already ignores everything sync leaves is left alone
             Given the file ".gitignore":
                 """
                 /.cupcake
+                .claude/settings.local.json*
+                .claude/.cupcake-sync.*
+                .claude/settings.json.bak
                 """
             When the user runs "cupcake sync"
             Then ".gitignore" is the original
@@ -313,7 +372,7 @@ Feature: Hooking Cupcake into Claude Code with cupcake sync
         And the output says "--- .claude/settings.json"
         And the output says "+++ .claude/settings.json"
         And the output says "-{"model": "opus"}"
-        And the output says "+{"model": "opus", "hooks": {"PreToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": "cupcake run --event PreToolUse", "timeout": 600}]}]"
+        And the output says "+{"model": "opus", "hooks": {"PreToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": "cupcake run --event PreToolUse || {"
         And the output says "+.cupcake/"
         And ".claude/settings.json" is the original
         And ".gitignore" does not exist

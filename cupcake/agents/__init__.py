@@ -53,9 +53,38 @@ def names() -> tuple[str, ...]:
     return NAMES
 
 
+# The agents `cupcake init --agent NAME` can run headless: each has a ``translator`` module whose
+# ``Translator`` class runs its CLI (Cursor has no headless mode that can write the policy files).
+HEADLESS = ("claude", "codex", "gemini", "copilot", "droid")
+
+
+def translator(name: str):
+    """The class that runs agent ``name`` headless for `cupcake init` (``name`` in ``HEADLESS``)."""
+    if name not in HEADLESS:
+        raise UnknownAgent(f"no translator for agent {name!r} (known: {', '.join(HEADLESS)})")
+    return __import__(f"{ADAPTERS[name]}.translator", fromlist=("Translator",)).Translator
+
+
+# The agents `cupcake doctor --live` can run against a stand-in model: each has a ``live`` module
+# whose ``Runner`` starts its headless CLI.
+LIVE = ("claude", "gemini")
+
+
+def live_runner(name: str):
+    """The runner of ``cupcake doctor --live`` for agent ``name`` (one of ``LIVE``)."""
+    if name not in LIVE:
+        raise UnknownAgent(f"no live check for agent {name!r} (known: {', '.join(LIVE)})")
+    return __import__(f"{ADAPTERS[name]}.live", fromlist=("Runner",)).Runner()
+
+
 def project_dir_in(env) -> str | None:
-    """The project directory an agent names in the environment (a command run from inside the agent), or None."""
-    return adapter(DEFAULT).project_dir(env)
+    """The project directory an agent names in the environment (a command run from inside an agent), or
+    None: each adapter reads its own variable, the default agent's first."""
+    for name in NAMES:
+        found = adapter(name).project_dir(env)
+        if found:
+            return found
+    return None
 
 
 # ## What an agent says about itself, where it says it (for the decisions telemetry records) #############

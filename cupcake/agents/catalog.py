@@ -19,6 +19,17 @@ def events() -> tuple[str, ...]:
     return tuple(seen)
 
 
+def canonical_tools():
+    """The canonical tool names (Claude Code's, with its renamed and legacy ones): what matchers are checked against."""
+    return claude.TOOL_NAMES
+
+
+def memory_files() -> tuple[tuple[str, ...], str]:
+    """(the names a directory's rule files go by, the user's own under HOME): the default agent's
+    (``CLAUDE.md``), which `cupcake init` translates."""
+    return claude.MEMORY_NAMES, claude.USER_MEMORY
+
+
 def tool_events() -> frozenset[str]:
     """Events whose payload names a tool (a policy's matcher applies only to these)."""
     return claude.TOOL_EVENTS

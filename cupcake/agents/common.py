@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cupcake import speedups
 from cupcake.agents import row, supported  # noqa: F401 (the adapters' tables import them from here)
-from cupcake.evaluate import answer_text as feedback
+from cupcake.pipeline import answer_text as feedback
 from cupcake.pipeline.response import BLOCK, ERROR
 
 CAP = 10_000  # characters: the answer cap where an agent documents none (Claude Code's)

@@ -1,54 +1,13 @@
 """Cupcake's entries in another agent's hook file, edited in place: every byte that is not one of
-Cupcake's own entries stays as it was. Pure (text in, text out); off the hot path (uses ``json``).
+Cupcake's own entries stays as it was. Pure (text in, text out).
 
 Two shapes: "grouped" (Claude Code's ``hooks.Event[].hooks[]``: Gemini CLI, Codex, droid) and
-"flat" (``hooks.event[]`` of handlers: Copilot CLI, Cursor)."""
+"flat" (``hooks.event[]`` of handlers: Copilot CLI, Cursor).
+
+``json``, the command builder and the in-place editor are imported where they are used: the OS layer
+reads an agent's hook paths (``install.protected_paths``) on the hot path, and they cost it milliseconds."""
 
 from __future__ import annotations
-
-# json, shlex and the in-place editor are imported where they are used: the OS layer reads an agent's hook
-# paths (``install.protected_paths``) on the hot path, and they cost it milliseconds.
-
-# fail_mode = "closed": a missing or crashing executable blocks too. Exit 2 blocks in every agent here,
-# but Gemini CLI lets a bare exit 2 through (it blocks only with a reason on stderr), and the others
-# show the model stderr as the reason: so the reason is always said.
-CLOSED_REASON = "Cupcake could not run, and its fail_mode is closed: blocked until a person fixes it."
-# Where a failure blocks in closed mode: before a tool runs, and a prompt. At a stop a block only makes
-# the agent continue (droid loops until its time-out); elsewhere nothing can be stopped.
-CLOSED_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
-CLOSED_SUFFIX = f" || {{ echo '{CLOSED_REASON}' >&2; exit 2; }}"
-# The OS layer (`sync --sandbox`): the before-tool hook carries the jail flag, and a Cupcake that cannot run
-# blocks there whatever fail_mode says, since the call would otherwise run outside the jail.
-JAIL_REASON = "Cupcake could not run, and its OS layer never lets a command run outside its jail: blocked until a person fixes it."
-JAIL_SUFFIX = f" || {{ echo '{JAIL_REASON}' >&2; exit 2; }}"
-JAIL_FLAGS = ("--jail", "--jail-unshare-net")
-
-
-def command_line(word: str, agent: str, agent_event: str, closed: bool = False, jail: str = "") -> str:
-    """``<cupcake> run --agent NAME --event <the agent's event> [--jail]`` (word: the executable,
-    shell-quoted); ``jail`` is one of ``JAIL_FLAGS`` or empty."""
-    line = f"{word} run --agent {agent} --event {agent_event}"
-    if jail:
-        return f"{line} {jail}{JAIL_SUFFIX}"
-    return line + (CLOSED_SUFFIX if closed else "")
-
-
-def is_cupcake(command, agent: str) -> bool:
-    """Whether a hook command is a Cupcake run for ``agent`` (any executable path named cupcake)."""
-    if not isinstance(command, str):
-        return False
-    import shlex
-
-    body = command.rstrip()
-    if "||" in body:  # the closed-mode tail, whichever form
-        body = body[: body.index("||")]
-    try:
-        argv = shlex.split(body)
-    except ValueError:
-        return False
-    if len(argv) < 4 or argv[1] != "run" or not (argv[0] == "cupcake" or argv[0].endswith("/cupcake")):
-        return False
-    return any(argv[i] == "--agent" and argv[i + 1] == agent for i in range(2, len(argv) - 1))
 
 
 def new_text(top: dict, wanted: dict) -> str:
@@ -59,13 +18,22 @@ def new_text(top: dict, wanted: dict) -> str:
 
 
 def update(
-    text: str, agent: str, wanted: dict, *, grouped: bool, key: str = "command", top=None, uninstall: bool = False
+    text: str,
+    agent: str,
+    wanted: dict,
+    *,
+    grouped: bool,
+    key: str = "command",
+    top=None,
+    uninstall: bool = False,
+    also=(),
 ) -> str:
     """``text`` with Cupcake's entries for ``agent`` set to ``wanted`` (agent event -> list of entries,
     as the file holds them), or all removed. ValueError for a file that is not a JSON object or whose
     ``hooks`` Cupcake cannot edit safely. Entries of other tools and events stay byte for byte."""
     import json
 
+    from cupcake.agents.hook_command import is_cupcake
     from cupcake.agents.jsonedit import Document, New
 
     top = top or {}
@@ -95,12 +63,14 @@ def update(
         if node.kind != "object":
             return False
         if not grouped:
-            return is_cupcake(doc.value(node).get(key), agent)
+            return is_cupcake(doc.value(node).get(key), agent, also)
         inner = [m for m in node.members if m.key == "hooks"]
         return (
             bool(inner)
             and inner[-1].value.kind == "array"
-            and all(h.kind == "object" and is_cupcake(doc.value(h).get(key), agent) for h in inner[-1].value.items)
+            and all(
+                h.kind == "object" and is_cupcake(doc.value(h).get(key), agent, also) for h in inner[-1].value.items
+            )
             and bool(inner[-1].value.items)
         )
 
@@ -154,17 +124,83 @@ def entries(
     """The hook entries for canonical ``events`` (or the agent's own event names): agent event ->
     list as the file holds it. ``handler(command)`` builds one handler; ``matcher(event)`` the
     group's matcher (None: no matcher field); ``jail`` the OS layer's flag, on the before-tool hook."""
+    from cupcake.agents.hook_command import BLOCKING_EVENTS, build
+
     out: dict[str, list] = {}
     for event in events:
         line = capabilities.get(event)
         agent_event = line["agent_events"][0] if line else event
         flag = jail if event == "PreToolUse" else ""
-        entry = handler(command_line(word, agent, agent_event, closed and event in CLOSED_EVENTS, flag))
+        entry = handler(build(word, agent, agent_event, event in BLOCKING_EVENTS, closed, flag))
         if grouped:
             m = matcher(event) if matcher else None
             entry = {"matcher": m, "hooks": [entry]} if m is not None else {"hooks": [entry]}
         out.setdefault(agent_event, []).append(entry)
     return out
+
+
+def commands_in(text: str, agent: str, key: str = "command", timeout_key: str = "timeout", per_second: int = 1):
+    """(agent event, command, timeout in seconds or None) of Cupcake's hooks for ``agent`` in a hook
+    file's text (ValueError: not JSON), in either shape."""
+    import json
+
+    from cupcake.agents.hook_command import is_cupcake
+
+    data = json.loads(text) if text.strip() else {}
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    found: list = []
+    for event, items in hooks.items() if isinstance(hooks, dict) else ():
+        for item in items if isinstance(items, list) else ():
+            handlers = item.get("hooks") if isinstance(item, dict) and "hooks" in item else [item]
+            for h in handlers if isinstance(handlers, list) else ():
+                command = h.get(key) if isinstance(h, dict) else None
+                if is_cupcake(command, agent):
+                    timeout = h.get(timeout_key)
+                    seconds = (
+                        timeout / per_second if isinstance(timeout, (int, float)) and timeout is not True else None
+                    )
+                    found.append((event, command, seconds))
+    return found
+
+
+# What an agent's installer says where it has nothing of its own to add (the interface is in
+# ``cupcake.agents.installers``).
+
+
+def nothing_to_protect(edits, scope, root, env, compiled, sandbox) -> list[str]:
+    return []
+
+
+def nothing_to_unprotect(edits, scope, root, env) -> list[str]:
+    return []
+
+
+def no_findings(text: str) -> list:
+    return []
+
+
+def no_notes(scope, root, env, **options) -> list[str]:
+    return []
+
+
+def no_doctor_findings(root, env, paths, jail="") -> list:
+    return []
+
+
+def no_settings_dirs(project_dir, env) -> list[str]:
+    return []
+
+
+def no_jail_notes(jail_dirs=()) -> list[str]:
+    return []
+
+
+def no_os_layer(scope, root, env, on: bool):
+    return None
+
+
+def no_own_sandbox(root, env) -> bool:
+    return False
 
 
 def scope_path(scopes: dict, scope: str, project_dir: str, env) -> str:

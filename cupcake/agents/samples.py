@@ -9,6 +9,14 @@ SAMPLE_COMMAND = "echo cupcake doctor"
 SESSION = "cupcake-doctor"
 
 
+def sample_tool(agent: str) -> str:
+    """The agent's shell tool: what ``sample_pre_tool`` asks to run ``echo cupcake doctor``."""
+    from cupcake.agents import adapter
+
+    mod = adapter(agent)
+    return sorted(mod.SHELL_TOOLS)[0] if mod.SHELL_TOOLS else "Bash"
+
+
 def sample_pre_tool(agent: str, root: str) -> tuple[str, dict]:
     """(the agent's before-tool event, a payload asking its shell tool to run ``echo cupcake doctor``)."""
     from cupcake.agents import adapter
@@ -16,7 +24,7 @@ def sample_pre_tool(agent: str, root: str) -> tuple[str, dict]:
     mod = adapter(agent)
     line = mod.CAPABILITIES.get("PreToolUse")
     event = line["agent_events"][0] if line else "PreToolUse"
-    shell = sorted(mod.SHELL_TOOLS)[0] if mod.SHELL_TOOLS else "Bash"
+    shell = sample_tool(agent)
     tool_input = {"command": SAMPLE_COMMAND}
     if agent == "copilot":
         return event, {"sessionId": SESSION, "timestamp": 0, "cwd": root, "toolName": shell, "toolArgs": tool_input}

@@ -17,7 +17,8 @@ from cupcake.errors import CupcakeError
 
 app = typer.Typer(
     name="cupcake",
-    help="Deterministic policies for AI coding agents, enforced through Claude Code's hooks.\n\n"
+    help="Deterministic policies for AI coding agents, enforced through the agents' own hooks (Claude Code by "
+    "default; Codex, Gemini CLI, Copilot CLI, droid and Cursor with --agent).\n\n"
     "Policies live in cupcake.toml at the project root and in ~/.claude/cupcake.toml.",
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion SHELL (bash, zsh, fish, powershell)
@@ -75,7 +76,8 @@ def run(
     """Evaluate one hook event read from stdin and answer the agent (what the hooks call).
 
     Reads the event JSON on stdin, evaluates the project's and the user's policies, and prints
-    the agent's answer (for Claude Code: nothing when nothing matched, else one JSON object; exit code 0).
+    the agent's answer in its own form (--agent NAME; Claude Code by default: nothing when nothing
+    matched, else one JSON object; exit code 0).
     Whatever fails, it still prints one well-formed answer ([settings] fail_mode decides
     whether a failure blocks).
     """
@@ -116,10 +118,10 @@ def sync(
         typer.Option(
             "--scope",
             metavar="project|local|user|managed",
-            help="project: .claude/settings.json (shared; names `cupcake`); local: .claude/settings.local.json; "
-            "user: ~/.claude/settings.json (both with this installation's absolute path). Other agents: project "
-            "or user (their own files, see --agent). managed: where the agent reads its organisation-wide "
-            "settings (/etc/claude-code/managed-settings.d/cupcake.json …), for every user; run it as root.",
+            help="project: the agent's file in the project, shared with the team (it names `cupcake`); local: "
+            "your own file in the project (where the agent has one); user: the agent's file in your home. "
+            "local and user name this installation's absolute path. managed: where the agent reads its "
+            "organisation-wide settings, for every user of the machine (run it as root; docs/fleet.md).",
         ),
     ] = "project",
     agent: Annotated[
@@ -127,9 +129,8 @@ def sync(
         typer.Option(
             "--agent",
             metavar="NAME",
-            help="The agent whose hooks to write: claude (default), codex (.codex/hooks.json), gemini "
-            "(.gemini/settings.json), copilot (.github/hooks/cupcake.json), droid (.factory/settings.json), "
-            "cursor (.cursor/hooks.json).",
+            help="The agent whose hooks to write: claude (Claude Code, the default), codex, gemini, copilot, "
+            "droid or cursor. `--dry-run` shows which file.",
         ),
     ] = "claude",
     command: Annotated[
@@ -145,14 +146,19 @@ def sync(
         bool,
         typer.Option(
             "--sandbox",
-            help="The OS layer: shell commands cannot write Cupcake's files whatever they run. Claude Code: its own "
-            "sandbox (Linux: needs bubblewrap and socat). Every other agent: Cupcake's jail (bubblewrap; see "
-            "docs/os-layer.md). With --uninstall: take the layer off and keep the hooks.",
+            help="The OS layer: shell commands cannot write Cupcake's files whatever they run. The agent's own "
+            "sandbox where sync can turn it on (Claude Code's; Linux: needs bubblewrap and socat), Cupcake's jail "
+            "for every other agent (bubblewrap; see docs/os-layer.md). With --uninstall: take the layer off and "
+            "keep the hooks.",
         ),
     ] = False,
     jail: Annotated[
         bool,
-        typer.Option("--jail", help="Claude Code: Cupcake's jail as the OS layer, for who does not run its sandbox."),
+        typer.Option(
+            "--jail",
+            help="Cupcake's jail as the OS layer, where the agent's own sandbox is what --sandbox turns on "
+            "(Claude Code): for who does not run that sandbox.",
+        ),
     ] = False,
     unshare_net: Annotated[
         bool,
@@ -162,71 +168,51 @@ def sync(
         bool,
         typer.Option(
             "--trust",
-            help="Codex only: ask Codex (codex app-server) to trust Cupcake's hooks and this project, as its "
-            "/hooks review would; Codex skips untrusted hooks without a word.",
+            help="Where the agent runs only hooks it trusts (Codex): ask it to trust Cupcake's hooks and this "
+            "project, as its own review would.",
         ),
     ] = False,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print what sync did as one JSON object (schema version 1).")
     ] = False,
 ) -> None:
-    """Write Cupcake's hooks into an agent's hook settings (Claude Code's by default), one entry per event.
-
-    For Claude Code, also writes its own protections for Cupcake's files: `permissions.deny` Edit rules and
-    `sandbox.filesystem.denyWrite` paths (the sandbox enforces them once it is on: --sandbox).
+    """Write Cupcake's hooks into an agent's hook settings, one entry per event.
 
     Every other key, hook and matcher group stays exactly as it was; running it twice changes
     nothing; entries from an older Cupcake are replaced. A settings file that is not valid JSON is
-    never overwritten. The previous file is kept as <name>.bak. Also adds .cupcake/ to .gitignore.
-    With --agent NAME the hook commands are `cupcake run --agent NAME --event <its event>`.
+    never overwritten. The previous file is kept as <name>.bak, and git is told to ignore it. Also adds
+    .cupcake/ to .gitignore. Where the agent has its own protections for Cupcake's files (Claude Code:
+    permission deny rules and sandbox paths), they go beside the hooks, into a personal file.
     """
     from cupcake.cli.options import agent_name
+    from cupcake.cli.sync import sync as sync_hooks
 
     agent = agent_name(agent, "sync")
-    if scope == "managed" and (sandbox or trust or json_out or jail):
-        _echo_err("cupcake sync: --scope managed writes the hooks only (no --sandbox, --jail, --trust or --json)")
-        raise typer.Exit(2)
-    if agent == "claude" and trust:
-        _echo_err("cupcake sync: --trust is for Codex (--agent codex); Claude Code needs no trust step")
-        raise typer.Exit(2)
-
-    if agent == "claude" and jail and sandbox:
-        _echo_err(
-            "cupcake sync: --sandbox (Claude Code's own) and --jail (Cupcake's) are two ways to one end: pick one"
-        )
-        raise typer.Exit(2)
-    if unshare_net and not (jail or (sandbox and agent != "claude")):
-        _echo_err("cupcake sync: --unshare-net is for Cupcake's jail (--jail, or --sandbox with --agent NAME)")
-        raise typer.Exit(2)
 
     def run_sync(out, err) -> int:
-        if scope == "managed":
-            from cupcake.cli.sync_managed import sync_managed
-
-            return sync_managed(agent, os.environ, command, dry_run, uninstall, out=out, err=err)
-        if agent != "claude":
-            from cupcake.cli.sync_agent import sync_agent
-
-            return sync_agent(
-                agent,
-                scope,
-                os.environ,
-                os.getcwd(),
-                command,
-                dry_run,
-                uninstall,
-                trust,
-                out=out,
-                err=err,
-                sandbox=sandbox or jail,
-                unshare_net=unshare_net,
-            )
-        from cupcake.cli.sync import sync as sync_claude
-
-        return sync_claude(
-            scope, os.environ, os.getcwd(), command, dry_run, uninstall, out, err, sandbox, jail, unshare_net
+        return sync_hooks(
+            scope,
+            os.environ,
+            os.getcwd(),
+            command=command,
+            dry_run=dry_run,
+            uninstall=uninstall,
+            out=out,
+            err=err,
+            sandbox=sandbox,
+            agent=agent,
+            trust=trust,
+            jail=jail,
+            unshare_net=unshare_net,
         )
 
+    if scope == "managed":  # every user's hooks: no project, no OS layer
+        if sandbox or jail or unshare_net or trust or json_out:
+            _echo_err("cupcake sync: --scope managed writes the hooks only (no --sandbox, --jail, --trust or --json)")
+            raise typer.Exit(2)
+        from cupcake.cli.sync_managed import sync_managed
+
+        raise typer.Exit(sync_managed(agent, os.environ, command, dry_run, uninstall, out=typer.echo, err=_echo_err))
     if json_out:
         from cupcake.cli.sync_json import sync_as_json
 
@@ -606,6 +592,19 @@ def packs(
     raise typer.Exit(list_packs(json_out=json_out, out=typer.echo))
 
 
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of cupcake.toml, for editors.
+
+    Save it beside the policy file and name it on the file's first line, which TOML editors (Taplo,
+    Even Better TOML) read:  cupcake schema > cupcake.schema.json, then  #:schema ./cupcake.schema.json
+    """
+    from cupcake.compile.schema import JSON_SCHEMA_FILE
+
+    with open(JSON_SCHEMA_FILE, encoding="utf-8") as f:
+        typer.echo(f.read(), nl=False)
+
+
 @app.command("test")
 def test_policies(
     files: Annotated[list[str] | None, typer.Argument(metavar="FILE", hidden=True)] = None,  # in the docstring
@@ -656,6 +655,7 @@ def explain(
     call, every layer in the agent that decides it (its own permission rules, mode, other hooks,
     managed settings) and which one wins by the agent's precedence.
     Nothing is recorded and no command runs (a check is named instead)."""
+    from cupcake.agents import DEFAULT
     from cupcake.cli.explain import explain as run_explain
     from cupcake.cli.options import agent_name
 
@@ -669,7 +669,7 @@ def explain(
         json_out=json_out,
         every=every,
         out=typer.echo,
-        agent=None if agent == "claude" else agent,
+        agent=None if agent == DEFAULT else agent,  # the default agent's payload is the canonical one
         event=event,
     )
     raise typer.Exit(code)

@@ -124,9 +124,9 @@ def stats(path: str, filters: Filters, *, json_out=False, out=print, err=print) 
         return 1
     summary = summarize([e.record for e in _matching(read_trail(path), filters, err) if e.record is not None])
     if json_out:
-        import orjson
+        from cupcake import jsonio
 
-        out(orjson.dumps(summary).decode())
+        out(jsonio.dumps(summary))
     else:
         for line in render(summary):
             out(line)
@@ -151,9 +151,9 @@ def verify(path: str, *, json_out=False, out=print, err=print) -> int:
         return 1
     verdict = walk(path)
     if json_out:
-        import orjson
+        from cupcake import jsonio
 
-        out(orjson.dumps(verdict.as_dict()).decode())
+        out(jsonio.dumps(verdict.as_dict()))
     else:
         out(verdict.text())
     return 0 if verdict.ok else 1

@@ -11,7 +11,7 @@ rehearsed pipeline makes it (``cupcake.cli.rehearse``)."""
 
 from __future__ import annotations
 
-from cupcake.agents.claude.recorded import INPUT_FIELD, KEPT_FIELDS, TRANSCRIPT_FIELDS
+from cupcake.agents.recorded import INPUT_FIELD, KEPT_FIELDS, TRANSCRIPT_FIELDS
 from cupcake.evaluate.compiled import Policy
 
 CUT = "…"  # the audit log's mark of a value cut at its limit

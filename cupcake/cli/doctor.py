@@ -1,9 +1,11 @@
-"""``cupcake doctor``: what a user needs to answer "why didn't it block?".
+"""``cupcake doctor``: what a user needs to answer "why didn't it block?", for every agent the same way.
 
 Each check gives findings: ok, warning, or problem (exit code 1), and every finding that is not ok
 says how to fix it. The checks, in the order a hook call depends on them: Cupcake's hook entries in
-each settings scope, the executable they name, the policy files, `.cupcake/`, and a sample event sent
-through the hook command itself, timed.
+each agent's files (every scope), the executable they name (on this PATH and on a fresh login
+shell's), the policy files, `.cupcake/`, and a sample event sent through each agent's hook command
+itself, timed. What only one agent has (Claude Code's switch that turns every hook off, Codex's trust)
+its installer says (``file_findings``, ``doctor_findings``).
 """
 
 from __future__ import annotations
@@ -14,18 +16,16 @@ import shutil
 import tempfile
 
 from cupcake import __version__
-from cupcake.agents import project_dir_in
-from cupcake.agents.claude import hook_entries as entries
-from cupcake.agents.claude import probe, settings_file
-from cupcake.agents.claude.hook_edit import ShapeError, find_cupcake
-from cupcake.agents.claude.settings_file import SettingsFileError
-from cupcake.agents.jsonedit import Document
+from cupcake.agents import DEFAULT, NAMES, adapter, probe, project_dir_in
+from cupcake.agents import hook_command as hooks
+from cupcake.agents.installers import canonical_event, display_name, installer
+from cupcake.agents.settings_file import SettingsFileError
+from cupcake.agents.settings_file import read as read_file
 from cupcake.cli.sync import applicable_policy_files, hook_timeout, scope_label
 from cupcake.evaluate.settings import fail_mode_of
-from cupcake.project import WORK_DIR, find_root, policy_files
+from cupcake.project import USER_FILE, WORK_DIR, find_root, policy_files
 
 OK, WARNING, PROBLEM = "ok", "warning", "problem"
-SCOPE_ORDER = ("managed", "project", "local", "user")  # managed: the organisation's (sync --scope managed)
 SLOW_SECONDS = 1.0
 
 
@@ -43,14 +43,38 @@ class Finding:
 
 
 class Installed:
-    """Cupcake's hook handlers found in one scope's settings file."""
+    """Cupcake's hooks found in one agent's file for one scope: (its event, command, timeout) each."""
 
-    __slots__ = ("scope", "label", "found")
+    __slots__ = ("agent", "scope", "path", "label", "hooks")
 
-    def __init__(self, scope: str, label: str, found):
+    def __init__(self, agent: str, scope: str, path: str, label: str, found):
+        self.agent = agent
         self.scope = scope
+        self.path = path
         self.label = label
-        self.found = found
+        self.hooks = found
+
+    @property
+    def display(self) -> str:
+        return display_name(self.agent)
+
+    def sync_again(self, uninstall: bool = False) -> str:
+        """The command that rewrites (or removes) these hooks."""
+        return sync_command(self.agent, self.scope, uninstall)
+
+    def parsed(self):
+        """(its event, command, parsed command, timeout) of each hook."""
+        return [(event, command, hooks.parse(command), timeout) for event, command, timeout in self.hooks]
+
+
+def sync_command(agent: str, scope: str = "project", uninstall: bool = False) -> str:
+    """`cupcake sync` for an agent's scope, as the person types it (the defaults left out)."""
+    named = "" if agent == DEFAULT else f" --agent {agent}"
+    return (
+        f"cupcake sync{named}"
+        + (" --uninstall" if uninstall else "")
+        + ("" if scope == "project" else f" --scope {scope}")
+    )
 
 
 class Report:
@@ -79,13 +103,10 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
         on_root(root)
     report = Report(root, on_add, progress)
     installed = _check_settings(report, root, env)
-    from cupcake.cli.doctor_agents import check_agents, configured_agents
-
-    others = configured_agents(root, env)  # every other agent with Cupcake's hooks
-    _check_hooks_present(report, installed, bool(others))
+    _check_hooks_present(report, installed)
     _check_executables(report, installed, root, env)
     compiled = _check_policies(report, root, env)
-    _check_active(report, bool(installed or others), compiled)
+    _check_active(report, bool(installed), compiled)
     _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
@@ -93,15 +114,11 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
 
     check_policy_layers(report, root, env, compiled)
     check_telemetry(report, root, env, compiled)
-    from cupcake.cli import doctor_os_layer  # which layer guards Cupcake's files, per agent
-
-    claude_commands = [f.value.get("command") for item in installed for f in item.found if f.event == "PreToolUse"]
-    doctor_os_layer.check(report, root, env, claude_commands, others)
+    _check_agents(report, installed, root, env)
     _round_trip(report, installed, root, env)
-    check_agents(report, root, env, others)
     from cupcake.cli.doctor_layers import check_layers
 
-    check_layers(report, root, env, (["claude"] if installed else []) + list(dict.fromkeys(a for a, _s, _p in others)))
+    check_layers(report, root, env, list(dict.fromkeys(item.agent for item in installed)))
     return report
 
 
@@ -110,146 +127,125 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
 
 def _check_settings(report: Report, root: str, env) -> list[Installed]:
     installed = []
-    for scope in SCOPE_ORDER:
-        path = _settings_path(scope, root, env)
-        if path is None:
-            continue
-        label = scope_label(scope, path, root, env)
-        fix_scope = "" if scope == "project" else f" --scope {scope}"
-        try:
-            loaded = settings_file.read(path, label)
-            if not loaded.exists:
+    for agent in NAMES:
+        install = installer(agent)
+        for scope, path in _hook_files(agent, root, env):
+            if not os.path.lexists(path):
                 continue
-            doc = Document(loaded.text)
-            found = find_cupcake(doc)
-        except SettingsFileError as exc:
-            report.add(
-                "settings",
-                PROBLEM,
-                f"{label}: {exc.what}: Claude Code cannot use this file, nor any hook in it",
-                f"fix {label} (valid JSON, no comments or trailing commas), then run `cupcake sync{fix_scope}`",
-            )
-            continue
-        except (ShapeError, RecursionError) as exc:
-            report.add("settings", PROBLEM, f"{label}: {exc}", f"fix {label}, then run `cupcake sync{fix_scope}`")
-            continue
-        if _disables_hooks(doc):
-            report.add(
-                "settings",
-                PROBLEM,
-                f'{label} sets "disableAllHooks": true: Claude Code runs no hooks at all',
-                f'remove "disableAllHooks" from {label}',
-            )
-        if found:
-            installed.append(Installed(scope, label, found))
-            _check_handlers(report, label, fix_scope, found)
+            label = scope_label(scope, path, root, env)
+            item = Installed(agent, scope, path, label, [])
+            try:
+                loaded = read_file(path, label)
+                found = install.hooks_in(loaded.text)
+                findings = install.file_findings(loaded.text)
+            except SettingsFileError as exc:
+                report.add(
+                    "settings",
+                    PROBLEM,
+                    f"{label}: {exc.what}: {item.display} cannot use this file, nor any hook in it",
+                    f"fix {label} (valid JSON, no comments or trailing commas), then run `{item.sync_again()}`",
+                )
+                continue
+            except (ValueError, RecursionError) as exc:
+                report.add("settings", PROBLEM, f"{label}: {exc}", f"fix {label}, then run `{item.sync_again()}`")
+                continue
+            for status, message, fix in findings:
+                report.add(
+                    "settings" if status == PROBLEM else "hooks",
+                    status,
+                    message.replace("{file}", label),
+                    (fix or f"run `{item.sync_again()}`").replace("{file}", label),
+                )
+            if found:
+                item.hooks = found
+                installed.append(item)
+                _check_handlers(report, item)
     return installed
 
 
-def _settings_path(scope: str, root: str, env):
-    if scope == "managed":
-        from cupcake.agents.managed import managed_path
+def _hook_files(agent: str, root: str, env) -> list[tuple[str, str]]:
+    """(scope, path) of every file the agent reads hooks from: its managed settings first (the
+    organisation's, ``sync --scope managed``), then its own scopes."""
+    from cupcake.agents.managed import managed_path
+    from cupcake.cli.sync import MANAGED
 
-        return managed_path("claude", env)
-    return entries.settings_path(scope, root, env)
+    install = installer(agent)
+    managed = managed_path(agent, env)
+    return ([(MANAGED, managed)] if managed else []) + [(s, install.config_path(s, root, env)) for s in install.SCOPES]
 
 
-def _check_handlers(report: Report, label: str, fix_scope: str, found) -> None:
-    """One finding for the events covered; more for each handler that would not see or stop every call."""
-    covered = {f.event for f in found if f.matches_all}
-    missing = [e for e in entries.EVENTS if e not in covered]
+def _agent_events(agent: str, canonical) -> list[str]:
+    """The agent's own names for canonical events (its first name for each, in order)."""
+    capabilities = adapter(agent).CAPABILITIES
+    return [capabilities[e]["agent_events"][0] if e in capabilities else e for e in canonical]
+
+
+def _check_handlers(report: Report, item: Installed) -> None:
+    """One finding for the events covered; one more for each hook that runs another event."""
+    expected = _agent_events(item.agent, installer(item.agent).hook_events(None))
+    covered = {event for event, _c, _t in item.hooks}
+    missing = [e for e in expected if e not in covered]
     if missing:
         report.add(
             "hooks",
             PROBLEM,
-            f"{label}: no Cupcake hook for {', '.join(missing)}: those events are never checked",
-            f"run `cupcake sync{fix_scope}`",
+            f"{item.label}: no Cupcake hook for {', '.join(missing)}: those events are never checked",
+            f"run `{item.sync_again()}`",
         )
     else:
-        report.add("hooks", OK, f"{label}: Cupcake's hook on all {len(entries.EVENTS)} events")
-    for f in found:
-        named = entries.split_command(f.value["command"])[0][3]
-        if named != f.event:
+        report.add("hooks", OK, f"{item.label}: Cupcake's hook on all {len(expected)} events")
+    for event, _command, parsed, _timeout in item.parsed():
+        if parsed.event != event:
             report.add(
                 "hooks",
                 PROBLEM,
-                f"{label}: the hook listed under {f.event} runs `--event {named}`, "
-                f"so {f.event} policies are never evaluated",
-                f"run `cupcake sync{fix_scope}`",
-            )
-        if not f.matches_all:
-            report.add(
-                "hooks",
-                WARNING,
-                f"{label}: Cupcake's {f.event} hook runs only for matcher {f.matcher!r}",
-                f'run `cupcake sync{fix_scope}` (it writes matcher "": every call)',
-            )
-        if f.value.get("async") is True:
-            report.add(
-                "hooks",
-                PROBLEM,
-                f"{label}: Cupcake's {f.event} hook is async, and an async hook cannot block",
-                f"run `cupcake sync{fix_scope}`",
-            )
-        if "if" in f.value:
-            report.add(
-                "hooks",
-                WARNING,
-                f'{label}: Cupcake\'s {f.event} hook has an "if" filter ({f.value["if"]!r})',
-                f"run `cupcake sync{fix_scope}`",
+                f"{item.label}: the hook listed under {event} runs `--event {parsed.event}`, "
+                f"so {event} policies are never evaluated",
+                f"run `{item.sync_again()}`",
             )
 
 
-def _disables_hooks(doc: Document) -> bool:
-    members = doc.root.find("disableAllHooks") if doc.root.kind == "object" else []
-    return bool(members) and doc.value(members[-1].value) is True
-
-
-def _check_hooks_present(report: Report, installed: list[Installed], others: bool = False) -> None:
+def _check_hooks_present(report: Report, installed: list[Installed]) -> None:
     if not installed:
         report.add(
             "hooks",
-            WARNING if others else PROBLEM,  # another agent is configured: Claude Code may not be used here
-            "Claude Code never calls Cupcake: no settings file has Cupcake's hooks",
-            "run `cupcake sync` (the project's .claude/settings.json, shared with the team) "
-            "or `cupcake sync --scope local` (only you)",
+            PROBLEM,
+            "no agent calls Cupcake: no agent's hook settings hold Cupcake's hooks",
+            "run `cupcake sync` (Claude Code: the project's file, shared with the team), "
+            "`cupcake sync --scope local` (only you), or `cupcake sync --agent NAME` for another agent",
         )
         return
-    commands: dict[str, dict[str | None, list[str]]] = {}  # event -> command -> where
-    for item in installed:
-        for f in item.found:
-            commands.setdefault(f.event, {}).setdefault(f.value.get("command"), []).append(item.label)
-    doubled = sorted(
-        {
-            label
-            for by_command in commands.values()
-            if len(by_command) > 1
-            for labels in by_command.values()
-            for label in labels
-        }
-    )
-    if doubled:
-        scopes = [item.scope for item in installed if item.label in doubled]  # in SCOPE_ORDER
-        keep, drop = scopes[0], scopes[1:]
-        kept = next(item.label for item in installed if item.scope == keep)
-        removal = " and ".join(f"`cupcake sync --uninstall --scope {scope}`" for scope in drop)
-        report.add(
-            "hooks",
-            WARNING,
-            f"Cupcake runs more than once per event: different hook commands in {', '.join(doubled)}",
-            f"keep the hooks in {kept} only: run {removal}",
+    for agent in dict.fromkeys(item.agent for item in installed):
+        mine = [item for item in installed if item.agent == agent]
+        commands: dict[str, dict[str, list[str]]] = {}  # event -> command -> where
+        for item in mine:
+            for event, command, _timeout in item.hooks:
+                commands.setdefault(event, {}).setdefault(command, []).append(item.label)
+        doubled = sorted(
+            {label for by in commands.values() if len(by) > 1 for labels in by.values() for label in labels}
         )
+        if doubled:
+            keep = next(item for item in mine if item.label in doubled)
+            drop = [item for item in mine if item.label in doubled and item is not keep]
+            removal = " and ".join(f"`{item.sync_again(uninstall=True)}`" for item in drop)
+            report.add(
+                "hooks",
+                WARNING,
+                f"Cupcake runs more than once per event: different hook commands in {', '.join(doubled)}",
+                f"keep the hooks in {keep.label} only: run {removal}",
+            )
 
 
 # -- the executable ----------------------------------------------------------------------------------
 
 
-def resolve(executable: str, root: str, env):
+def resolve(executable: str, root: str, env, agent: str = DEFAULT):
     """Where the shell the agent starts finds ``executable``: a path (with the agent's project-directory
     variable and ``~`` expanded) or a name on PATH. None when nothing executable is there."""
-    executable = probe.expand_project_dir(executable, root)
+    executable = probe.expand_project_dir(executable, root, adapter(agent).PROJECT_DIR_ENV)
     if executable.startswith("~"):
-        executable = entries.home_of(env) + executable[1:] if executable[:2] in ("~", "~/") else executable
+        home = env.get("HOME") or os.path.expanduser("~")
+        executable = home + executable[1:] if executable[:2] in ("~", "~/") else executable
     if "/" in executable:
         path = executable if os.path.isabs(executable) else os.path.join(root, executable)
         return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
@@ -257,48 +253,33 @@ def resolve(executable: str, root: str, env):
 
 
 def _check_executables(report: Report, installed: list[Installed], root: str, env) -> None:
-    seen: dict[str, list[str]] = {}  # executable -> where
+    seen: dict[str, list[Installed]] = {}  # executable -> where
     for item in installed:
-        for f in item.found:
-            exe = entries.executable_of(f.value["command"])
-            seen.setdefault(exe, [])
-            if item.label not in seen[exe]:
-                seen[exe].append(item.label)
-    mine = entries.installation_executable()
-    for exe, labels in seen.items():
-        where = ", ".join(labels)
-        path = resolve(exe, root, env)
+        for _event, _command, parsed, _timeout in item.parsed():
+            users = seen.setdefault(parsed.executable, [])
+            if item not in users:
+                users.append(item)
+    mine = hooks.installation_executable()
+    for exe, items in seen.items():
+        where = ", ".join(item.label for item in items)
+        displays = " and ".join(dict.fromkeys(item.display for item in items))
+        path = resolve(exe, root, env, items[0].agent)
         if path is None:
             place = "on PATH" if "/" not in exe else "there"
-            scopes = [item.scope for item in installed if item.label in labels]
-            if "/" not in exe and mine and "project" in scopes:
-                # the shared file names `cupcake`: writing a path elsewhere would only add a second hook
-                fix = f"put {os.path.dirname(mine)} on the PATH Claude Code starts with"
-            elif "/" not in exe and mine:
-                fix = (
-                    f"put {os.path.dirname(mine)} on the PATH Claude Code starts with, or run "
-                    + " and ".join(f"`cupcake sync --scope {scope}`" for scope in scopes)
-                    + " to write this installation's absolute path"
-                )
-            else:
-                again = " and ".join(
-                    f"`cupcake sync{'' if scope == 'project' else ' --scope ' + scope}`" for scope in scopes
-                )
-                writes = (
-                    "`cupcake` by name, which must then be on PATH"
-                    if scopes == ["project"]
-                    else f"this installation's path ({mine})"
-                )
-                fix = f"install Cupcake there, or run {again} again: it writes {writes}"
             report.add(
                 "executable",
                 PROBLEM,
-                f"`{exe}` (the hooks in {where}) is not found {place}: every hook fails, and Claude Code "
-                "then lets every call through (or blocks it, where the command ends in `|| exit 2`)",
-                fix,
+                f"`{exe}` (the hooks in {where}) is not found {place}: every hook fails, and {displays} "
+                + (
+                    "then blocks every call it could stop (the hook says why)"
+                    if _guarded(items)
+                    else "then lets every call through"
+                ),
+                _missing_fix(exe, items, mine),
             )
             continue
         version, problem = probe.version_of(path, env)
+        again = " and ".join(f"`{item.sync_again()}`" for item in items)
         if problem:
             report.add(
                 "executable",
@@ -306,14 +287,16 @@ def _check_executables(report: Report, installed: list[Installed], root: str, en
                 f"{problem} (the hooks in {where})",
                 "reinstall Cupcake, or point the hooks at a working one with `cupcake sync --command <path>`",
             )
-        elif not version.startswith("cupcake "):
+            continue
+        if not version.startswith("cupcake "):
             report.add(
                 "executable",
                 PROBLEM,
                 f"`{exe}` is {path}, which is not Cupcake (`--version` printed {version[:80]!r})",
-                "run `cupcake sync --scope local` to write this installation's absolute path",
+                f"install Cupcake where every shell finds it, or point the hooks at it: {again} with --command <path>",
             )
-        elif version != f"cupcake {__version__}":
+            continue
+        if version != f"cupcake {__version__}":
             report.add(
                 "executable",
                 WARNING,
@@ -322,6 +305,58 @@ def _check_executables(report: Report, installed: list[Installed], root: str, en
             )
         else:
             report.add("executable", OK, f"`{exe}` is {path} ({version})")
+        if "/" not in exe:
+            _check_login_shell(report, exe, path, where, displays, env)
+
+
+def _guarded(items: list[Installed]) -> bool:
+    """Every hook that could stop a call blocks when its executable cannot start."""
+    return all(
+        parsed.blocks_when_missing
+        for item in items
+        for event, _c, parsed, _t in item.parsed()
+        if canonical_event(item.agent, event) in hooks.BLOCKING_EVENTS
+    )
+
+
+def _missing_fix(exe: str, items: list[Installed], mine) -> str:
+    if "/" not in exe:
+        shared = any(item.scope in hooks.SHARED_SCOPES for item in items)
+        fix = "install Cupcake where every shell finds it (`pipx install .` or `uv tool install .` from its source)"
+        if mine and shared:
+            # the shared file names `cupcake`: writing a path elsewhere would only add a second hook
+            return f"{fix}, or put {os.path.dirname(mine)} on the PATH the agent starts with"
+        if mine:
+            again = " and ".join(f"`{item.sync_again()}`" for item in items)
+            return f"{fix}, or run {again} to write this installation's absolute path"
+        return fix
+    again = " and ".join(f"`{item.sync_again()}`" for item in items)
+    return f"install Cupcake there, or run {again} again"
+
+
+def _check_login_shell(report: Report, exe: str, path: str, where: str, displays: str, env) -> None:
+    """An agent started from the desktop or a new terminal has a login shell's PATH, not this one's."""
+    found, problem = probe.login_shell_finds(exe, env)
+    if problem:
+        report.add("executable", WARNING, f"could not ask a fresh login shell where `{exe}` is: {problem}", None)
+    elif found is None:
+        report.add(
+            "executable",
+            WARNING,
+            f"a fresh login shell does not find `{exe}` (only this shell's PATH does): {displays} started from "
+            f"the desktop or a new terminal would block every call it could stop (the hooks in {where})",
+            "install Cupcake where every shell finds it (`pipx install .` or `uv tool install .` from its source), "
+            f"or add {os.path.dirname(path)} to PATH in your shell's profile",
+        )
+    elif os.path.realpath(found) != os.path.realpath(path):
+        report.add(
+            "executable",
+            WARNING,
+            f"a fresh login shell finds `{exe}` at {found}, not {path}: an agent started from there runs that one",
+            "keep one Cupcake on PATH (installed with pipx or uv tool)",
+        )
+    else:
+        report.add("executable", OK, f"a fresh login shell finds `{exe}` there too")
 
 
 # -- policies, fail_mode, .cupcake ------------------------------------------------------------------
@@ -336,7 +371,7 @@ def _check_policies(report: Report, root: str, env):
         report.add(
             "policies",
             WARNING,
-            "no policy file (cupcake.toml at the project root, ~/.claude/cupcake.toml): Cupcake has nothing to enforce",
+            f"no policy file (cupcake.toml at the project root, ~/{USER_FILE}): Cupcake has nothing to enforce",
             "write your policies in cupcake.toml",
         )
         return None
@@ -392,25 +427,20 @@ def _check_unhooked(report: Report, installed: list[Installed], compiled) -> Non
     """A policy on an event that no installed hook calls never runs."""
     if not installed or not compiled:
         return  # no hook at all is reported above
-    hooked = {f.event for item in installed for f in item.found}
-    shared = next((item.scope for item in installed if item.scope != "user"), None)
+    hooked = {canonical_event(item.agent, event) for item in installed for event, _c, _t in item.hooks}
+    shared = next((item for item in installed if item.scope != "user"), None)
     for name, event, file, line in [(p[0], p[1], p[5], p[6]) for p in compiled.get("policies") or ()]:
         if event in hooked:
             continue
         if shared is not None:
-            scope = shared
+            again = shared.sync_again()
         else:
-            scope = "user" if file.startswith("~/") else "local"
-        fix = (
-            "run `cupcake sync"
-            + ("" if scope == "project" else f" --scope {scope}")
-            + "`: it installs a hook for every event a policy names"
-        )
+            again = "cupcake sync --scope " + ("user" if file.startswith("~/") else "local")
         report.add(
             "hooks",
             PROBLEM,
             f'policy "{name}" ({file}:{line}) is on {event}, and no installed hook calls Cupcake on {event}: it never runs',
-            fix,
+            f"run `{again}`: it installs a hook for every event a policy names",
         )
 
 
@@ -418,24 +448,37 @@ def _check_modes(report: Report, installed: list[Installed], root: str, env, com
     from cupcake.compile.compiler import compile_files
 
     for item in installed:
-        paths = applicable_policy_files(item.scope, root, env)
         if compiled is not None and item.scope != "user":
             settings = compiled["settings"]
         else:
-            settings = compile_files(paths, root, env)["settings"]
-        fix = "run `cupcake sync" + ("" if item.scope == "project" else f" --scope {item.scope}") + "`"
+            settings = compile_files(applicable_policy_files(item.scope, root, env), root, env)["settings"]
+        fix = f"run `{item.sync_again()}`"
         closed = fail_mode_of(settings) == "closed"
-        open_ended = [f.event for f in item.found if not entries.holds_closed(f.value["command"])]
+        stopping = [
+            (event, parsed, timeout)
+            for event, _c, parsed, timeout in item.parsed()
+            if canonical_event(item.agent, event) in hooks.BLOCKING_EVENTS
+        ]
+        open_ended = [event for event, parsed, _t in stopping if not parsed.holds_closed]
+        unguarded = [event for event, parsed, _t in stopping if not parsed.blocks_when_missing]
         if closed and open_ended:
             report.add(
                 "fail_mode",
                 PROBLEM,
                 f'fail_mode is "closed", but in {item.label} a missing or crashing cupcake lets the call through '
-                f"(no `--fail-closed || exit 2` on {', '.join(open_ended)})",
+                f"(no closed-mode guard on {', '.join(open_ended)})",
                 fix,
             )
+        elif unguarded:
+            report.add(
+                "hooks",
+                PROBLEM,
+                f"{item.label}: if cupcake cannot start, {item.display} lets the call through (a shell's exit 127 is "
+                f"not a block) on {', '.join(unguarded)}",
+                fix + ": its hooks block with the reason instead",
+            )
         timeout = hook_timeout(settings)
-        stale = [f.event for f in item.found if timeout is not None and f.value.get("timeout") != timeout]
+        stale = [event for event, _p, seconds in stopping if timeout is not None and seconds != timeout]
         if stale:
             report.add(
                 "fail_mode",
@@ -481,79 +524,112 @@ def _check_workdir(report: Report, root: str) -> None:
     report.add(WORK_DIR, OK, f"{WORK_DIR}/ is writable")
 
 
+def _check_agents(report: Report, installed: list[Installed], root: str, env) -> None:
+    """Which layer guards Cupcake's files from each agent's shell commands, and what its installer knows
+    to check beside its hooks (the default agent's even when no agent has hooks: its protection level
+    is what a first sync will set up)."""
+    from cupcake.cli import doctor_os_layer
+
+    agents = list(dict.fromkeys(item.agent for item in installed)) or [DEFAULT]
+    for agent in agents:
+        mine = [item for item in installed if item.agent == agent]
+        jail = hooks.jail_of(command for item in mine for _event, command, _timeout in item.hooks)
+        if mine:
+            doctor_os_layer.check(report, root, env, agent, jail)  # which layer guards Cupcake's files
+        for check, status, message, fix in installer(agent).doctor_findings(root, env, [i.path for i in mine], jail):
+            report.add(check, status, message, fix)
+
+
 # -- the round trip ----------------------------------------------------------------------------------
 
 
 def _round_trip(report: Report, installed: list[Installed], root: str, env) -> None:
-    command, source = None, None
+    """A sample before-tool event through each agent's hook command (the first scope that has one)."""
+    from cupcake.agents.samples import sample_pre_tool, sample_tool
+
+    tried = set()
     for item in installed:
-        hook = next((f for f in item.found if f.event == "PreToolUse" and f.matches_all), None)
-        if hook is not None:
-            command, source = hook.value["command"], f"the PreToolUse hook in {item.label}"
-            break
-    if command is None:
-        mine = entries.installation_executable()
-        if mine is None:
+        if item.agent in tried:
+            continue
+        event, payload = sample_pre_tool(item.agent, root)
+        tool = sample_tool(item.agent)
+        command = next((c for e, c, _t in item.hooks if e == event), None)
+        if command is None:
+            continue
+        tried.add(item.agent)
+        _send(report, item.agent, (event, payload, tool), command, f"the {event} hook in {item.label}", root, env)
+    for agent in dict.fromkeys(item.agent for item in installed):
+        if agent not in tried:
             report.add(
                 "round trip",
                 WARNING,
-                "no hook command to try, and this installation's executable was not found",
-                "run `cupcake sync`",
+                f"{display_name(agent)}: no before-tool hook, so tool calls are not checked",
+                f"run `{sync_command(agent)}`",
             )
-            return
-        command, source = (
-            entries.hook_command(entries.command_word(mine), "PreToolUse", False),
-            "this installation (no hook)",
-        )
-    payload = probe.sample_event(root)
-    report.progress(f"sending a sample PreToolUse (Bash `echo cupcake doctor`) through {source} ...")
-    first = probe.run_hook(command, root, env, payload)  # once: its policies' checks may be slow
-    report.round_trip = {"command": command, "source": source, "runs": [first.as_dict()]}
-    status, what, fix = _judge(first)
-    report.add(
-        "round trip",
-        status,
-        f"a sample PreToolUse (Bash `echo cupcake doctor`) through {source}: {what} ({first.seconds * 1000:.0f} ms)",
-        fix,
-    )
-    if status == OK and first.seconds > SLOW_SECONDS:
+    if installed:
+        return
+    mine = hooks.installation_executable()
+    if mine is None:
         report.add(
             "round trip",
             WARNING,
-            f"the sample took {first.seconds:.1f} s, and every tool call waits for its hook",
+            "no hook command to try, and this installation's executable was not found",
+            "run `cupcake sync`",
+        )
+        return
+    sample = (*sample_pre_tool(DEFAULT, root), sample_tool(DEFAULT))
+    command = hooks.build(hooks.command_word(mine), DEFAULT, sample[0], True)
+    _send(report, DEFAULT, sample, command, "this installation (no hook)", root, env)
+
+
+def _send(report: Report, agent: str, sample_event, command: str, source: str, root: str, env) -> None:
+    event, payload, tool = sample_event
+    sample = f"a sample {event} ({tool} `echo cupcake doctor`)"
+    report.progress(f"sending {sample} through {source} ...")
+    outcome = probe.run_hook(command, root, env, payload, adapter(agent).PROJECT_DIR_ENV)  # once: checks may be slow
+    if report.round_trip is None:
+        report.round_trip = {"command": command, "source": source, "runs": [outcome.as_dict()]}
+    status, what, fix = _judge(outcome, display_name(agent))
+    report.add("round trip", status, f"{sample} through {source}: {what} ({outcome.seconds * 1000:.0f} ms)", fix)
+    if status == OK and outcome.seconds > SLOW_SECONDS:
+        report.add(
+            "round trip",
+            WARNING,
+            f"the sample took {outcome.seconds:.1f} s, and every tool call waits for its hook",
             "check for slow run_command checks or a slow `cupcake` on PATH (a version manager's shim?)",
         )
 
 
-def _judge(outcome):
+def _judge(outcome, display: str):
     """(status, what happened, fix) for the sample event's outcome."""
+    from cupcake.agents.samples import read_decision
+
     tail = (outcome.stderr.strip().splitlines() or [""])[-1][:300]
     if outcome.error:
         return PROBLEM, outcome.error, "run the hook command by hand to see where it hangs"
     if outcome.exit_code == 2:
         return (
             PROBLEM,
-            f"the hook exited 2 (cupcake missing or crashed, and `|| exit 2` blocks every call): {tail}",
+            f"the hook exited 2, which blocks every call (cupcake missing or crashed): {tail}",
             "fix the executable (see above), or run `cupcake sync` again",
         )
     if outcome.exit_code != 0:
         hint = " (command not found)" if outcome.exit_code == 127 else ""
         return (
             PROBLEM,
-            f"the hook failed with exit {outcome.exit_code}{hint}, so Claude Code lets every call through: {tail}",
+            f"the hook failed with exit {outcome.exit_code}{hint}, so {display} lets every call through: {tail}",
             "fix the executable (see above), or run `cupcake sync` again",
         )
     if not outcome.stdout.strip():
         return OK, "answered in time, no objection (it printed nothing)", None
     try:
-        answer = json.loads(outcome.stdout)
+        decision, reason, message = read_decision(outcome.stdout)
     except ValueError:
         return (
             PROBLEM,
             f"printed something that is not JSON: {outcome.stdout[:200]!r}",
             "check what the hook command runs",
         )
-    decision, reason, message = probe.read_answer(answer)
     if reason.startswith("Cupcake: ") or (message.startswith("Cupcake: ") and decision is None and not reason):
         first_line = (reason or message).splitlines()[0]
         return PROBLEM, f"Cupcake answered with a failure instead of a decision: {first_line}", "see the findings above"

@@ -150,16 +150,9 @@ def check_telemetry(report, root: str, env, compiled) -> None:
 
 def _claude_hooks(root: str, env) -> bool:
     """Whether Claude Code runs Cupcake here (its hooks' environment loses the OTEL_* variables)."""
-    from cupcake.agents.claude import hook_entries as entries
+    from cupcake.agents.installers import hooks, installer
     from cupcake.agents.managed import managed_path
 
-    paths = [entries.settings_path(scope, root, env) for scope in entries.SCOPES] + [managed_path("claude", env)]
-    for path in filter(None, paths):
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read(1 << 20)
-        except (OSError, UnicodeDecodeError):
-            continue
-        if "cupcake" in text and " run " in text:
-            return True
-    return False
+    install = installer("claude")
+    paths = [install.config_path(scope, root, env) for scope in install.SCOPES] + [managed_path("claude", env)]
+    return any(hooks("claude", path) for path in paths if path)

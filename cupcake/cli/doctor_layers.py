@@ -12,7 +12,7 @@ from cupcake.agents.samples import SAMPLE_COMMAND, sample_event
 
 
 def check_layers(report, root: str, env, agents) -> None:
-    from cupcake.cli.doctor import OK, PROBLEM, WARNING
+    OK, PROBLEM, WARNING = "ok", "problem", "warning"  # doctor's statuses (it imports this module)
     from cupcake.effective import view
 
     for agent in agents:

@@ -1,110 +1,61 @@
 """``cupcake doctor``: for each agent with Cupcake's hooks, which layer guards Cupcake's files from its
-shell commands, and how to raise it.
+shell commands, and how to raise it, the same way for every agent (its installer says the rest).
 
-- "sandboxed": the agent's own sandbox makes them read-only (Claude Code's, `cupcake sync --sandbox`);
-- "jailed": Cupcake's jail does (`cupcake sync --agent NAME --sandbox`); the jail is started here to
+- "sandboxed": the agent's own sandbox makes them read-only (where ``sync --sandbox`` turns it on: the
+  installer's ``SANDBOX`` is "own", and its ``doctor_findings`` say so);
+- "jailed": Cupcake's jail does (the ``--jail`` flag on the before-tool hook); the jail is started here to
   show it can, since a jail that cannot start refuses every shell call;
 - "hook only": Cupcake's hook blocks the writes it can read, best effort; a program it cannot see into
   can still change them.
 
-Codex: its own sandbox on (``sandbox_mode`` workspace-write or read-only) cannot hold the jail, so
-every jailed command would be refused: that is a problem, with the fix."""
+What the jail needs besides (Codex's own sandbox off, say) the installer's ``doctor_findings`` check."""
 
 from __future__ import annotations
 
-JAILED, SANDBOXED, HOOK_ONLY = "jailed", "sandboxed", "hook only"
+JAILED, HOOK_ONLY = "jailed", "hook only"
+OFFLINE = "--jail-unshare-net"
 
 
-def check(report, root: str, env, claude_commands, others) -> None:
-    """``claude_commands``: Cupcake's Claude Code hook commands; ``others``: (agent, scope, path) found."""
-    from cupcake.agents import adapter
-    from cupcake.cli.sync_agent import hook_commands
-    from cupcake.cli.sync_jail import current_flag
+def check(report, root: str, env, agent: str, flag: str) -> None:
+    """``flag``: the jail's flag on the agent's hooks ("" none)."""
+    from cupcake.agents import DEFAULT
+    from cupcake.agents.installers import display_name, installer
 
-    if claude_commands is not None:
-        _claude(report, root, env, claude_commands)
-    for agent, _scope, path in others:
-        display = getattr(adapter(agent), "DISPLAY_NAME", agent)
-        flag = current_flag(hook_commands(path, agent))
-        check_name = f"os layer {agent}"
-        if not flag:
-            report.add(
-                check_name,
-                "ok",
-                f"{display}: OS layer: {HOOK_ONLY} (Cupcake's hook blocks the writes it can read, best effort; a "
-                "program it cannot see into can still change Cupcake's files). To raise it to jailed: "
-                f"`cupcake sync --agent {agent} --sandbox`",
-            )
-            continue
-        _jailed(report, check_name, display, agent, root, env, flag)
-        if agent == "codex":
-            _codex_sandbox(report, check_name, root, env)
-
-
-def _claude(report, root: str, env, commands) -> None:
-    from cupcake.agents.claude.hook_entries import jail_flag
-    from cupcake.agents.claude.protections import INSTALL_HINT, level, sandbox_missing
-
-    found, reasons = level(root, env)
-    flag = next((jail_flag(c) for c in commands if jail_flag(c)), "")
-    if found == "sandboxed":
-        report.add(
-            "protection",
-            "ok",
-            "protection level: sandboxed (Claude Code's own sandbox: Bash cannot write Cupcake's files)"
-            + (
-                "; Cupcake's jail is on too, and cannot start inside it: run `cupcake sync --jail --uninstall`"
-                if flag
-                else ""
-            ),
-        )
-        return
+    install, display = installer(agent), display_name(agent)
+    own = install.SANDBOX == "own"
+    name, prefix = ("protection", "protection level: ") if own else (f"os layer {agent}", f"{display}: OS layer: ")
     if flag:
-        _jailed(report, "protection", "Claude Code", "claude", root, env, flag, prefix="protection level: ")
+        if not install.own_sandbox_on(root, env):  # inside the agent's own sandbox its findings say the rest
+            _jailed(report, name, prefix, display, agent, root, env, flag)
         return
-    fix = "run `cupcake sync --sandbox` (Claude Code's own sandbox) or `cupcake sync --jail` (Cupcake's)"
-    if sandbox_missing(env):
-        fix = f"install bubblewrap and socat (`{INSTALL_HINT}`), then " + fix
-    # Not a fault of the installation (the hook works), so not a warning: the level and how to raise it.
+    if own:
+        return  # its own sandbox or only the hook: the installer's doctor_findings say which
+    named = "" if agent == DEFAULT else f" --agent {agent}"
     report.add(
-        "protection",
+        name,
         "ok",
-        "protection level: hook only (" + "; ".join(reasons) + "): Cupcake's hook blocks the writes it "
-        f"recognises, best effort. To raise it to sandboxed: {fix}",
+        f"{prefix}{HOOK_ONLY} (Cupcake's hook blocks the writes it can read, best effort; a program it cannot see "
+        f"into can still change Cupcake's files). To raise it to {JAILED}: `cupcake sync{named} --sandbox`",
     )
 
 
-def _jailed(report, check_name, display, agent, root, env, flag, prefix="") -> None:
+def _jailed(report, name: str, prefix: str, display: str, agent: str, root: str, env, flag: str) -> None:
     from cupcake.jail import probe
 
-    found = probe.check(root, env, agent=agent, unshare_net=flag == "--jail-unshare-net")
-    net = ", without network" if flag == "--jail-unshare-net" else ""
+    found = probe.check(root, env, agent=agent, unshare_net=flag == OFFLINE)
+    net = ", without network" if flag == OFFLINE else ""
     if found.ok:
         report.add(
-            check_name,
+            name,
             "ok",
-            f"{prefix or display + ': OS layer: '}{JAILED} (Cupcake's jail{net}: shell commands cannot write "
-            f"Cupcake's files; `true` in it took {found.seconds * 1000:.0f} ms here)",
+            f"{prefix}{JAILED} (Cupcake's jail{net}: shell commands cannot write Cupcake's files; `true` in it "
+            f"took {found.seconds * 1000:.0f} ms here)",
         )
         return
     report.add(
-        check_name,
+        name,
         "problem",
         f"{display}: the OS layer is on, but Cupcake's jail cannot start here, so every shell call is refused: "
         f"{found.cause}",
         found.fix,
     )
-
-
-def _codex_sandbox(report, check_name: str, root: str, env) -> None:
-    from cupcake.agents.codex import sandbox
-
-    mode, where = sandbox.in_effect(root, env)
-    if mode and mode != sandbox.VALUE:
-        report.add(
-            check_name,
-            "problem",
-            f'Codex: its own sandbox is on (sandbox_mode = "{mode}" in {where}): Cupcake\'s jail cannot start '
-            "inside it, so every shell call would be refused",
-            "run `cupcake sync --agent codex --sandbox` (it turns Codex's sandbox off where the jail replaces it)",
-        )

@@ -51,7 +51,7 @@ def explain(
             out("cupcake explain: the event must be a JSON object")
             return 2
         if agent is None:
-            from cupcake.agents.claude.recorded import completed
+            from cupcake.agents.recorded import completed
 
             payload = completed(payload, root)
     outcome = rehearse(payload, root, env, agent=agent, event=event)

@@ -62,13 +62,15 @@ def init(
 ) -> None:
     """Turn the rules in your CLAUDE.md files into policies, checked before you approve them.
 
-    Finds every CLAUDE.md (here, above, below, ~/.claude/CLAUDE.md, and their @imports), asks a
-    headless Claude Code to translate them into cupcake.toml (project rules) and ~/.claude/cupcake.toml
-    (your own rules), checks them with the loader `run` uses and sends every problem back until they
-    load, then shows one line per policy and the diff. Nothing is saved without your yes (or --yes);
-    a file replaced is kept as <name>.bak. Then it runs `cupcake sync`.
+    Finds every CLAUDE.md (here, above, below, ~/.claude/CLAUDE.md, and their @imports), asks an agent
+    run headless (Claude Code by default, or --agent NAME) to translate them into cupcake.toml (project
+    rules) and ~/.claude/cupcake.toml (your own rules), checks them with the loader `run` uses and sends
+    every problem back until they load, then shows one line per policy and the diff. Nothing is saved
+    without your yes (or --yes); a file replaced is kept as <name>.bak. Then it runs `cupcake sync` for
+    that agent.
     """
     from cupcake.cli.options import agent_name
+    from cupcake.cli.sync import sync as run_sync
     from cupcake.init.flow import Io, Options
     from cupcake.init.flow import init as run_init
 
@@ -85,7 +87,7 @@ def init(
         agent_timeout=agent_timeout,
         sync=sync,
     )
-    raise typer.Exit(run_init(os.environ, os.getcwd(), options, Io(typer.echo, _echo_err, _ask)))
+    raise typer.Exit(run_init(os.environ, os.getcwd(), options, Io(typer.echo, _echo_err, _ask, run_sync)))
 
 
 def _echo_err(message: str) -> None:

@@ -1,6 +1,6 @@
 """``cupcake packs``: the built-in rule packs and their rules; ``cupcake packs NAME``: one pack, each rule
 with its message and examples; ``cupcake packs --project``: the packs this project's policy files turn
-on, rule by rule (on, or off and why). Also the README's packs table."""
+on, rule by rule (on, or off and why). Also the packs table of docs/packs.md."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class UsageError(Exception):
 def pack_named(name: str) -> dict:
     """One pack's data; ``cupcake:git`` and ``git`` both name it."""
     from cupcake import packs
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     bare = name.removeprefix(packs.PREFIX)
     for pack in packs_data():
@@ -187,7 +187,7 @@ def list_packs(json_out: bool = False, out=print) -> int:
 
 
 def markdown_table() -> str:
-    """The README's packs table, generated from the packs themselves."""
+    """The packs table of docs/packs.md, generated from the packs themselves."""
     lines = ["| Pack | Rule | Severity | Action | Tools | What the agent is told |", "|---|---|---|---|---|---|"]
     for pack in packs_data():
         if pack["name"] == "recommended":

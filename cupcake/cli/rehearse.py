@@ -34,7 +34,7 @@ def rehearse(payload: dict, root: str, env, runs_programs: bool = False, agent=N
     """``payload`` as the hook would get it in the project at ``root``: Claude Code's form, or with
     ``agent`` that agent's (``event`` as its hook command names it, when the payload does not)."""
     from cupcake.agents import adapter
-    from cupcake.agents.claude.recorded import event_of, with_project
+    from cupcake.agents.recorded import event_of, with_project
     from cupcake.cli.run import execute
     from cupcake.pipeline.rehearsal import Rehearsal
 

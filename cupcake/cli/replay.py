@@ -21,7 +21,7 @@ WENT_AHEAD = ("allow", "context", "approve", "ask")
 
 def audit_events(path: str, since=None):
     """(payload, recorded decision, time, Record) for each tool call of the audit trail at ``path``."""
-    from cupcake.agents.claude.recorded import event_of, from_audit
+    from cupcake.agents.recorded import event_of, from_audit
     from cupcake.cli.blind_spots import Record
     from cupcake.stores.audit.reader import read_trail
 
@@ -38,7 +38,7 @@ def audit_events(path: str, since=None):
 
 def transcript_events(path: str, since=None):
     """(payload, "allow", time, Record) for each tool call of a Claude Code transcript."""
-    from cupcake.agents.claude.recorded import event_of, transcript_calls
+    from cupcake.agents.recorded import event_of, transcript_calls
     from cupcake.cli.blind_spots import Record
 
     for payload, stamp in transcript_calls(path, since):
@@ -72,7 +72,7 @@ class Tally:
 
 def replay(env, cwd, sources, since=None, json_out: bool = False, out=print, err=print) -> int:
     from cupcake.agents import project_dir_in
-    from cupcake.agents.claude.recorded import completed
+    from cupcake.agents.recorded import completed
     from cupcake.cli.blind_spots import unjudged
     from cupcake.cli.rehearse import rehearse
     from cupcake.project import find_root, policy_files

@@ -61,10 +61,9 @@ def execute(raw: bytes, args, env, last_resort: bool = False, rehearsal=None):
     ``rehearsal`` (``cupcake.pipeline.rehearsal``): the same run with nothing recorded (explain, test, replay)."""
     from cupcake.pipeline.clock import AlarmClock
     from cupcake.pipeline.context import Context
-    from cupcake.pipeline.order import Stage
     from cupcake.pipeline.plan import build_plan
     from cupcake.pipeline.runner import Failure, run_plan
-    from cupcake.systems import builtin_systems, finish
+    from cupcake.systems import REPLAN, builtin_systems, finish
 
     event, options, problem = parse_args(args)
     options["started"] = time.monotonic()
@@ -77,8 +76,7 @@ def execute(raw: bytes, args, env, last_resort: bool = False, rehearsal=None):
     for text in filter(None, (problem, unknown)):
         ctx.failures.append(Failure("cli", text, True))
     clock = AlarmClock(last_resort=(lambda: _answer_and_exit(ctx)) if last_resort else None)
-    replan = (Stage.POLICY_LOAD, configured_plan)
-    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=replan)
+    run_plan(build_plan(builtin_systems()), ctx, finish=finish, clock=clock, replan=REPLAN)
     return ctx
 
 
@@ -90,23 +88,6 @@ def _adapter(name):
         return agents.adapter(name or agents.DEFAULT), None
     except agents.UnknownAgent as exc:
         return agents.adapter(agents.DEFAULT), f"`cupcake run --agent`: {exc}"
-
-
-def configured_plan(ctx, rest):
-    """After policy load: the rest of the plan as ``[pipeline.systems]`` has it, and the shadow
-    evaluation when a candidate or observed policy exists. Runs that name neither import nothing more."""
-    policies = ctx.policies
-    if not policies:
-        return rest
-    if "shadow" in policies or "observe" in policies:
-        from cupcake.systems.shadow_evaluation import planned
-
-        rest = planned(rest)
-    if not policies.get("systems"):
-        return rest
-    from cupcake.stages.configure import configure
-
-    return configure(ctx, rest)
 
 
 def _answer_and_exit(ctx) -> None:
@@ -142,7 +123,7 @@ def closed_anyway(args) -> bool:
 def emergency(exc: BaseException, closed: bool = False):
     """Last resort when even the guarantee failed: (stdout, stderr, exit code) naming the failure.
     fail_mode "closed" (``--fail-closed`` on the hook command line) blocks: exit 2, the reason on stderr."""
-    from cupcake.cli.entry import last_resort
+    from cupcake.cli.last_resort import last_resort
 
     return last_resort(exc, closed)
 

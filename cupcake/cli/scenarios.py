@@ -89,7 +89,7 @@ class Result:
 
 
 def payload_for(event: str, tool, tool_input, root: str, session: str = "cupcake-test") -> dict:
-    from cupcake.agents.claude.recorded import tool_call
+    from cupcake.agents.recorded import tool_call
 
     return tool_call(event, tool, tool_input, root, session, os.path.join(root, ".cupcake", "no-transcript.jsonl"))
 
@@ -104,7 +104,7 @@ def run_payload(payload: dict, root: str, env) -> Outcome:
 
 def scenario_payload(table: dict, root: str) -> dict:
     if isinstance(table.get("payload"), dict):
-        from cupcake.agents.claude.recorded import completed
+        from cupcake.agents.recorded import completed
 
         return completed(table["payload"], root)
     event = table.get("event", "PreToolUse")

@@ -1,7 +1,10 @@
-"""``cupcake sync``: write Cupcake's hook entries into Claude Code settings (or take them out).
+"""``cupcake sync [--agent NAME]``: write Cupcake's hook entries into an agent's hook settings (or take
+them out), the same way for every agent, through its installer (``cupcake.agents.installers``).
 
 A safe read-modify-write: only Cupcake's own entries change, a file that is not valid JSON is never
-overwritten, the write is atomic and the previous file is kept as ``<name>.bak``.
+overwritten, the write is atomic and the previous file is kept as ``<name>.bak``. The hook command
+(``cupcake.agents.hook_command``) names ``cupcake`` in a team-shared file and this installation's path
+in a personal one, and blocks where a call could go through unchecked because Cupcake cannot start.
 """
 
 from __future__ import annotations
@@ -11,26 +14,38 @@ import os
 import shutil
 import sys
 
-from cupcake.agents import project_dir_in
-from cupcake.agents.claude import hook_entries as entries
-from cupcake.agents.claude import settings_file
-from cupcake.agents.claude.hook_edit import ShapeError, apply_sync, apply_uninstall, find_cupcake
-from cupcake.agents.claude.settings_file import SettingsFileError
-from cupcake.agents.jsonedit import Document
+from cupcake.agents import DEFAULT, NAMES, adapter
+from cupcake.agents import hook_command as hooks
+from cupcake.agents.installers import display_name, installer
+from cupcake.agents.settings_file import BACKUP_SUFFIX, Edits, SettingsFileError
+from cupcake.agents.settings_file import write as write_file
 from cupcake.evaluate.settings import DEFAULTS, fail_mode_of
-from cupcake.project import PROJECT_FILE, find_root, managed_policy_file, policy_files, user_policy_file
+from cupcake.project import PROJECT_FILE, USER_FILE, find_root, managed_policy_file, policy_files, user_policy_file
 from cupcake.stores import gitignore
 
 EMPTY_SETTINGS = "{}\n"
+MANAGED = "managed"  # every user's hooks, where the agent reads its managed settings: cupcake.cli.sync_managed
 
 
 class Refused(Exception):
     """Sync stops and writes nothing; the message says why and what to do."""
 
+    code = 1
+
+
+class Usage(Refused):
+    """The command line asks for what cannot be (an unknown agent, an option the agent has no use for)."""
+
+    code = 2
+
+
+def home_of(env) -> str:
+    return env.get("HOME") or os.path.expanduser("~")
+
 
 def scope_label(scope: str, path: str, root: str, env) -> str:
     """How a settings file is named in messages."""
-    home = entries.home_of(env).rstrip("/") + "/"
+    home = home_of(env).rstrip("/") + "/"
     if scope != "user" and path.startswith(root.rstrip("/") + "/"):
         return path[len(root.rstrip("/")) + 1 :]
     if path.startswith(home):
@@ -89,13 +104,13 @@ def _where(problem) -> str:
 
 
 def chosen_executable(scope: str, command):
-    """The executable the hooks call: ``--command``, else `cupcake` by name for the shared project
-    file, else this installation's absolute path."""
+    """The executable the hooks call: ``--command``, else `cupcake` by name for a team-shared file,
+    else this installation's absolute path."""
     if command:
         return command
-    if scope in entries.SHARED_SCOPES:
-        return entries.DEFAULT_NAME
-    found = entries.installation_executable()
+    if scope in hooks.SHARED_SCOPES:
+        return hooks.DEFAULT_NAME
+    found = hooks.installation_executable()
     if found is None:
         raise Refused(
             "cannot find this installation's `cupcake` executable beside the Python interpreter "
@@ -105,12 +120,11 @@ def chosen_executable(scope: str, command):
     return found
 
 
-def path_warnings(executable: str, env, closed: bool) -> list[str]:
-    """Whether Claude Code, started from this shell, will run this installation."""
-    mine = entries.installation_executable()
-    fails = "every hook would fail, and " + (
-        'block every call (fail_mode "closed")' if closed else "Claude Code then lets every call through"
-    )
+def path_warnings(executable: str, env, agent: str = DEFAULT) -> list[str]:
+    """Whether the agent, started from this shell, will run this installation."""
+    mine = hooks.installation_executable()
+    display = display_name(agent)
+    fails = f"every call {display} could stop is blocked until it is (the hook says why)"
     if "$" in executable:
         return []
     if "/" in executable:
@@ -119,20 +133,25 @@ def path_warnings(executable: str, env, closed: bool) -> list[str]:
             return [f"{executable} is not an executable file: {fails}."]
         return []
     found = shutil.which(executable, path=env.get("PATH", os.defpath))
+    personal = next(s for s in installer(agent).SCOPES if s not in hooks.SHARED_SCOPES)
+    again = f"cupcake sync{_agent_flag(agent)} --scope {personal}"
     fix = (
-        f"Put {os.path.dirname(mine)} on PATH, or run `cupcake sync --scope local` to write this installation's absolute path."
+        "Install Cupcake where every shell finds it (`pipx install .` or `uv tool install .` from its source), "
+        f"or run `{again}` to write this installation's absolute path."
         if mine
         else "Install Cupcake on PATH, or pass --command with its absolute path."
     )
     if found is None:
-        return [
-            f"`{executable}` is not on this PATH, so Claude Code started from here will not find it: {fails}. {fix}"
-        ]
+        return [f"`{executable}` is not on this PATH, so {display} started from here will not find it: {fails}. {fix}"]
     if mine and os.path.realpath(found) != os.path.realpath(mine):
         return [
             f"`{executable}` on this PATH is {found}, not this installation ({mine}): the hooks will run that one. {fix}"
         ]
     return []
+
+
+def _agent_flag(agent: str) -> str:
+    return "" if agent == DEFAULT else f" --agent {agent}"
 
 
 def diff(label: str, old, new: str) -> str:
@@ -145,118 +164,29 @@ def diff(label: str, old, new: str) -> str:
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
-def sync(
-    scope: str,
-    env,
-    cwd: str,
-    command=None,
-    dry_run=False,
-    uninstall=False,
-    out=print,
-    err=print,
-    sandbox=False,
-    jail=False,
-    unshare_net=False,
-) -> int:
-    """``sandbox``: Claude Code's own sandbox; ``jail``: Cupcake's jail instead (``cupcake.cli.sync_jail``)."""
-    from cupcake.agents.claude.protections import ProtectionShapeError
-    from cupcake.cli.sync_jail import CannotStart
-
-    try:
-        return _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox, jail, unshare_net)
-    except (Refused, SettingsFileError, ShapeError, ProtectionShapeError, CannotStart) as exc:
-        err(f"cupcake sync: {exc}")
-        return 1
-
-
-def _sync(scope, env, cwd, command, dry_run, uninstall, out, err, sandbox=False, jail=False, unshare_net=False) -> int:
-    if scope not in entries.SCOPES:
-        raise Refused(f"unknown scope {scope!r}: use project, local or user")
-    root = find_root(project_dir_in(env), cwd)
-    if scope != "user" and os.path.realpath(cwd) != root:
-        out(f"Project root: {root} (found from {cwd}: {_why_root(root)})")
-    path = entries.settings_path(scope, root, env)
-    label = scope_label(scope, path, root, env)
-    loaded = settings_file.read(path, label)
-    try:
-        doc = Document(loaded.text if loaded.exists else EMPTY_SETTINGS)
-    except RecursionError:
-        raise Refused(f"{label}: nested too deeply to edit safely; Cupcake leaves it as it is") from None
-    from cupcake.cli import sync_jail
-
-    if uninstall and jail:  # the jail off, the hooks kept
-        return _install(
-            scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err, False, "", True
-        )
-    if uninstall:
-        also = (entries.executable_of(entries.command_word(command)),) if command else ()
-        return _uninstall(doc, loaded, also, dry_run, out)
-    flag = sync_jail.flag(unshare_net) if jail else _current_jail(doc)
-    if sandbox:
-        from cupcake.agents.claude.protections import INSTALL_HINT, sandbox_missing
-
-        missing = sandbox_missing(env)
-        if missing:
-            raise Refused(
-                f"Claude Code's sandbox needs {' and '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} "
-                f"not on PATH: install them (Debian, Ubuntu: `{INSTALL_HINT}`), then run `cupcake sync --sandbox` "
-                "again. Nothing was written."
-            )
-    return _install(
-        scope, root, env, doc, loaded, chosen_executable(scope, command), dry_run, out, err, sandbox, flag, jail
-    )
-
-
-def _current_jail(doc: Document) -> str:
-    """The jail flag on Cupcake's PreToolUse hook now (a plain sync keeps the layer as it is)."""
-    hooks = doc.value(doc.root).get("hooks") if doc.root.kind == "object" else None
-    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
-    for group in groups if isinstance(groups, list) else ():
-        for hook in group.get("hooks", ()) if isinstance(group, dict) else ():
-            command = hook.get("command") if isinstance(hook, dict) else None
-            if entries.is_cupcake(command) and entries.jail_flag(command):
-                return entries.jail_flag(command)
-    return ""
-
-
-def _why_root(root: str) -> str:
-    if os.path.isfile(os.path.join(root, PROJECT_FILE)):
-        return f"it holds {PROJECT_FILE}"
-    if os.path.isdir(os.path.join(root, ".cupcake")):
-        return "it holds .cupcake/"
-    if os.path.lexists(os.path.join(root, ".git")):
-        return f"the git top level, as no {PROJECT_FILE} is above"
-    return "the working directory"
-
-
-def _edited(doc: Document, loaded):
-    """The new text, or None when the edits leave the file as it is."""
-    new_text = doc.render() if doc.changed else loaded.text
-    return new_text if new_text != loaded.text else None
-
-
-def show_dry_run(loaded, new_text, ignore, out) -> int:
-    """Print what sync would change (``new_text`` None or unchanged: nothing), and write nothing."""
-    old = loaded.text if loaded.exists else None
-    shown = diff(loaded.label, old, new_text) if new_text is not None and new_text != (old or "") else ""
+def show_dry_run(label: str, changed, ignore, out) -> int:
+    """Print what sync would change (each file's diff, then .gitignore's), and write nothing."""
+    shown = "".join(diff(loaded.label, loaded.text if loaded.exists else None, new) for loaded, new in changed)
     if ignore is not None and ignore.new is not None:
         shown += diff(".gitignore", ignore.old, ignore.new)
-    out(shown.rstrip("\n") if shown else f"{loaded.label}: nothing to change.")
+    out(shown.rstrip("\n") if shown else f"{label}: nothing to change.")
     out("(dry run: nothing was written)")
     return 0
 
 
 def backup_note(loaded) -> str:
-    """Where the file's previous version is kept (settings_file.write keeps one whenever the file existed)."""
-    return f" (the previous version is in {loaded.label}.bak)." if loaded.exists else "."
+    """Where the file's previous version is kept (``settings_file.write`` keeps one whenever the file existed)."""
+    return f" (the previous version is in {loaded.label}{BACKUP_SUFFIX})." if loaded.exists else "."
 
 
 def write_gitignore(ignore, out) -> None:
     """Write the planned ``.gitignore`` (``stores.gitignore.plan``), if it adds anything."""
     if ignore is None or ignore.new is None:
         return
+    from cupcake.stores.atomic_write import write_atomically
+
     try:
-        settings_file.replace_atomically(ignore.path, gitignore.encode(ignore.new))
+        write_atomically(ignore.path, gitignore.encode(ignore.new), 0o644, durable=True)
     except OSError as exc:
         raise Refused(f".gitignore: cannot write it: {exc.strerror or exc} (the hooks were written)") from None
     out(f"Added {' and '.join(ignore.added)} to .gitignore.")
@@ -272,96 +202,264 @@ def policy_errors_warning(policy_errors, closed: bool) -> str:
     )
 
 
-def _uninstall(doc: Document, loaded, also, dry_run, out) -> int:
-    from cupcake.agents.claude import protections
+def sync(
+    scope: str,
+    env,
+    cwd: str,
+    command=None,
+    dry_run=False,
+    uninstall=False,
+    out=print,
+    err=print,
+    sandbox=False,
+    agent: str = DEFAULT,
+    trust: bool = False,
+    jail: bool = False,
+    unshare_net: bool = False,
+) -> int:
+    """``sandbox``: the OS layer as ``--sandbox`` turns it on for the agent (its installer's ``SANDBOX``: the
+    agent's own sandbox, or Cupcake's jail); ``jail``: Cupcake's jail (``cupcake.cli.sync_jail``);
+    ``unshare_net``: the jail without network. With ``uninstall``, the jail's option takes the layer off
+    and keeps the hooks."""
+    from cupcake.cli.sync_jail import CannotStart
 
-    removed = len(find_cupcake(doc, also))
-    apply_uninstall(doc, also)
-    new_text = _edited(doc, loaded)
-    record = protections.read_record(loaded.path) if loaded.exists else None
-    if record is not None:
-        base = new_text if new_text is not None else loaded.text
-        stripped = protections.remove(base, record)
-        new_text = stripped if stripped != loaded.text else None
+    options = {"sandbox": sandbox, "trust": trust, "jail": jail}
+    try:
+        return _sync(agent, scope, env, cwd, command, dry_run, uninstall, out, err, options, unshare_net)
+    except (Refused, SettingsFileError) as exc:
+        err(f"cupcake sync: {exc}")
+        return getattr(exc, "code", 1)
+    except CannotStart as exc:
+        err(f"cupcake sync: {exc}")
+        return 1
+
+
+class Layer:
+    """What this sync does with the OS layer (Cupcake's jail): ``flag``, the jail's flag on the before-tool
+    hook after it ("" none); ``changed``: whether it turns the jail on or off (then it tries the jail
+    first, changes what the installer says the jail needs, and says so); ``own``: the agent's own sandbox
+    asked for."""
+
+    __slots__ = ("flag", "changed", "own")
+
+    def __init__(self, flag: str, changed: bool, own: bool):
+        self.flag, self.changed, self.own = flag, changed, own
+
+
+def _layer(install, display: str, text: str, uninstall: bool, options, unshare_net: bool) -> Layer:
+    from cupcake.cli import sync_jail
+
+    own_sandbox = install.SANDBOX == "own"
+    if options["sandbox"] and options["jail"] and own_sandbox:
+        raise Usage(f"--sandbox ({display}'s own sandbox) and --jail (Cupcake's) are two ways to one end: pick one")
+    wants_jail = options["jail"] or (options["sandbox"] and not own_sandbox)
+    if unshare_net and not wants_jail:
+        raise Usage("--unshare-net is for Cupcake's jail (--jail, or --sandbox where the agent has no own sandbox)")
+    current = hooks.jail_of(command for _e, command, _t in install.hooks_in(text)) if text else ""
+    if uninstall:  # the jail off (and what it changed beside the hooks put back), the hooks kept
+        return Layer("", True, False)
+    if wants_jail:
+        flag = sync_jail.flag(unshare_net)
+        return Layer(flag, flag != current, False)
+    own = options["sandbox"] and own_sandbox
+    return Layer("" if own else current, False, own)  # the jail cannot start inside the agent's own sandbox
+
+
+def _sync(agent, scope, env, cwd, command, dry_run, uninstall, out, err, options, unshare_net=False) -> int:
+    if agent not in NAMES:
+        raise Usage(f"unknown agent {agent!r} (known: {', '.join(NAMES)})")
+    install, display = installer(agent), display_name(agent)
+    if scope not in install.SCOPES:
+        every = list(dict.fromkeys(s for n in NAMES for s in installer(n).SCOPES))
+        if scope not in every:
+            raise Refused(f"unknown scope {scope!r}: use {', '.join(every[:-1])} or {every[-1]}")
+        raise Refused(f"{display} has no {scope!r} scope: use {' or '.join(install.SCOPES)}")
+    asked = sorted(name for name, on in options.items() if on)
+    for name in asked:
+        if name not in install.OPTIONS:
+            offered = [n for n in NAMES if name in installer(n).OPTIONS]
+            raise Usage(f"--{name} is for {' and '.join(display_name(n) for n in offered)}; {display} has no such step")
+    root = find_root(adapter(agent).project_dir(env), cwd)
+    if scope != "user" and os.path.realpath(cwd) != root:
+        out(f"Project root: {root} (found from {cwd}: {_why_root(root)})")
+    path = install.config_path(scope, root, env)
+    edits = Edits(lambda p: scope_label(scope if p == path else "project", p, root, env))
+    text = edits.text(path)  # a file Cupcake cannot read is never overwritten: stop here, before anything else
+    try:
+        layer = _layer(install, display, text or "", uninstall, options, unshare_net)
+    except ValueError:
+        layer = _layer(install, display, "", uninstall, options, unshare_net)  # update_text says what is wrong
+    wants_jail = options["jail"] or (options["sandbox"] and install.SANDBOX != "own")
+    if uninstall and not wants_jail:
+        return _uninstall(install, display, scope, root, env, edits, path, command, dry_run, out)
+    run = _Run(install, agent, display, scope, root, env, edits, path, out, err)
+    return _install(run, command, dry_run, options, layer)
+
+
+class _Run:
+    """One sync's whereabouts: the agent, its installer, the scope, the project, the file, the output."""
+
+    def __init__(self, install, agent, display, scope, root, env, edits, path, out, err):
+        self.install, self.agent, self.display, self.scope = install, agent, display, scope
+        self.root, self.env, self.edits, self.path, self.out, self.err = root, env, edits, path, out, err
+
+    def label(self, path: str) -> str:
+        return scope_label(self.scope if path == self.path else "project", path, self.root, self.env)
+
+    def off_command(self) -> str:
+        """The command that takes the jail off and keeps the hooks."""
+        option = "jail" if self.install.SANDBOX == "own" else "sandbox"
+        scope = "" if self.scope == "project" else f" --scope {self.scope}"
+        return f"cupcake sync{_agent_flag(self.agent)}{scope} --{option} --uninstall"
+
+
+def _why_root(root: str) -> str:
+    if os.path.isfile(os.path.join(root, PROJECT_FILE)):
+        return f"it holds {PROJECT_FILE}"
+    if os.path.isdir(os.path.join(root, ".cupcake")):
+        return "it holds .cupcake/"
+    if os.path.lexists(os.path.join(root, ".git")):
+        return f"the git top level, as no {PROJECT_FILE} is above"
+    return "the working directory"
+
+
+def _edit(install, edits, path, events, word, timeout, closed, uninstall, scope, also, jail="") -> None:
+    current = edits.text(path)
+    try:
+        new = install.update_text(current, events, word, timeout, closed, uninstall, scope, also, jail)
+    except RecursionError:
+        raise Refused(f"{edits.label(path)}: nested too deeply to edit safely; Cupcake leaves it as it is") from None
+    except ValueError as exc:
+        raise Refused(f"{edits.label(path)}: {exc}") from None
+    if not new and edits.exists(path):
+        new = EMPTY_SETTINGS  # never leave an empty file an agent might not read
+    if new != current:
+        edits.set(path, new)
+
+
+def _write_all(edits) -> list:
+    """Write every changed file (each atomically, its previous version kept), then what must follow."""
+    changed = edits.changed()
+    for loaded, text in changed:
+        write_file(loaded, text)
+    for action in edits.then:
+        action()
+    return changed
+
+
+def _uninstall(install, display, scope, root, env, edits, path, command, dry_run, out) -> int:
+    also = (command,) if command else ()  # an executable named otherwise than cupcake, given with --command
+    removed = len(install.hooks_in(edits.text(path))) if edits.exists(path) else 0
+    _edit(install, edits, path, (), hooks.DEFAULT_NAME, 600, False, True, scope, also)
+    try:
+        protected = install.unprotect(edits, scope, root, env)  # what it will say it removed
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    beside = install.os_layer(scope, root, env, False)  # what the jail had changed there, put back
     if dry_run:
-        return show_dry_run(loaded, new_text, None, out)
-    if new_text is None:
-        out(f"{loaded.label}: no Cupcake hooks; nothing to remove.")
-        if record is not None:
-            protections.delete_record(loaded.path)
+        _show_beside(beside, lambda p: scope_label("project", p, root, env), out)
+        return show_dry_run(edits.label(path), edits.changed(), None, out)
+    if beside is not None:
+        out(beside.apply().format(file=scope_label("project", beside.shown()[0], root, env)))
+    changed = _write_all(edits)
+    label = edits.label(path)
+    if not changed and not protected:
+        out(f"{label}: no Cupcake hooks for {display}; nothing to remove.")
         return 0
-    settings_file.write(loaded, new_text)
-    if record is not None:
-        protections.delete_record(loaded.path)
-    out(
-        f"Removed {removed} Cupcake hook entr{'y' if removed == 1 else 'ies'} from {loaded.label}" + backup_note(loaded)
-    )
-    if record is not None:
-        out("Removed the protections sync had added (permissions.deny rules, sandbox paths), and nothing else.")
+    loaded = edits.loaded[path]
+    if removed:
+        noun = "entry" if removed == 1 else "entries"
+        out(f"Removed {removed} Cupcake hook {noun} for {display} from {label}" + backup_note(loaded))
+    for line in protected:
+        out(line)
     return 0
 
 
-def _install(
-    scope, root, env, doc: Document, loaded, executable: str, dry_run, out, err, sandbox=False, jail="", layer=False
-) -> int:
-    """``jail``: the OS layer's flag for the PreToolUse hook ("" none); ``layer``: whether this sync turns the
-    jail on or off (then it says so, and tries the jail first)."""
-    from cupcake.agents.claude import protections
-    from cupcake.agents.claude.hooked_events import needed_events
+def _show_beside(beside, label, out) -> None:
+    """A dry run: the diff of what the OS layer changes beside the hooks."""
+    if beside is not None:
+        path, old, new = beside.shown()
+        out(diff(label(path), old, new).rstrip("\n"))
+
+
+def _install(run: _Run, command, dry_run, options, layer: Layer) -> int:
+    from cupcake.cli import sync_jail
     from cupcake.stores.policies.cache import secret
 
+    install, agent, display, scope, root, env = run.install, run.agent, run.display, run.scope, run.root, run.env
+    edits, path, out, err = run.edits, run.path, run.out, run.err
     fail_mode, timeout, policy_errors, present, compiled = policy_settings(scope, root, env)
-    word = entries.command_word(executable)
+    executable = chosen_executable(scope, command)
+    word = hooks.command_word(executable)
     closed = fail_mode == "closed"
-    also = (entries.executable_of(word),)
-    events = needed_events(compiled)  # Cupcake's own, and every event a policy names
-    apply_sync(doc, {event: entries.handler(word, event, closed, timeout, jail) for event in events}, also)
-    hooked = doc.render() if doc.changed else (loaded.text if loaded.exists else EMPTY_SETTINGS)
-    targets = protections.protected_targets(scope, root, env, compiled.get("protected") or {})
-    previous = protections.read_record(loaded.path) if loaded.exists else None
-    protected_text, record = protections.apply(hooked, targets, sandbox, previous)
-    new_text = protected_text if protected_text != loaded.text else None
-    extra = (gitignore.LOCAL_ENTRY,) if scope == "local" else ()
-    ignore = gitignore.plan(root, extra) if scope != "user" else None
+    also = (executable,)
+    events = install.hook_events(compiled)  # Cupcake's own, and (where the agent says) every event a policy names
+    _edit(install, edits, path, events, word, timeout, closed, False, scope, also, layer.flag)
+    try:
+        ignored = install.protect(edits, scope, root, env, compiled, layer.own)
+    except ValueError as exc:
+        raise Refused(f"{exc}") from None
+    beside = install.os_layer(scope, root, env, bool(layer.flag)) if layer.changed else None
+    ignore = None
+    if scope != "user":
+        ignored = list(ignored) + _beside_shared(scope, path, root) + (beside.ignored(root) if beside else [])
+        ignore = gitignore.plan(root, ignored)
+    changed = edits.changed()
     if dry_run:
-        return show_dry_run(loaded, new_text, ignore, out)
-    from cupcake.cli import sync_jail
+        _show_beside(beside, run.label, out)
+        code = show_dry_run(edits.label(path), changed, ignore, out)
+        if layer.changed and layer.flag:
+            out("(the jail was not started either; sync without --dry-run runs `true` in it first)")
+        return code
+    # Never write a jail that cannot start: it would refuse every shell call.
+    seconds = sync_jail.check(root, env, agent, layer.flag) if layer.changed and layer.flag else None
 
-    seconds = sync_jail.check(root, env, "claude", jail) if layer and jail else None
     secret(env, create=True)  # the policy cache's seal from now on (run itself writes only under .cupcake/)
-    shown_command = entries.hook_command(word, "<Event>", closed)
-    if new_text is not None:
-        settings_file.write(loaded, new_text)
-    if record != previous and (record["created"] or record["deny"] or record["deny_write"] or "enabled_was" in record):
-        protections.write_record(loaded.path, record)
-    if new_text is not None:
+    if beside is not None:
+        out(beside.apply().format(file=run.label(beside.shown()[0])))
+    _write_all(edits)
+    label, loaded = edits.label(path), edits.loaded[path]
+    shown = hooks.run_command(word, agent, "<event>", closed)
+    if any(item[0] is loaded for item in changed):
         out(
-            f"Wrote Cupcake's hooks to {loaded.label}: {len(events)} events, `{shown_command}`, "
+            f"Wrote Cupcake's {display} hooks to {label}: {len(events)} events, `{shown}`, "
             f"timeout {timeout} s" + backup_note(loaded)
         )
     else:
-        out(f"{loaded.label}: Cupcake's hooks are already up to date (`{shown_command}`, timeout {timeout} s).")
+        out(f"{label}: Cupcake's {display} hooks are already up to date (`{shown}`, timeout {timeout} s).")
     write_gitignore(ignore, out)
-    for warning in path_warnings(executable, env, closed):
+    for warning in path_warnings(executable, env, agent):
         err(f"warning: {warning}")
     if policy_errors:
         err(policy_errors_warning(policy_errors, closed))
-    level = "sandboxed" if sandbox else protections.level(root, env)[0]
-    if jail and layer:
-        for line in sync_jail.what_it_does("claude", "Claude Code", jail, seconds):
-            out(line.replace("--agent claude --sandbox", "--jail"))
-    elif layer:
-        out("OS layer: Cupcake's jail is off for Claude Code (`cupcake sync --sandbox` turns on Claude Code's own).")
-    elif jail:
-        out("Protection: jailed (Cupcake's jail keeps shell commands from writing Cupcake's files).")
-    elif level == "sandboxed":
-        out("Protection: sandboxed (Claude Code's sandbox keeps Bash from writing Cupcake's files).")
-    else:
-        out(
-            "Protection: hook only (Cupcake's hook blocks what it recognises; Claude Code's deny rules cover its file "
-            "tools). For the OS guarantee run `cupcake sync --sandbox`."
-        )
+    try:
+        for line in install.notes(scope, root, env, sandbox=layer.own, trust=options["trust"], jail=layer.flag):
+            out(line)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    for line in _layer_lines(run, layer, seconds):
+        out(line)
     if not present:
-        names = PROJECT_FILE + " or ~/.claude/cupcake.toml" if scope != "user" else "~/.claude/cupcake.toml"
+        names = f"{PROJECT_FILE} or ~/{USER_FILE}" if scope != "user" else f"~/{USER_FILE}"
         out(f"No policy file yet ({names}): Cupcake stays silent until there is one.")
     return 0
+
+
+def _layer_lines(run: _Run, layer: Layer, seconds) -> list[str]:
+    """What sync says about the OS layer: turned on, kept on, or turned off."""
+    from cupcake.cli import sync_jail
+
+    if layer.flag and layer.changed:
+        return sync_jail.what_it_does(run.install, layer.flag, seconds, run.off_command())
+    if layer.flag:
+        return [f"OS layer: jailed (Cupcake's jail keeps {run.display}'s shell commands from writing Cupcake's files)."]
+    if layer.changed:
+        return [f"OS layer: off for {run.display} (its shell calls run as they are; the hook layer still guards them)."]
+    return []
+
+
+def _beside_shared(scope: str, path: str, root: str) -> list[str]:
+    """What sync leaves beside a team-shared file, for git to ignore: its backup."""
+    if scope not in hooks.SHARED_SCOPES or not path.startswith(root.rstrip("/") + "/"):
+        return []
+    return [os.path.relpath(path, root) + BACKUP_SUFFIX]

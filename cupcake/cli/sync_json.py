@@ -22,17 +22,17 @@ def _bytes(path):
 
 def sync_as_json(run_sync, agent: str, scope: str, env, cwd: str, dry_run: bool, uninstall: bool, out) -> int:
     """``run_sync(out, err)`` with its output collected; prints the JSON object, returns its exit code."""
-    from cupcake.agents import project_dir_in
+    from cupcake.agents import adapter
+    from cupcake.agents.installers import installer
     from cupcake.cli.sync import scope_label
-    from cupcake.cli.sync_agent import install_module
     from cupcake.project import find_root
 
-    root = find_root(project_dir_in(env), cwd)
-    try:
-        settings = install_module(agent).config_path(scope, root, env)
-    except KeyError:  # no such scope: sync itself says so
-        settings = None
-    watched = [p for p in (settings, os.path.join(root, ".gitignore")) if p]
+    root = find_root(adapter(agent).project_dir(env), cwd)
+    install = installer(agent)
+    settings = install.config_path(scope, root, env) if scope in install.SCOPES else None  # else sync says so
+    # Every file of the agent's the sync may write (the personal one beside a shared one too), and .gitignore.
+    others = [install.config_path(s, root, env) for s in install.SCOPES if s != "user" or scope == "user"]
+    watched = list(dict.fromkeys(p for p in (settings, *others, os.path.join(root, ".gitignore")) if p))
     before = {path: _bytes(path) for path in watched}
     lines: list = []
     errors: list = []

@@ -15,65 +15,37 @@ folder 0755: an agent runs as its user, and must be able to read its managed set
 
 from __future__ import annotations
 
-import json
 import os
 
-from cupcake.agents import adapter
+from cupcake.agents import hook_command as hooks
 from cupcake.agents import managed as locations
-from cupcake.agents.claude import hook_entries as claude_entries
-from cupcake.agents.claude import settings_file
-from cupcake.agents.claude.settings_file import SettingsFileError
-from cupcake.cli.sync import Refused, backup_note, hook_timeout, policy_errors_warning, show_dry_run
+from cupcake.agents import settings_file
+from cupcake.agents.installers import display_name, installer
+from cupcake.agents.settings_file import SettingsFileError
+from cupcake.cli.sync import (
+    EMPTY_SETTINGS,
+    MANAGED,
+    Refused,
+    backup_note,
+    policy_errors_warning,
+    policy_settings,
+    show_dry_run,
+)
 from cupcake.project import managed_policy_file
 
 FILE_MODE = 0o644
 DIR_MODE = 0o755
 
 
-def _display(agent: str) -> str:
-    return getattr(adapter(agent), "DISPLAY_NAME", agent)
-
-
-def managed_settings(env):
-    """(fail_mode, timeout, errors, present) from the managed policy file alone."""
-    from cupcake.compile.compiler import compile_files
-    from cupcake.evaluate.settings import fail_mode_of
-
-    path = managed_policy_file(env)
-    compiled = compile_files([path], os.path.dirname(path), env)
-    problems = compiled["problems"]
-    unknowable = [p for p in problems if p["severity"] == "error" and p["policy"] is None]
-    if unknowable:
-        listed = "\n".join(f"  {p['file']}:{p['line'] or ''} {p['message']}" for p in unknowable)
-        raise Refused(
-            f"cannot read the managed policy file, and sync takes fail_mode and hook_timeout_seconds from it:\n"
-            f"{listed}\nFix it (`cupcake validate {path}`), then run this again. Nothing was written."
-        )
-    timeout = hook_timeout(compiled["settings"])
-    if timeout is None:
-        raise Refused(f"{path}: [settings] hook_timeout_seconds must be a positive number. Nothing was written.")
-    errors = [p for p in problems if p["severity"] == "error"]
-    return fail_mode_of(compiled["settings"]), timeout, errors, os.path.exists(path)
-
-
-def new_text(agent: str, text: str, word: str, timeout, closed: bool, uninstall: bool) -> str:
-    """The managed file with Cupcake's hooks for ``agent`` (``""``: the file is to be removed)."""
-    if agent == "claude":  # Cupcake's own drop-in: the whole file is its hooks
+def new_text(agent: str, text: str, events, word: str, timeout, closed: bool, uninstall: bool) -> str:
+    """The managed file with Cupcake's hooks for ``agent`` (``""``: the file is to be removed), through the
+    agent's installer, as its project scope writes them (no machine path but the executable's)."""
+    if agent in locations.OWN_FILE:
         if uninstall:
             return ""
-        hooks = {
-            event: [claude_entries.group(event, claude_entries.handler(word, event, closed, timeout))]
-            for event in claude_entries.EVENTS
-        }
-        return json.dumps({"hooks": hooks}, indent=2) + "\n"
-    from cupcake.cli.sync_agent import install_module
-
-    install = install_module(agent)
-    if agent in locations.OWN_FILE:
         text = ""  # a file of Cupcake's own: written whole
-    kwargs = {"scope": "project"} if "scope" in install.update_text.__code__.co_varnames else {}
     try:
-        return install.update_text(text, install.EVENTS, word, int(timeout), closed, uninstall, **kwargs)
+        return installer(agent).update_text(text, events, word, timeout, closed, uninstall, "project")
     except RecursionError:
         raise Refused("nested too deeply to edit safely; Cupcake leaves it as it is") from None
     except ValueError as exc:
@@ -86,7 +58,7 @@ def _write(loaded, text: str) -> None:
         os.makedirs(folder, DIR_MODE, exist_ok=True)
         os.chmod(folder, DIR_MODE)  # whatever the umask: every user's agent reads it
     if not loaded.exists:
-        settings_file.replace_atomically(loaded.path, text.encode("utf-8"), FILE_MODE)
+        settings_file.replace(loaded.path, text.encode("utf-8"), FILE_MODE)
         return
     settings_file.write(loaded, text)
 
@@ -106,46 +78,25 @@ def sync_managed(agent: str, env, command=None, dry_run=False, uninstall=False, 
 
 
 def _sync(agent, env, command, dry_run, uninstall, out, err) -> int:
-    display = _display(agent)
+    display = display_name(agent)
     path = locations.managed_path(agent, env)
     if path is None:
         raise Refused(f"{display} documents no managed settings file on this system, so there is nowhere to write")
-    loaded = settings_file.read(path, path) if os.path.exists(path) else settings_file.Loaded(path, path, None, None)
+    loaded = settings_file.read(path, path)
     text = loaded.text or ""
     if uninstall:
-        word = claude_entries.command_word(command) if command else "cupcake"
-        if agent in locations.OWN_FILE:
-            if dry_run:
-                out(
-                    f"{path}: would be removed (Cupcake's own file)" if loaded.exists else f"{path}: nothing to remove."
-                )
-                out("(dry run: nothing was written)")
-                return 0
-            if not loaded.exists:
-                out(f"{path}: no Cupcake hooks for {display}; nothing to remove.")
-                return 0
-            os.unlink(path)
-            out(f"Removed {path} (Cupcake's {display} hooks for every user).")
-            return 0
-        updated = new_text(agent, text, word, 600, False, True)
-        if dry_run:
-            return show_dry_run(loaded, updated, None, out)
-        if updated == text:
-            out(f"{path}: no Cupcake hooks for {display}; nothing to remove.")
-            return 0
-        _write(loaded, updated or "{}\n")
-        out(f"Removed Cupcake's {display} hooks from {path}" + backup_note(loaded))
-        return 0
+        return _uninstall(agent, display, loaded, text, command, dry_run, out)
 
-    fail_mode, timeout, policy_errors, present = managed_settings(env)
-    executable = command or claude_entries.installation_executable()
+    policy_file = managed_policy_file(env)
+    fail_mode, timeout, policy_errors, present, compiled = policy_settings(MANAGED, os.path.dirname(policy_file), env)
+    executable = command or hooks.installation_executable()
     if executable is None:
         raise Refused("cannot find this installation's `cupcake` executable: pass its path with --command")
-    word = claude_entries.command_word(executable)
+    word = hooks.command_word(executable)
     closed = fail_mode == "closed"
-    updated = new_text(agent, text, word, timeout, closed, False)
+    updated = new_text(agent, text, installer(agent).hook_events(compiled), word, timeout, closed, False)
     if dry_run:
-        return show_dry_run(loaded, updated, None, out)
+        return show_dry_run(path, [(loaded, updated)] if updated != text else [], None, out)
     if updated != text or not loaded.exists:
         _write(loaded, updated)
         out(
@@ -154,7 +105,7 @@ def _sync(agent, env, command, dry_run, uninstall, out, err) -> int:
         )
     else:
         out(f"{path}: Cupcake's {display} hooks are already up to date.")
-    if not os.access(executable, os.X_OK) or not os.path.isabs(executable):
+    if not os.path.isabs(executable) or not os.access(executable, os.X_OK):
         err(f"warning: `{executable}` must be an absolute path every user can run: the hooks run as each user")
     if agent in locations.ROOT_OWNED and hasattr(os, "geteuid") and os.geteuid() != 0:
         err(
@@ -165,7 +116,32 @@ def _sync(agent, env, command, dry_run, uninstall, out, err) -> int:
         err(policy_errors_warning(policy_errors, closed))
     if not present:
         out(
-            f"No managed policy file yet ({managed_policy_file(env)}): the hooks enforce each project's and user's "
+            f"No managed policy file yet ({policy_file}): the hooks enforce each project's and user's "
             "files until there is one."
         )
+    return 0
+
+
+def _uninstall(agent, display, loaded, text, command, dry_run, out) -> int:
+    path = loaded.path
+    if agent in locations.OWN_FILE:
+        if dry_run:
+            out(f"{path}: would be removed (Cupcake's own file)" if loaded.exists else f"{path}: nothing to remove.")
+            out("(dry run: nothing was written)")
+            return 0
+        if not loaded.exists:
+            out(f"{path}: no Cupcake hooks for {display}; nothing to remove.")
+            return 0
+        os.unlink(path)
+        out(f"Removed {path} (Cupcake's {display} hooks for every user).")
+        return 0
+    word = hooks.command_word(command) if command else hooks.DEFAULT_NAME
+    updated = new_text(agent, text, (), word, 600, False, True)
+    if dry_run:
+        return show_dry_run(path, [(loaded, updated)] if updated != text else [], None, out)
+    if updated == text:
+        out(f"{path}: no Cupcake hooks for {display}; nothing to remove.")
+        return 0
+    _write(loaded, updated or EMPTY_SETTINGS)
+    out(f"Removed Cupcake's {display} hooks from {path}" + backup_note(loaded))
     return 0

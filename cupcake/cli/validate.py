@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 
 from cupcake.agents import project_dir_in
-from cupcake.compile.problems import ERROR, WARNING, Problem
+from cupcake.problems import ERROR, WARNING, Problem
 
 SCHEMA_VERSION = 1
 
@@ -170,7 +170,7 @@ def _cache_check(root, env, compiled):
 def _unhooked_warnings(compiled: dict, root: str, env) -> list:
     """A policy on an event that no installed hook calls never runs (checked only when Cupcake is
     hooked in somewhere: without any hook, `cupcake doctor` says so)."""
-    from cupcake.agents.claude.hooked_events import installed_events, unhooked, unhooked_message
+    from cupcake.agents.installers import installed_events, unhooked, unhooked_message
 
     return [
         Problem(WARNING, file, line, name, unhooked_message(event)).as_dict()

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from cupcake.compile.problems import WARNING, Problem
 from cupcake.evaluate.compiled import Action, Policy
+from cupcake.problems import WARNING, Problem
 
 _KINDS = {"block": "block", "approve": "approve", "ask": "ask", "context": "add context"}
 
@@ -24,22 +24,10 @@ def _kind(action):
 
 
 def installed_agents(root: str, env) -> list[str]:
-    """The agents whose hook configuration holds Cupcake's hooks (Claude Code's settings included)."""
-    from cupcake.cli.sync_agent import configured_agents
+    """The agents whose hook configuration holds Cupcake's hooks."""
+    from cupcake.agents.installers import configured_agents
 
-    found = [agent for agent, _scope, _path in configured_agents(root, env)]
-    from cupcake.agents.claude import install as claude
-
-    for scope in claude.SCOPES:
-        try:
-            with open(claude.config_path(scope, root, env), encoding="utf-8") as f:
-                text = f.read(1 << 20)
-        except (OSError, UnicodeDecodeError):
-            continue
-        if "cupcake" in text and " run --event " in text:
-            found.insert(0, "claude")
-            break
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(agent for agent, _scope, _path in configured_agents(root, env)))
 
 
 def capability_warnings(compiled: dict, root: str, env) -> list[dict]:

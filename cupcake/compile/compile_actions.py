@@ -8,8 +8,8 @@ from cupcake.agents import catalog
 from cupcake.agents.catalog import action_supported
 from cupcake.compile import schema
 from cupcake.compile.messages import explain
-from cupcake.compile.problems import suggestion
 from cupcake.compile.state_conditions import compile_update_state
+from cupcake.problems import suggestion
 
 # The action kinds the evaluation knows: soft messages, hard decisions, context, side effects.
 ACTION_KIND = {
@@ -61,7 +61,7 @@ def compile_action(action, event, report):
             )
         return None
     if compiled == "context":
-        from cupcake.inject_context.compile import compile_context
+        from cupcake.compile.compile_context import compile_context
 
         return compile_context(action, report)
     text = {"soft": "message", "block": "feedback_message"}.get(compiled, "reason")

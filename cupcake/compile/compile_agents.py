@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.compile.problems import suggestion
+from cupcake.problems import suggestion
 
 
 def compile_agents(value, report):

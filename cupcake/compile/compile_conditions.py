@@ -10,8 +10,8 @@ from cupcake.agents import catalog
 from cupcake.compile import schema
 from cupcake.compile.literals import required_literals
 from cupcake.compile.messages import explain
-from cupcake.compile.problems import ERROR, WARNING, suggestion
 from cupcake.compile.state_conditions import compile_state_condition
+from cupcake.problems import ERROR, WARNING, suggestion
 
 _NAME_LIST = re.compile(r"[A-Za-z0-9_-]+(\|[A-Za-z0-9_-]+)*")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from cupcake.compile.compile_conditions import patterns_in
 from cupcake.compile.literals import required_literals
-from cupcake.compile.problems import WARNING, Problem
 from cupcake.evaluate.compiled import Policy
+from cupcake.problems import WARNING, Problem
 
 
 def sre_forms_of(policies) -> dict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cupcake import packs
 from cupcake.compile.lines import FileLines
-from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
+from cupcake.problems import ERROR, WARNING, Problem, suggestion
 
 
 def merged_settings(top_sources, problems) -> dict:

@@ -21,11 +21,11 @@ from cupcake.compile.compile_index import build_index, shadowed_warnings, sre_fo
 from cupcake.compile.imports import expand as expand_imports
 from cupcake.compile.lines import FileLines
 from cupcake.compile.messages import explain
-from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
 from cupcake.compile.state_conditions import state_plan
 from cupcake.compile.tiers import merge_settings, systems_allowed
 from cupcake.evaluator_findings.settings import eval_feedback_settings
-from cupcake.project import TIERS, label, tier_of
+from cupcake.problems import ERROR, WARNING, Problem, suggestion
+from cupcake.project import TIERS, file_identity, label, tier_of
 from cupcake.protection.hook import protected_paths
 from cupcake.speedups import pack_forms
 from cupcake.stages import settings as pipeline_systems
@@ -175,7 +175,9 @@ def _candidate(sources, paths, root: str, env, problems, nested: bool):
         if source.tier == "project" and not nested:
             path = shadow.candidate_path(source, root, problems)
             if path is not None:
-                found = shadow.compile_candidate(path, user_policy_file(env), root, env, managed_policy_file(env))
+                found = shadow.compile_candidate(
+                    path, user_policy_file(env), root, env, compile_files, managed_policy_file(env)
+                )
         else:
             shadow.misplaced(source, problems)
     return found
@@ -450,8 +452,6 @@ class _Imported:
 
 def _imported_sources(source, root: str, env, problems, imported: _Imported) -> list:
     """The files ``source``'s ``imports`` names, read and checked, in order (policies only)."""
-    from cupcake.stores.policies.cache import file_identity
-
     entries = source.table.get("imports")
     if entries is None:
         return []

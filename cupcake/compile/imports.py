@@ -4,7 +4,7 @@
 Entries are read in list order, a glob's matches sorted by path. Every entry is relative to the
 importing file's directory and must stay inside it: no absolute path, no ``..``, no symlink that
 leads out, nothing under ``.cupcake/``. Besides the files found, the expansion returns the
-identity (``cache.file_identity``) of every directory it looked into and every literal path it
+identity (``project.file_identity``) of every directory it looked into and every literal path it
 looked for, each taken just before looking, so the cache can tell when a new file starts matching a
 glob: adding an entry to a directory changes that directory's mtime."""
 
@@ -13,9 +13,8 @@ from __future__ import annotations
 import os
 import stat
 
-from cupcake.evaluate.globmatch import has_magic, match_name
-from cupcake.project import WORK_DIR
-from cupcake.stores.policies.cache import file_identity
+from cupcake.project import WORK_DIR, file_identity
+from cupcake.shell.globmatch import has_magic, match_name
 
 MAX_DIRS = 500  # a ``**`` that scans more than this is refused: every warm run would stat them all
 

@@ -5,7 +5,7 @@ error per member that a union of types produces (``int``, ``float``) becomes one
 
 from __future__ import annotations
 
-from cupcake.compile.problems import suggestion
+from cupcake.problems import suggestion
 
 _EXPECTED = {
     "string_type": "a string",

@@ -40,37 +40,6 @@ CREDENTIAL_FRAGMENTS = ("auth", "token", "key", "secret", "passw", "cookie", "se
 CREDENTIAL_SCHEMES = ("bearer ", "basic ", "token ", "apikey ", "api-key ", "digest ", "negotiate ", "otlp ")
 
 
-def _schema():
-    from pydantic_core import core_schema as cs
-
-    from cupcake.compile.schema import TableSchema
-
-    strings = cs.str_schema(strict=True)
-    scalar = cs.union_schema(
-        [strings, cs.bool_schema(strict=True), cs.int_schema(strict=True), cs.float_schema(strict=True)]
-    )
-    return TableSchema(
-        TABLE,
-        {
-            "enabled": cs.bool_schema(strict=True),
-            "endpoint": strings,
-            "traces_endpoint": strings,
-            "logs_endpoint": strings,
-            "signals": cs.list_schema(cs.literal_schema(list(SIGNALS)), min_length=1),
-            "service_name": cs.str_schema(strict=True, min_length=1),
-            "headers": cs.dict_schema(strings, strings),
-            "resource": cs.dict_schema(strings, scalar),
-            "hash": cs.list_schema(cs.literal_schema(list(HASHABLE))),
-            "interval_seconds": cs.union_schema([cs.int_schema(strict=True, ge=1), cs.float_schema(strict=True, ge=1)]),
-            "max_spool_bytes": cs.int_schema(strict=True, ge=65536),
-            "timeout_seconds": cs.union_schema(
-                [cs.int_schema(strict=True, gt=0, le=300), cs.float_schema(strict=True, gt=0, le=300)]
-            ),
-            "compression": cs.literal_schema(["gzip", "none"]),
-        },
-    )
-
-
 _SCHEMA = None
 
 
@@ -114,7 +83,9 @@ def check(table, report) -> dict | None:
         report("[telemetry] must be a table, such as [telemetry] with enabled = true", None)
         return None
     if _SCHEMA is None:
-        _SCHEMA = _schema()
+        from cupcake.compile.schema import TableSchema
+
+        _SCHEMA = TableSchema(TABLE)  # the model: cupcake.compile.models.Telemetry
     from pydantic_core import ValidationError
 
     from cupcake.compile.compile_actions import pydantic_message

@@ -25,8 +25,8 @@ always have (``cupcake.evaluate.settings.merge``).
 
 from __future__ import annotations
 
-from cupcake.compile.problems import WARNING, Problem
 from cupcake.evaluate.settings import DEFAULTS, merge
+from cupcake.problems import WARNING, Problem
 
 
 def _flag(value) -> bool:

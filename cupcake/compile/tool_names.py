@@ -2,17 +2,17 @@
 
 A matcher is a regex over the tool name Claude Code sends. ``bash`` (tool names are capitalised)
 or Claude Code's permission-rule syntax ``Bash(git *)`` (read as a regex, it matches "Bashgit …")
-never fires, silently. The built-in tool names are Claude Code's (``cupcake.agents.claude.capabilities.TOOL_NAMES``);
+never fires, silently. The built-in tool names are Claude Code's (``cupcake.agents.catalog.canonical_tools``);
 MCP tools are ``mcp__<server>__<tool>``."""
 
 from __future__ import annotations
 
 import re
 
-from cupcake.agents.claude.capabilities import TOOL_NAMES as CLAUDE_TOOLS
+from cupcake.agents.catalog import canonical_tools
 
 # Claude Code's tool names (its vocabulary is the canonical one): the list lives with its adapter.
-BUILTIN_TOOLS = CLAUDE_TOOLS
+BUILTIN_TOOLS = canonical_tools()
 # Names an MCP tool may have, to try a matcher on: a regex that matches one of them targets MCP tools.
 MCP_SAMPLES = ("mcp__server__tool", "mcp__plugin_name_server__tool", "mcp__github__create_issue")
 FILE_TOOLS = ("Read", "Edit", "Write", "MultiEdit", "NotebookEdit")
@@ -58,7 +58,7 @@ def _plain(name: str) -> bool:
 
 
 def _nearest(name: str):
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     folded = {t.lower(): t for t in BUILTIN_TOOLS}
     if name.lower() in folded:

@@ -27,7 +27,7 @@ def holds(cond, view) -> bool:
             value = speedups.json_dumps(value)
         return view.patterns.search(cond[3], cond[4], value)
     if kind == "state_exists" or kind == "state_missing":
-        from cupcake.stores.state.query import holds as state_holds
+        from cupcake.evaluate.state_query import holds as state_holds
 
         return state_holds(cond, view.state)
     if kind == "not":

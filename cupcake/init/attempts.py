@@ -1,12 +1,11 @@
 """The self-correcting loop: the agent writes, the loader `run` uses checks, every problem goes back.
 
-Attempts are bounded (tenacity: a fixed number, no wait); each one is reported to the person. An agent
-that fails to run ends the loop at once: asking again would not help.
+Attempts are bounded (a fixed number, no wait between them: the agent answers the problems, not a
+transient fault); each one is reported to the person. An agent that fails to run ends the loop at
+once: asking again would not help.
 """
 
 from __future__ import annotations
-
-from tenacity import Retrying, retry_if_result, stop_after_attempt
 
 from cupcake.init.problem_text import problem_line
 from cupcake.init.prompt import correction_prompt
@@ -104,13 +103,9 @@ def translate(agent, task: str, targets, root: str, env, attempts: int, report, 
         last["outcome"] = outcome
         return outcome
 
-    def last_outcome(state) -> Outcome:
-        assert state.outcome is not None  # tenacity calls this once an attempt has ended
-        return state.outcome.result()
-
-    retrying = Retrying(
-        stop=stop_after_attempt(attempts),
-        retry=retry_if_result(lambda outcome: outcome.kind == INVALID),
-        retry_error_callback=last_outcome,
-    )
-    return retrying(one_attempt)
+    outcome = one_attempt()
+    for _ in range(attempts - 1):
+        if outcome.kind != INVALID:
+            break
+        outcome = one_attempt()
+    return outcome

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import os
 
-from cupcake.agents.claude.capabilities import MEMORY_NAMES as CLAUDE_MEMORY_NAMES
-from cupcake.agents.claude.capabilities import USER_MEMORY
+from cupcake.agents.catalog import memory_files
 from cupcake.init.ignored import GitIgnore
 from cupcake.init.imports import MAX_IMPORT_DEPTH, follow_imports
 from cupcake.init.memory import PROJECT, USER, Finding, Memory, read_memory
 
-MEMORY_NAMES = CLAUDE_MEMORY_NAMES
+MEMORY_NAMES, USER_MEMORY = memory_files()
 SKIPPED_DIRS = frozenset({".git", "node_modules", ".cupcake", "__pycache__", ".hg", ".svn"})
 MAX_DIRS = 20_000  # directories looked into below the current one before the search stops
 

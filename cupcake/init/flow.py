@@ -54,10 +54,14 @@ class Options:
 
 
 class Io:
-    def __init__(self, out, err, ask):
+    """The person's streams and questions, and ``sync``: `cupcake sync` as the command line runs it
+    (``sync(scope, env, root, out=, err=) -> exit code``), handed in so that init never imports a command."""
+
+    def __init__(self, out, err, ask, sync=None):
         self.out = out
         self.err = err
         self.ask = ask
+        self.sync = sync
 
 
 def init(env, cwd: str, options: Options, io: Io) -> int:
@@ -208,7 +212,7 @@ def _review_and_save(outcome, targets, existing: dict, root: str, env, options, 
         for target in targets:
             remove_quietly(target.tmp)
         io.out("\nThe policies are the same as the files already in place: nothing to save.")
-        return sync_next(root, env, io, options.sync)
+        return sync_next(root, env, io, options.sync, options.agent)
     names = " and ".join(t.final_label for t in targets)
     if not (options.yes or io.ask(f"\nSave {names}?")):
         drafts = " and ".join(t.tmp_name for t in targets)
@@ -221,7 +225,7 @@ def _review_and_save(outcome, targets, existing: dict, root: str, env, options, 
         if not _save_one(target.final, target.final_label, outcome.contents[target.tmp], io):
             return 1
         remove_quietly(target.tmp)
-    return sync_next(root, env, io, options.sync)
+    return sync_next(root, env, io, options.sync, options.agent)
 
 
 def _show(label: str, new: str, old, io) -> None:
@@ -281,4 +285,4 @@ def starter(root: str, env, options, io, approved: bool = False) -> int:
         return 1
     if not _save_one(final, PROJECT_FILE, text.encode("utf-8"), io):
         return 1
-    return sync_next(root, env, io, options.sync)
+    return sync_next(root, env, io, options.sync, options.agent)

@@ -1,5 +1,5 @@
-"""Saving approved policy files: the file replaced is kept as a backup first, and each write is
-atomic (a file beside it, then a rename), so an interrupted save leaves the old file or the new one."""
+"""Saving approved policy files: the file replaced is kept as a backup first, and each write goes
+through Cupcake's one atomic writer, so an interrupted save leaves the old file or the new one."""
 
 from __future__ import annotations
 
@@ -23,23 +23,15 @@ def backup_name(path: str) -> str:
 
 def save(path: str, content: bytes) -> str | None:
     """Write ``content`` to ``path``; the backup's path when a file was there before."""
+    from cupcake.stores.atomic_write import mode_of, write_atomically
+
     backup = None
-    directory = os.path.dirname(path)
-    fresh = os.path.join(directory, f".{os.path.basename(path)}.cupcake-init-{os.getpid()}")
     try:
-        os.makedirs(directory, exist_ok=True)
         if os.path.lexists(path):
             backup = backup_name(path)
             shutil.copy2(path, backup)
-        with open(fresh, "wb") as f:
-            f.write(content)
-            f.flush()
-            os.fsync(f.fileno())
-        if backup is not None:
-            shutil.copymode(backup, fresh)
-        os.replace(fresh, path)
+        write_atomically(path, content, mode_of(backup or path), durable=True)
     except OSError as exc:
-        remove_quietly(fresh)
         raise SaveError(f"cannot write {path}: {exc.strerror or exc}") from None
     return backup
 

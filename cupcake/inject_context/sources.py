@@ -38,7 +38,7 @@ def _from_file(ctx, policy_name: str, relative: str) -> str:
 
 
 def _from_command(ctx, policy_name: str, spec: dict) -> str:
-    from cupcake.evaluate import answer_text as feedback
+    from cupcake.pipeline import answer_text as feedback
     from cupcake.run_command import CommandSpecError, render_feedback, run_command
     from cupcake.run_command.check import template_values
 

@@ -15,3 +15,13 @@ no capabilities (so it holds when the agent runs as root); on macOS a ``sandbox-
 - ``quote``: the POSIX single-quoting that carries the command byte for byte, and its strict inverse.
 - ``seatbelt``: the macOS profile.
 - ``probe``: whether the jail can start here, and why not (doctor, sync)."""
+
+import os
+
+# What every part of the jail names (here, so the hook's side and the helpers it calls import nothing of each other).
+JAIL_DIR = os.path.join(".cupcake", "jail")
+BWRAP_PLACES = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")  # never the agent's PATH
+
+
+class Unjailable(Exception):
+    """The hook cannot give this command a jail: the call is blocked with this reason."""

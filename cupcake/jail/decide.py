@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import os
 
+from cupcake.jail import BWRAP_PLACES, JAIL_DIR, Unjailable  # noqa: F401 (Unjailable: callers catch it here)
 from cupcake.pipeline.response import ASK, BLOCK, ERROR, SOFT, Response
 
-JAIL_DIR = os.path.join(".cupcake", "jail")
 # The kernel's limit on one argument (MAX_ARG_STRLEN, 32 pages): the agent passes the whole rewritten
 # command to its shell as one.
 MAX_COMMAND_BYTES = 131072 - 1
-BWRAP_PLACES = ("/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap")  # never the agent's PATH
 _STAT_KEYS = (*BWRAP_PLACES, "/usr/bin/env", "/bin/env")
 
 LAYER = "Cupcake's OS layer"
@@ -180,10 +179,6 @@ def _blocked(prepared, why: str) -> Response:
 # ## The command line #################################################################################
 
 
-class Unjailable(Exception):
-    """The hook cannot give this command a jail: the call is blocked with this reason."""
-
-
 def quote(text: str) -> str:
     """POSIX single quotes: a quote in the text closes them, adds an escaped quote, opens them again."""
     return "'" + text.replace("'", "'\\''") + "'"
@@ -261,11 +256,11 @@ def _index(root: str, key: str, env, found) -> None:
     secret = _secret(env)
     if not secret:
         return
-    from cupcake.stores.safe_files import write_whole
+    from cupcake.stores.atomic_write import write_atomically
 
     body = "\0".join(found).encode("utf-8", "surrogateescape")
     try:
-        write_whole(os.path.join(root, JAIL_DIR, key + ".index"), body + b"\0" + seal(secret, key, body).encode())
+        write_atomically(os.path.join(root, JAIL_DIR, key + ".index"), body + b"\0" + seal(secret, key, body).encode())
     except OSError:
         pass  # computed again next time
 

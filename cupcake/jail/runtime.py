@@ -18,8 +18,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake.jail import launch
-from cupcake.jail.decide import BWRAP_PLACES
+from cupcake.jail import BWRAP_PLACES, launch
 
 # Libraries the interpreter and bubblewrap load by name, kept read-only where they are found.
 _LIBRARY_NAMES = ("ld-linux", "libc.so", "libm.so", "libpython", "libpthread", "libdl.so", "libutil.so", "libz.so")

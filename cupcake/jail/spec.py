@@ -7,8 +7,9 @@ of its bytes, so the launcher can tell a changed or planted file from the one th
 same set always gives the same file.
 
 Which locations become directories: Cupcake's own (``.cupcake/``, each agent's hook directory that
-exists, Claude Code's ``.claude`` folders) are kept read-only whole, so that a file created beside
-a hook file (``settings.local.json``) or a file replaced by renaming stays covered; a policy file in
+exists, the settings folders its installer guards whole: ``settings_dirs``) are kept read-only whole,
+so that a file created beside a hook file (a new personal settings file) or a file replaced by renaming
+stays covered; a policy file in
 the project root is kept read-only by itself. An agent's directory that does not exist is created as
 an empty placeholder only for the agent that runs (the others' would litter every project and home
 with empty folders of agents the person does not use); its files are guarded by the hook layer."""
@@ -17,8 +18,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake.jail import launch
-from cupcake.jail.decide import JAIL_DIR, Unjailable
+from cupcake.jail import JAIL_DIR, Unjailable, launch
 
 EMPTY_FILE = "empty"
 EMPTY_DIR = "empty.d"
@@ -92,18 +92,19 @@ def _own_dirs(agent: str, root: str, home: str, env) -> set:
     """The hook directories of the agent that runs: they get placeholders when missing."""
     if not agent:
         return set()
-    from cupcake.agents import adapter
+    from cupcake.agents.installers import installer
 
     try:
-        install = __import__(adapter(agent).__name__ + ".install", fromlist=("protected_paths",))
+        install = installer(agent)
         paths = list(install.protected_paths(root, env))
+        whole = set(install.settings_dirs(root, env))  # directories whose every settings file is guarded
     except Exception:
         return set()
     found = set()
     for path in paths:
         kind, where = _agent_config(path, root, home)
         found.add(where)
-        if agent == "claude" or kind != launch.EXISTING:
+        if os.path.dirname(path) in whole or kind != launch.EXISTING:
             found.add(os.path.dirname(path))
     return found
 
@@ -113,7 +114,7 @@ def _policy_folder(prefix: str, parts, root: str, home: str) -> bool:
     read-only whole, so no new policy file appears there); the project root and home never are."""
     if prefix in (root, home, os.sep) or (root + os.sep).startswith(prefix.rstrip(os.sep) + os.sep):
         return False
-    from cupcake.evaluate.globmatch import match_path
+    from cupcake.shell.globmatch import match_path
 
     try:
         for count, (dirpath, dirnames, filenames) in enumerate(os.walk(prefix)):
@@ -152,16 +153,17 @@ def spec_path(root: str, records) -> str:
 
 
 def _write(directory: str, path: str, data: bytes, empty_file: str, empty_dir: str) -> None:
-    from cupcake.stores.safe_files import ensure_dir, write_whole
+    from cupcake.stores.atomic_write import write_atomically
+    from cupcake.stores.safe_files import ensure_dir
 
     try:
         ensure_dir(directory)
         if not os.path.lexists(empty_dir):
             os.mkdir(empty_dir, 0o555)
         if not os.path.lexists(empty_file):
-            write_whole(empty_file, b"")
+            write_atomically(empty_file, b"")
             os.chmod(empty_file, 0o444)
-        write_whole(path, data)
+        write_atomically(path, data)
         _prune(directory, os.path.basename(path))
     except OSError as exc:
         raise Unjailable(f"Cupcake could not write the jail's description under {JAIL_DIR}/ ({exc})") from None

@@ -67,13 +67,9 @@ class Outcome:
 def _runners() -> dict:
     """The agents the live check can run: each adapter that has a ``live`` module (its headless command,
     its environment, its stand-in)."""
-    import importlib
+    from cupcake import agents
 
-    found = {}
-    for name in ("claude", "gemini"):
-        module = importlib.import_module(f"cupcake.agents.{name}.live")
-        found[name] = module.Runner()
-    return found
+    return {name: agents.live_runner(name) for name in agents.LIVE}
 
 
 AGENTS = _runners()
@@ -93,7 +89,7 @@ def version_of(executable: str, env: dict) -> str | None:
 
 def check(agent: str, env, timeout: float = DEFAULT_TIMEOUT, executable: str | None = None, progress=None) -> Outcome:
     """The live check of ``agent`` (a key of AGENTS)."""
-    from cupcake.agents.claude.hook_entries import installation_executable
+    from cupcake.agents.hook_command import installation_executable
 
     runner = AGENTS[agent]
     outcome = Outcome(agent, runner.display)
@@ -152,7 +148,7 @@ def check(agent: str, env, timeout: float = DEFAULT_TIMEOUT, executable: str | N
 def _sync(agent: str, cupcake: str, project: str, env: dict) -> str | None:
     from cupcake.live.process import run_bounded
 
-    command = [cupcake, "sync", "--command", cupcake] + ([] if agent == "claude" else ["--agent", agent])
+    command = [cupcake, "sync", "--command", cupcake, "--agent", agent]
     code, out, err = run_bounded(command, project, env, 60)
     return None if code == 0 else (err or out).strip()[-500:] or f"exit {code}"
 

@@ -113,7 +113,7 @@ def check_settings(packs: dict, report, warn) -> None:
     """Report the shape of ``[packs]`` and every rule id no pack has: an error in ``disable`` (the rule
     meant stays on), a warning in ``messages`` (the message is not used), each with the key's line
     (``report(message, key)``: a key of ``[packs]``, or ``("messages", rule_id)``)."""
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     known = all_rules()
     for key in packs:

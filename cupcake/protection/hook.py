@@ -145,7 +145,7 @@ def classify(path: str, protected, ancestors: bool = False):
             return (AGENT_CONFIG, None)
     for prefix, parts, entry in protected["globs"]:
         if path.startswith(prefix + "/"):
-            from cupcake.evaluate.globmatch import match_path
+            from cupcake.shell.globmatch import match_path
 
             if match_path(parts, path[len(prefix) + 1 :].split("/")):
                 return (IMPORT_GLOB, entry)
@@ -217,14 +217,14 @@ def _bash(view, protected, ctx):
 def protected_paths(root: str, env, top_files, imported_files, import_patterns, extra_dirs=()) -> dict:
     """The protected set for this root and home, in the plain form the cache stores. ``extra_dirs``:
     directories protected like ``.cupcake/`` (the evaluator's eval folder, which gates the agent)."""
-    from cupcake.agents.claude import install as claude_install
-    from cupcake.evaluate.globmatch import has_magic
+    from cupcake.agents.installers import settings_dirs as agent_settings_dirs
     from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
+    from cupcake.shell.globmatch import has_magic
 
     policy_files = [os.path.join(root, PROJECT_FILE), user_policy_file(env), *top_files, *imported_files]
     files = _forms(policy_files)
     dirs = _forms([os.path.join(root, WORK_DIR), *(os.path.join(root, d) for d in extra_dirs)])
-    agent_dirs = claude_install.settings_dirs(root, env)
+    agent_dirs = agent_settings_dirs(root, env)
     settings_dirs = _forms(agent_dirs)
     globs = []
     for base, pattern in import_patterns:

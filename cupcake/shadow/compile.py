@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake.compile.problems import ERROR, Problem, suggestion
+from cupcake.problems import ERROR, Problem, suggestion
 
 TABLE = "shadow"
 KEYS = ("candidate",)
@@ -86,12 +86,11 @@ def misplaced(source, problems) -> None:
         )
 
 
-def compile_candidate(path: str, user_file: str, root: str, env, managed_file: str | None = None) -> Candidate:
+def compile_candidate(path: str, user_file: str, root: str, env, compile_files, managed_file=None) -> Candidate:
     """The candidate compiled as ``run`` would compile it in place of ``cupcake.toml`` (after the
-    organisation's managed file, when there is one)."""
-    from cupcake.compile.compiler import compile_files
-    from cupcake.project import label
-    from cupcake.stores.policies.cache import file_identity
+    organisation's managed file, when there is one; by the compiler's own ``compile_files``, which hands
+    itself in: the compiler imports this module)."""
+    from cupcake.project import file_identity, label
 
     candidate = Candidate(path, label(path, root, env))
     candidate.identities.append(file_identity(path))

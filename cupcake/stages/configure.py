@@ -117,7 +117,7 @@ def instantiate(obj):
 
 
 def _not_installed(name: str, group: dict) -> str:
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     text = f'no installed distribution has an entry point "{name}" in the group "{GROUP}" (Python {sys.executable})'
     hint = suggestion(name, group)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from cupcake.compile.problems import ERROR, WARNING, Problem, suggestion
 from cupcake.pipeline.order import BUILTIN_ORDER, CORE, Stage
+from cupcake.problems import ERROR, WARNING, Problem, suggestion
 from cupcake.stages.registry import is_import_path
 
 TABLE = "pipeline.systems"

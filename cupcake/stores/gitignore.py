@@ -1,13 +1,11 @@
 """Keeping `.cupcake/` (the policy cache, session state, the audit log) out of version control, and
-with `sync --scope local` the personal settings file and its backup too."""
+what `sync` leaves beside a team-shared file (a backup, a personal settings file, a record)."""
 
 from __future__ import annotations
 
 import os
 
 ENTRY = ".cupcake/"
-# `sync --scope local`: the file is personal (this installation's path), and so is its backup.
-LOCAL_ENTRY = ".claude/settings.local.json*"
 # Lines that already ignore the directory.
 _COVERING = frozenset({".cupcake", ".cupcake/", "/.cupcake", "/.cupcake/", ".cupcake/*", "/.cupcake/*", ".cupcake/**"})
 

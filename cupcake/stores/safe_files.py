@@ -12,7 +12,7 @@ import errno
 import os
 import stat
 
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 WORK_DIR_NAME = ".cupcake"
 
@@ -80,28 +80,3 @@ def create_temp(dir_fd: int, base: str) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, f"could not create a temporary file for {base}")
-
-
-def write_whole(path: str, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically, through a fresh temporary file in a checked folder."""
-    directory, base = os.path.split(os.path.abspath(path))
-    ensure_dir(directory)
-    dir_fd = os.open(directory, _DIR_FLAGS)
-    try:
-        fd, tmp = create_temp(dir_fd, base)
-        try:
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-            finally:
-                os.close(fd)
-            os.replace(tmp, base, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        except BaseException:
-            try:
-                os.unlink(tmp, dir_fd=dir_fd)
-            except OSError:
-                pass
-            raise
-    finally:
-        os.close(dir_fd)

@@ -1,7 +1,9 @@
-"""The built-in systems, one module each, and how a run is finished whatever happened."""
+"""The built-in systems, one module each; how the plan goes on after policy load; and how a run is
+finished whatever happened."""
 
 from __future__ import annotations
 
+from cupcake.pipeline.order import Stage
 from cupcake.systems.audit_write import AuditWrite
 from cupcake.systems.feedback_collection import FeedbackCollection
 from cupcake.systems.feedback_guarantee import FeedbackGuarantee, ensure_response
@@ -31,6 +33,27 @@ BUILTIN = (
 
 def builtin_systems():
     return [cls() for cls in BUILTIN]
+
+
+def configured_plan(ctx, rest):
+    """After policy load: the rest of the plan as ``[pipeline.systems]`` has it, and the shadow
+    evaluation when a candidate or observed policy exists. Runs that name neither import nothing more."""
+    policies = ctx.policies
+    if not policies:
+        return rest
+    if "shadow" in policies or "observe" in policies:
+        from cupcake.systems.shadow_evaluation import planned
+
+        rest = planned(rest)
+    if not policies.get("systems"):
+        return rest
+    from cupcake.stages.configure import configure
+
+    return configure(ctx, rest)
+
+
+# The runner's ``replan``: once the policies are loaded, the configured custom systems join the plan.
+REPLAN = (Stage.POLICY_LOAD, configured_plan)
 
 
 def finish(ctx) -> None:

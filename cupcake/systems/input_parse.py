@@ -86,7 +86,7 @@ def unknown(ctx, named) -> None:
     command, so no policy would ever apply. It is a failure, answered in the form of the event the
     agent did send, so that fail_mode "closed" blocks. (An event the agent itself names that Cupcake
     does not know yet is a newer client's: it is accepted, and no policy applies.)"""
-    from cupcake.compile.problems import suggestion
+    from cupcake.problems import suggestion
 
     bad = ctx.event
     known = _known()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cupcake.evaluate import answer_text as feedback
+from cupcake.pipeline import answer_text as feedback
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, NONE, SOFT, Response
 from cupcake.pipeline.system import BaseSystem

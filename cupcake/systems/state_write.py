@@ -15,14 +15,14 @@ from __future__ import annotations
 import os
 import time
 
-from cupcake.evaluate.side_effects import (
+from cupcake.pipeline.order import Stage
+from cupcake.pipeline.system import BaseSystem
+from cupcake.systems.side_effects import (
     AFTER_THE_FACT,
     operation_goes_ahead,
     run_ignored_commands,
     side_effect_policies,
 )
-from cupcake.pipeline.order import Stage
-from cupcake.pipeline.system import BaseSystem
 
 ENDS_FOR_GOOD = ("clear", "logout")
 

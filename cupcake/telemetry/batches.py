@@ -21,7 +21,8 @@ import json
 import os
 import time
 
-from cupcake.stores.safe_files import ensure_dir, write_whole
+from cupcake.stores.atomic_write import write_atomically
+from cupcake.stores.safe_files import ensure_dir
 from cupcake.stores.spool import BATCH_PREFIX, BATCH_SUFFIX, OVERFLOW, SPOOL
 
 CURSOR = "cursor.json"
@@ -236,7 +237,7 @@ class Forwarding:
             self.save()
 
     def save(self) -> None:
-        write_whole(os.path.join(self.folder, CURSOR), json.dumps(self.state, sort_keys=True).encode())
+        write_atomically(os.path.join(self.folder, CURSOR), json.dumps(self.state, sort_keys=True).encode())
 
 
 def _size(folder: str, name: str) -> int:

@@ -180,7 +180,7 @@ def test_the_hot_path_imports_no_json_or_re(name):
     assert done.stdout.strip() == "[]"
     # The settings editors read JSON (an agent's install module only names paths: the OS layer reads those
     # warm, and the hook-file editor imports json only where it edits).
-    settings = "claude.settings_file" if name == "claude" else "jsonedit"
+    settings = "settings_file"
     install = code.replace("print(", "import cupcake.agents.%s; print(" % settings)
     done = subprocess.run(
         [sys.executable, "-S", "-c", install], capture_output=True, text=True, check=True, env={"PYTHONPATH": repo}

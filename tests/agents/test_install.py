@@ -8,9 +8,20 @@ import json
 import pytest
 
 AGENTS = ("codex", "gemini", "copilot", "droid", "cursor")
-CLOSED = (
-    " || { echo 'Cupcake could not run, and its fail_mode is closed: blocked until a person fixes it.' >&2; exit 2; }"
-)
+
+
+def open_guard(word: str = "cupcake") -> str:
+    from cupcake.agents.hook_command import _MISSING, OPEN_GUARD
+
+    return OPEN_GUARD.format(missing=_MISSING.format(exe=word))
+
+
+def closed_guard(word: str = "cupcake") -> str:
+    from cupcake.agents.hook_command import _FAILED, CLOSED_GUARD
+
+    return CLOSED_GUARD.format(failed=_FAILED.format(exe=word))
+
+
 OTHER = '{\n  "theme": "dark",\n  "hooks": {\n    "%s": [\n      %s\n    ]\n  }\n}\n'
 
 
@@ -57,7 +68,7 @@ def test_entries_in_each_agents_own_form():
                     {
                         "name": "cupcake",
                         "type": "command",
-                        "command": "cupcake run --agent gemini --event BeforeTool",
+                        "command": "cupcake run --agent gemini --event BeforeTool" + open_guard(),
                         "timeout": 30000,
                     }
                 ],
@@ -77,12 +88,18 @@ def test_entries_in_each_agents_own_form():
         ],
     }
     assert install("copilot").hook_entries(["PreToolUse"], "cupcake", 30) == {
-        "preToolUse": [{"type": "command", "bash": "cupcake run --agent copilot --event preToolUse", "timeoutSec": 30}]
+        "preToolUse": [
+            {
+                "type": "command",
+                "bash": "cupcake run --agent copilot --event preToolUse" + open_guard(),
+                "timeoutSec": 30,
+            }
+        ]
     }
     assert install("cursor").hook_entries(["PreToolUse"], "cupcake", 30, closed=True) == {
         "preToolUse": [
             {
-                "command": "cupcake run --agent cursor --event preToolUse" + CLOSED,
+                "command": "cupcake run --agent cursor --event preToolUse --fail-closed" + closed_guard(),
                 "type": "command",
                 "timeout": 30,
                 "failClosed": True,
@@ -118,7 +135,8 @@ def test_paths_per_scope():
 
 
 def test_codex_project_trust():
-    mod = install("codex")
-    text = mod.trust_project('model = "x"\n', '/p/my "proj"')
+    from cupcake.agents.codex.home import trusted_config
+
+    text = trusted_config('model = "x"\n', '/p/my "proj"')
     assert text == 'model = "x"\n\n[projects."/p/my \\"proj\\""]\ntrust_level = "trusted"\n'
-    assert mod.trust_project(text, '/p/my "proj"') == text
+    assert trusted_config(text, '/p/my "proj"') == text

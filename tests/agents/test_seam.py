@@ -26,6 +26,13 @@ FORBIDDEN = {
     r"[\"']\.claude[\"']|[\"']\.gemini[\"']|[\"']\.codex[\"']|[\"']\.factory[\"']|[\"']\.cursor[\"']": "an agent's settings directory",
     r"\b10_?000\b": "an agent's answer cap",
     r"\bTOOL_EVENTS\s*=|\bBLOCKING_EVENTS\s*=|\bEVENTS\s*=\s*\(": "an agent's event list",
+    # Claude Code is one adapter among six: its modules, settings keys and variables are its adapter's.
+    r"cupcake\.agents\.claude\b|from cupcake\.agents import [^\n]*\bclaude\b": "Claude Code's adapter (ask cupcake.agents or agents.installers)",
+    r"disableAllHooks|denyWrite|autoAllowBashIfSandboxed|[\"']permissions[\"']": "a key of Claude Code's settings",
+    r"settings\.local\.json|\.cupcake-sync\.": "a file of Claude Code's settings (ask its installer)",
+    r"\bCLAUDE_[A-Z_]+": "a variable of Claude Code's",
+    r"[!=]=\s*[\"'](?:claude|codex|gemini|copilot|droid|cursor)[\"']|\bin\s*\(\s*[\"'](?:claude|codex|gemini|copilot|droid|cursor)[\"']": "a branch on an agent's name (ask its adapter: no per-agent if-chains)",
+    r"__code__|replace\([\"']Claude Code": "probing or rewriting one agent's text for another",
 }
 
 # Where an agent's name may legitimately stand outside agents/: none but these, each with its reason.
@@ -34,6 +41,14 @@ ALLOWED = {
     # after the canonical vocabulary; they are filled from the Event, not read from a payload.
     "run_command/template.py": {r"[\"']tool_name[\"']", r"[\"']session_id[\"']\]|get\([\"']session_id[\"']"},
     "run_command/check.py": {r"[\"']tool_name[\"']"},
+    # protect-rest is rewriting self-protection (issue 27): the protected set skips Claude Code's
+    # settings files by the agent's name (its settings directories are guarded whole). Remove with it.
+    "protection/hook.py": {
+        r"[!=]=\s*[\"'](?:claude|codex|gemini|copilot|droid|cursor)[\"']|\bin\s*\(\s*[\"'](?:claude|codex|gemini|copilot|droid|cursor)[\"']"
+    },
+    # protect-shell is rewriting the Bash reader's protection (issue 27): it names Claude Code's settings
+    # files to read `find -name` patterns. Remove with that rewrite.
+    "protection/bash.py": {r"settings\.local\.json|\.cupcake-sync\."},
 }
 
 
@@ -62,4 +77,19 @@ def test_the_check_can_fail(tmp_path):
     (tmp_path / "agents").mkdir()
     (tmp_path / "agents" / "fine.py").write_text('x = payload["hook_event_name"]\n')
     (tmp_path / "policy.py").write_text('x = payload.get("tool_input")\ncap = 10_000\n')
-    assert [o.split(": ", 1)[0] for o in _offences(tmp_path)] == ["cupcake/policy.py:1", "cupcake/policy.py:2"]
+    (tmp_path / "sync.py").write_text(
+        "from cupcake.agents.claude import hook_entries\n"
+        'if agent == "codex":\n'
+        '    text = text.replace("Claude Code", display)\n'
+        'deny = settings["permissions"]\n'
+        'root = env["CLAUDE_PROJECT_DIR"]\n'
+    )
+    assert sorted({o.split(": ", 1)[0] for o in _offences(tmp_path)}) == [
+        "cupcake/policy.py:1",
+        "cupcake/policy.py:2",
+        "cupcake/sync.py:1",
+        "cupcake/sync.py:2",
+        "cupcake/sync.py:3",
+        "cupcake/sync.py:4",
+        "cupcake/sync.py:5",
+    ]

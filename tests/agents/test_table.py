@@ -1,4 +1,5 @@
-"""The README's capability tables are the ones the adapters generate."""
+"""The capability tables in docs/agents.md, and the security-model table in the README, are the ones the
+adapters generate."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from pathlib import Path
 from cupcake.agents import NAMES, adapter
 from cupcake.agents.table import NOT_VERIFIED, agent_table, in_text, replaced, table
 
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "agents.md"
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-def test_the_readme_holds_the_generated_tables():
-    text = README.read_text(encoding="utf-8")
-    assert in_text(text) == table(), "run `python -m cupcake.agents.table --write README.md`"
+def test_the_agents_page_holds_the_generated_tables():
+    text = PAGE.read_text(encoding="utf-8")
+    assert in_text(text) == table(), "run `python -m cupcake.agents.table --write docs/agents.md`"
 
 
 def test_a_changed_capability_changes_the_table(monkeypatch):
@@ -20,7 +22,7 @@ def test_a_changed_capability_changes_the_table(monkeypatch):
     line = dict(adapter("codex").CAPABILITIES["PreToolUse"], approve=True)
     monkeypatch.setitem(adapter("codex").CAPABILITIES, "PreToolUse", line)
     assert agent_table("codex") != before
-    assert in_text(replaced(README.read_text(encoding="utf-8"))) != in_text(README.read_text(encoding="utf-8"))
+    assert in_text(replaced(PAGE.read_text(encoding="utf-8"))) != in_text(PAGE.read_text(encoding="utf-8"))
 
 
 def test_every_agent_has_a_table_and_cursor_says_it_is_not_verified():

@@ -117,10 +117,10 @@ def test_sync_json(project):
     }
     assert (report["settings_file"], report["changed"], report["errors"]) == (
         ".claude/settings.json",
-        [".claude/settings.json", ".gitignore"],
+        [".claude/settings.json", ".claude/settings.local.json", ".gitignore"],  # the personal file: protections
         [],
     )
-    assert report["output"].startswith("Wrote Cupcake's hooks to .claude/settings.json: 11 events")
+    assert report["output"].startswith("Wrote Cupcake's Claude Code hooks to .claude/settings.json: 11 events")
     again = json.loads(_cli(project, "sync", "--json").stdout)
     assert again["changed"] == [] and "already up to date" in again["output"]
     refused = _cli(project, "sync", "--agent", "gemini", "--scope", "local", "--json")

@@ -4,6 +4,7 @@ calls the starter says it blocks, and `doctor`."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 from tests.conftest import cupcake_executable
@@ -46,6 +47,9 @@ def test_the_template_turns_on_the_recommended_rules_and_the_readmes_first_polic
 
 
 def test_doctor_warns_when_the_hooks_are_installed_but_no_policy_is_active(project):
+    # A login shell finds this cupcake too (doctor checks what a new terminal would run).
+    bin_dir = os.path.dirname(cupcake_executable())
+    (project.home / ".profile").write_text(f'PATH="{bin_dir}:$PATH"\nexport PATH\n')
     project.write_policy('# imports = ["cupcake:recommended"]\n\n# [[policy]]\n# name = "Keep xyz"\n')
     assert _cli(project, "sync").returncode == 0
     done = _cli(project, "doctor")

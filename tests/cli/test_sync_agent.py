@@ -1,15 +1,19 @@
-"""`cupcake sync --agent NAME`: each agent's hook file, with Claude Code's guarantees."""
+"""`cupcake sync --agent NAME`: one path for every agent, each agent's own hook file, the same guarantees."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
 
-from cupcake.cli.sync_agent import configured_agents, hook_commands, sync_agent
+from cupcake.agents import adapter, hook_command
+from cupcake.agents.installers import configured_agents, hooks
+from cupcake.cli.sync import sync as run_sync
 
-AGENTS = ("codex", "gemini", "copilot", "droid", "cursor")
+AGENTS = ("claude", "codex", "gemini", "copilot", "droid", "cursor")
 FILES = {
+    "claude": ".claude/settings.json",
     "codex": ".codex/hooks.json",
     "gemini": ".gemini/settings.json",
     "copilot": ".github/hooks/cupcake.json",
@@ -17,12 +21,14 @@ FILES = {
     "cursor": ".cursor/hooks.json",
 }
 USER_FILES = {
+    "claude": ".claude/settings.json",
     "codex": ".codex/hooks.json",
     "gemini": ".gemini/settings.json",
     "copilot": ".copilot/settings.json",
     "droid": ".factory/settings.json",
     "cursor": ".cursor/hooks.json",
 }
+BLOCKING = ("PreToolUse", "UserPromptSubmit", "PermissionRequest")
 
 
 def sync(project, agent, *args, **options):
@@ -30,10 +36,19 @@ def sync(project, agent, *args, **options):
     env = project.env()
     env.pop("CLAUDE_PROJECT_DIR", None)
     options.setdefault("command", "cupcake")
-    code = sync_agent(
-        agent, options.pop("scope", "project"), env, str(project.root), out=out.append, err=err.append, **options
+    code = run_sync(
+        options.pop("scope", "project"), env, str(project.root), out=out.append, err=err.append, agent=agent, **options
     )
     return code, "\n".join(out), "\n".join(err)
+
+
+def commands(agent, path) -> dict:
+    return {event: command for event, command, _timeout in hooks(agent, str(path))}
+
+
+def guarded_events(agent) -> set:
+    capabilities = adapter(agent).CAPABILITIES
+    return {capabilities[e]["agent_events"][0] for e in BLOCKING if e in capabilities}
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -42,11 +57,13 @@ def test_sync_writes_the_agents_hooks_with_its_name_on_each_command(project, age
     code, out, err = sync(project, agent)
     assert code == 0, err
     path = project.root / FILES[agent]
-    commands = hook_commands(str(path), agent)
-    assert commands and all(f"run --agent {agent} --event {event}" in c for event, c in commands), commands
-    assert "Wrote Cupcake's" in out
-    assert (project.root / ".gitignore").read_text() == ".cupcake/\n"
-    assert configured_agents(str(project.root), project.env()) == [(agent, "project", str(path))]
+    found = commands(agent, path)
+    named = "" if agent == "claude" else f" --agent {agent}"
+    assert found and all(f"cupcake run{named} --event {event}" in c for event, c in found.items()), found
+    assert f"Wrote Cupcake's {adapter(agent).DISPLAY_NAME} hooks to {FILES[agent]}" in out
+    ignored = (project.root / ".gitignore").read_text().splitlines()
+    assert ignored[0] == ".cupcake/" and f"{FILES[agent]}.bak" in ignored
+    assert (agent, "project", str(path)) in configured_agents(str(project.root), project.env())
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -73,7 +90,8 @@ def test_everything_else_stays_byte_for_byte_and_twice_changes_nothing(project, 
 def test_dry_run_shows_the_diff_and_writes_nothing(project, agent):
     project.write_policy("")
     code, out, _ = sync(project, agent, dry_run=True)
-    assert code == 0 and f"--agent {agent}" in out and "(dry run: nothing was written)" in out
+    assert code == 0 and "--event" in out and "(dry run: nothing was written)" in out
+    assert agent == "claude" or f"--agent {agent}" in out
     assert not (project.root / FILES[agent]).exists() and not (project.root / ".gitignore").exists()
 
 
@@ -88,34 +106,49 @@ def test_a_file_it_cannot_parse_is_refused_and_left_alone(project, agent):
     assert path.read_text() == '{"hooks": {,}'
 
 
+@pytest.mark.parametrize("mode", ["open", "closed"])
 @pytest.mark.parametrize("agent", AGENTS)
-def test_closed_mode_blocks_when_cupcake_cannot_run_with_the_reason_on_stderr(project, agent):
-    project.write_policy('[settings]\nfail_mode = "closed"\n')
+def test_where_a_call_can_be_stopped_a_cupcake_that_cannot_run_blocks(project, agent, mode):
+    project.write_policy(f'[settings]\nfail_mode = "{mode}"\n')
     assert sync(project, agent)[0] == 0
-    from cupcake.agents import adapter
-
-    guarded = {
-        adapter(agent).CAPABILITIES[e]["agent_events"][0]
-        for e in ("PreToolUse", "UserPromptSubmit", "PermissionRequest")
-        if e in adapter(agent).CAPABILITIES
-    }
-    commands = dict(hook_commands(str(project.root / FILES[agent]), agent))
-    for event, command in commands.items():
+    found = commands(agent, project.root / FILES[agent])
+    for event, command in found.items():
         # before a tool and at a prompt a failure blocks; at a stop it would only loop the agent
-        assert (command.endswith("exit 2; }") and ">&2" in command) == (event in guarded), (event, command)
+        parsed = hook_command.parse(command)
+        assert parsed.blocks_when_missing == (event in guarded_events(agent)), command
+        assert parsed.holds_closed == (mode == "closed" and event in guarded_events(agent)), command
+        assert parsed.fail_closed == (mode == "closed"), command
     if agent == "cursor":
         data = json.loads((project.root / FILES[agent]).read_text())
-        assert all(h["failClosed"] for hs in data["hooks"].values() for h in hs)
+        assert all(h.get("failClosed", False) == (mode == "closed") for hs in data["hooks"].values() for h in hs)
 
 
-def test_the_closed_mode_tail_really_exits_2_with_a_reason(project, tmp_path):
-    import subprocess
+@pytest.mark.parametrize(
+    "closed, exit_code, says",
+    [(False, 2, "could not run"), (True, 2, "fail_mode is 'closed'")],
+)
+def test_the_guard_really_exits_2_with_a_reason_when_cupcake_is_missing(tmp_path, closed, exit_code, says):
+    line = hook_command.build(str(tmp_path / "missing-cupcake"), "gemini", "BeforeTool", True, closed)
+    done = subprocess.run(["sh", "-c", line], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert done.returncode == exit_code and says in done.stderr, done.stderr
+    assert str(tmp_path / "missing-cupcake") in done.stderr
 
-    from cupcake.agents.hookfile import command_line
 
-    line = command_line(str(tmp_path / "missing-cupcake"), "gemini", "BeforeTool", closed=True)
-    done = subprocess.run(["sh", "-c", line], capture_output=True, text=True)
-    assert done.returncode == 2 and "fail_mode is closed" in done.stderr
+@pytest.mark.parametrize("closed", [False, True])
+@pytest.mark.parametrize("status", [0, 1, 2, 126, 127])
+def test_the_guard_lets_cupcakes_own_answer_stand(tmp_path, closed, status):
+    """Exit 0 (an answer) and Cupcake's own block (2) pass through; in open mode a crash (1) stays a
+    crash; only a failure to start (126, 127), or in closed mode any failure, becomes a block."""
+    fake = tmp_path / "cupcake"
+    fake.write_text(f"#!/bin/sh\necho answer\necho reason >&2\nexit {status}\n")
+    fake.chmod(0o755)
+    if status == 126:
+        fake.chmod(0o644)  # found, not executable
+    line = hook_command.build(str(fake), "claude", "PreToolUse", True, closed)
+    done = subprocess.run(["sh", "-c", line], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    expected = status if status in (0, 2) or (status == 1 and not closed) else 2
+    assert done.returncode == expected, (line, done.stderr)
+    assert ("could not run" in done.stderr) == (status not in (0, 2) and expected == 2)
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -124,7 +157,7 @@ def test_user_scope_writes_the_users_file(project, agent):
     code, _, err = sync(project, agent, scope="user")
     assert code == 0, err
     path = project.home / USER_FILES[agent]
-    assert hook_commands(str(path), agent)
+    assert commands(agent, path)
 
 
 def test_a_scope_the_agent_does_not_have_is_refused(project):
@@ -132,10 +165,14 @@ def test_a_scope_the_agent_does_not_have_is_refused(project):
     assert code == 1 and "no 'local' scope" in err
 
 
-def test_trust_is_for_codex_only(project):
+def test_an_option_is_refused_where_the_agent_has_no_such_step(project):
     project.write_policy("")
     code, _, err = sync(project, "gemini", trust=True)
-    assert code == 1 and "--trust is for Codex" in err
+    assert code == 2 and "--trust is for Codex; Gemini CLI has no such step" in err
+    code, _, err = sync(project, "claude", sandbox=True, jail=True)
+    assert code == 2 and "two ways to one end: pick one" in err
+    code, _, err = sync(project, "gemini", unshare_net=True)
+    assert code == 2 and "--unshare-net is for Cupcake's jail" in err
 
 
 def test_codex_without_trust_says_how(project):
@@ -162,3 +199,14 @@ def test_another_tools_hooks_in_the_same_file_stay(project):
     data = json.loads(path.read_text())
     assert data["hooks"]["PreToolUse"][0] == theirs["hooks"]["PreToolUse"][0]
     assert len(data["hooks"]["PreToolUse"]) == 2
+
+
+@pytest.mark.parametrize("agent, personal", [("claude", "local"), ("codex", "user"), ("gemini", "user")])
+def test_the_path_warning_offers_the_agents_own_personal_scope(project, agent, personal):
+    project.write_policy("")
+    out, err = [], []
+    env = dict(project.env(), PATH="/usr/bin:/bin")  # no cupcake on it
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    assert run_sync("project", env, str(project.root), agent=agent, out=out.append, err=err.append) == 0
+    named = "" if agent == "claude" else f" --agent {agent}"
+    assert f"`cupcake sync{named} --scope {personal}`" in "\n".join(err), err

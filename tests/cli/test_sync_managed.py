@@ -57,7 +57,10 @@ def test_the_managed_hooks_take_fail_mode_and_timeout_from_the_managed_file_alon
     cupcake(project, "sync", "--scope", "managed")
     hooks = json.loads(managed_file(project, "claude").read_text())["hooks"]
     handler = hooks["PreToolUse"][0]["hooks"][0]
-    assert handler == {"type": "command", "command": f"{cupcake_executable()} run --event PreToolUse", "timeout": 600}
+    assert handler["timeout"] == 600  # the default: the project's 30 s is not the managed file's
+    command = handler["command"]
+    assert command.startswith(f"{cupcake_executable()} run --event PreToolUse || ")  # the missing-executable guard
+    assert "--fail-closed" not in command  # the project's fail_mode "closed" is not the managed file's
 
 
 def test_an_agents_system_settings_are_edited_in_place_and_a_broken_one_is_never_overwritten(project):

@@ -56,8 +56,8 @@ def test_sandbox_puts_the_jail_on_the_before_tool_hook_only(synced, agent):
     assert "OS layer: jailed" in done.stdout and f"cupcake sync --agent {agent} --sandbox --uninstall" in done.stdout
     commands = _commands(synced.root / HOOK_FILES[agent])
     pre = commands.pop(PRE_TOOL[agent])
-    assert pre.startswith(f"cupcake run --agent {agent} --event {PRE_TOOL[agent]} --jail || {{ echo '")
-    assert "exit 2; }" in pre  # a Cupcake that cannot run blocks: the call would run unjailed
+    assert pre.startswith(f"cupcake run --agent {agent} --event {PRE_TOOL[agent]} --jail || {{ s=$?;")
+    assert "exit 2; }" in pre and "outside its jail" in pre  # a Cupcake that cannot run blocks: it would run unjailed
     assert commands and not any("--jail" in c for c in commands.values())
 
 
@@ -128,7 +128,7 @@ def test_claude_code_its_own_sandbox_or_cupcakes_jail(synced):
     settings = json.loads((synced.root / ".claude" / "settings.json").read_text())
     pre = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
     post = settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
-    assert pre == "cupcake run --event PreToolUse --jail || exit 2" and "--jail" not in post
+    assert pre.startswith("cupcake run --event PreToolUse --jail || { s=$?;") and "--jail" not in post
     doctor = _cupcake(synced, "doctor")
     assert "protection level: jailed (Cupcake's jail" in doctor.stdout
     off = _cupcake(synced, "sync", "--jail", "--uninstall")

@@ -194,7 +194,7 @@ def test_a_shell_is_found_by_name_in_fixed_places_only(tmp_path, monkeypatch):
 
 
 def test_a_run_that_breaks_under_the_os_layer_blocks_whatever_fail_mode_says():
-    from cupcake.cli.entry import last_resort
+    from cupcake.cli.last_resort import last_resort
     from cupcake.cli.run import closed_anyway
 
     assert closed_anyway(["--event", "PreToolUse", "--jail"]) and closed_anyway(["--jail-unshare-net"])

@@ -1,4 +1,4 @@
-"""The built-in rule packs: well-formed rules, their own examples, the README's table, ``[packs]``."""
+"""The built-in rule packs: well-formed rules, their own examples, the table in docs/packs.md, ``[packs]``."""
 
 from __future__ import annotations
 
@@ -46,11 +46,11 @@ def test_every_pack_example_holds():
     assert failures == []
 
 
-def test_the_readme_table_is_generated_from_the_packs():
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as f:
+def test_the_docs_table_is_generated_from_the_packs():
+    with open(os.path.join(REPO, "docs", "packs.md"), encoding="utf-8") as f:
         text = f.read()
     found = re.search(r"<!-- packs-table:start -->\n(.*?)\n<!-- packs-table:end -->", text, re.S)
-    assert found, "README.md has no packs table"
+    assert found, "docs/packs.md has no packs table"
     assert found.group(1) == markdown_table(), "regenerate it: python -m cupcake.cli.packs"
 
 

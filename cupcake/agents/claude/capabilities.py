@@ -67,9 +67,8 @@ USER_CHANNEL_SEEN = "shown to the user, never sent to the model (real client 2.1
 # The environment variables naming the project directory in the hook's environment.
 PROJECT_DIR_ENV = ("CLAUDE_PROJECT_DIR",)
 
-# The user's Claude Code directory (under HOME): settings, and Cupcake's user policy file beside them.
+# The user's Claude Code directory (under HOME): its user settings and memory.
 USER_DIR = ".claude"
-USER_POLICY_FILE = USER_DIR + "/cupcake.toml"
 
 # Claude Code's memory files, where a team writes its rules (``cupcake init`` translates them): in a
 # directory, and in the user's Claude Code directory.

@@ -11,7 +11,7 @@ from cupcake.agents.claude import hook_entries as entries
 from cupcake.agents.jsonedit import Document, New, Node
 
 
-class ShapeError(Exception):
+class ShapeError(ValueError):
     """The settings hold something where Cupcake must edit that it cannot edit safely."""
 
 

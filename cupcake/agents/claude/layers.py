@@ -277,7 +277,7 @@ def _command_matches(spec: str, text: str) -> bool:
 
 
 def _path(spec: str, event, root: str, home: str, settings_path: str) -> bool:
-    from cupcake.evaluate.globmatch import match_path
+    from cupcake.shell.globmatch import match_path
 
     given = next(
         (

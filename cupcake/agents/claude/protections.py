@@ -33,7 +33,7 @@ SANDBOX_PROGRAMS = ("bwrap", "socat")  # Claude Code's sandbox on Linux: bubblew
 INSTALL_HINT = "sudo apt-get install bubblewrap socat"
 
 
-class ProtectionShapeError(Exception):
+class ProtectionShapeError(ValueError):
     """A key Cupcake must edit holds something it cannot edit safely."""
 
 
@@ -267,10 +267,10 @@ def read_record(settings_path: str):
 
 
 def write_record(settings_path: str, record: dict) -> None:
-    from cupcake.agents.claude.settings_file import replace_atomically
+    from cupcake.agents.settings_file import replace
 
     data = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
-    replace_atomically(record_path(settings_path), data.encode("utf-8"), 0o644)
+    replace(record_path(settings_path), data.encode("utf-8"), 0o644)
 
 
 def delete_record(settings_path: str) -> None:

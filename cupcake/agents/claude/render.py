@@ -9,7 +9,7 @@ from __future__ import annotations
 from cupcake import speedups
 from cupcake.agents.claude.capabilities import ANSWER_CAP, BLOCKING_EVENTS
 from cupcake.agents.common import rewritten_input
-from cupcake.evaluate import answer_text as feedback
+from cupcake.pipeline import answer_text as feedback
 from cupcake.pipeline.response import APPROVE, ASK, BLOCK, ERROR, SOFT
 
 

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import json
 
-from cupcake.init.agent import Reply, _Agent, _failure, _tail
-from cupcake.init.process import run_process
+from cupcake.agents.headless import Agent, Reply, failure, tail
+from cupcake.agents.process import run_process
 
 HOOKS_OFF = json.dumps({"disableAllHooks": True})
 
 
-class ClaudeCode(_Agent):
+class ClaudeCode(Agent):
     name = "Claude Code"
+    program = "claude"
 
     def __init__(self, words, root, targets, env, timeout):
         super().__init__(words, root, targets, env, timeout)
@@ -42,15 +43,15 @@ class ClaudeCode(_Agent):
             result = None
         if not isinstance(result, dict):
             if done.exit_code == 0:
-                return Reply(False, problem=f"Claude Code printed no JSON result:\n{_tail(done.stdout)}")
-            return Reply(False, problem=_failure(self.name, done))
+                return Reply(False, problem=f"Claude Code printed no JSON result:\n{tail(done.stdout)}")
+            return Reply(False, problem=failure(self.name, done))
         if isinstance(result.get("session_id"), str):
             self.session_id = result["session_id"]
         given = result.get("result")
         text = given if isinstance(given, str) else ""
         if result.get("is_error") or done.exit_code != 0:
             return Reply(
-                False, text, problem=f"Claude Code reported an error: {_tail(text) or _failure(self.name, done)}"
+                False, text, problem=f"Claude Code reported an error: {tail(text) or failure(self.name, done)}"
             )
         denied = [
             d.get("tool_input", {}).get("file_path") or d.get("tool_name")
@@ -59,3 +60,6 @@ class ClaudeCode(_Agent):
         if denied:
             text += "\n\n(Claude Code was refused: " + ", ".join(str(d) for d in denied) + ")"
         return Reply(True, text, session_id=self.session_id)
+
+
+Translator = ClaudeCode  # what ``agents.translator("claude")`` returns

@@ -73,7 +73,7 @@ def gather(root: str, env, event, system_root: str = "/") -> tuple[list[Layer], 
             break
     says, why = POLICIES.get(policy, (UNKNOWN, f"approval_policy {policy!r}: not one Cupcake knows"))
     layers.append(Layer("approval policy", where, says, why))
-    from cupcake.agents.hookfile import is_cupcake
+    from cupcake.agents.hook_command import is_cupcake
 
     for path in (os.path.join(root, ".codex", "hooks.json"), os.path.join(base, "hooks.json")):
         data = read_json(path)

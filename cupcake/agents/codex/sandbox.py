@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 
-from cupcake.agents.codex.install import codex_home
+from cupcake.agents.codex.home import codex_home
 
 KEY = "sandbox_mode"
 VALUE = "danger-full-access"

@@ -14,7 +14,7 @@ project root; a correction goes to the same thread (``codex exec resume … <thr
 
 from __future__ import annotations
 
-from cupcake.init.headless import Headless, as_dict, json_lines
+from cupcake.agents.headless import Headless, as_dict, json_lines
 
 OPTIONS = (
     "--json",
@@ -52,3 +52,6 @@ class CodexTranslator(Headless):
             elif kind in ("turn.failed", "error"):
                 error = str(as_dict(event.get("error")).get("message") or event.get("message") or kind)
         return text, thread, error
+
+
+Translator = CodexTranslator  # what ``agents.translator("codex")`` returns

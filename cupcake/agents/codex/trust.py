@@ -20,6 +20,8 @@ import shutil
 import subprocess
 import time
 
+from cupcake.agents.codex.home import codex_home, trusted_config
+
 TIMEOUT = 30.0
 HOW = (
     "Codex runs only hooks it trusts, and a project's hooks only in a trusted project: run "
@@ -39,16 +41,9 @@ def codex_executable(env) -> str:
     return found
 
 
-def codex_home(env) -> str:
-    from cupcake.agents.codex.install import codex_home as home
-
-    return home(env)
-
-
 def trust_project(project_dir: str, env) -> bool:
     """Mark ``project_dir`` trusted in ``$CODEX_HOME/config.toml`` (every other byte kept); True when changed."""
-    from cupcake.agents.claude.settings_file import replace_atomically
-    from cupcake.agents.codex.install import trust_project as with_trust
+    from cupcake.agents.settings_file import replace
 
     path = os.path.join(codex_home(env), "config.toml")
     try:
@@ -58,11 +53,10 @@ def trust_project(project_dir: str, env) -> bool:
         text = ""
     except (OSError, UnicodeDecodeError) as exc:
         raise TrustError(f"cannot read {path}: {exc}") from None
-    new = with_trust(text, project_dir)
+    new = trusted_config(text, project_dir)
     if new == text:
         return False
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    replace_atomically(path, new.encode("utf-8"))
+    replace(path, new.encode("utf-8"))
     return True
 
 
@@ -123,7 +117,7 @@ def _hooks(rpc: _Rpc, cwd: str) -> list:
 
 
 def _ours(hook: dict) -> bool:
-    from cupcake.agents.hookfile import is_cupcake
+    from cupcake.agents.hook_command import is_cupcake
 
     return hook.get("handlerType", "command") == "command" and is_cupcake(hook.get("command"), "codex")
 

@@ -15,7 +15,7 @@ argument is passed as a file to read); a correction resumes the session (``--res
 
 from __future__ import annotations
 
-from cupcake.init.headless import Headless, as_dict, json_lines, prompt_argument
+from cupcake.agents.headless import Headless, as_dict, json_lines, prompt_argument
 
 OPTIONS = ("--output-format", "json", "--allow-tool", "write", "--deny-tool", "shell", "--disable-client-telemetry")
 
@@ -49,3 +49,6 @@ class CopilotTranslator(Headless):
             elif kind in ("session.error", "error"):
                 error = str(data.get("message") or event.get("message") or kind)
         return text, session, error
+
+
+Translator = CopilotTranslator  # what ``agents.translator("copilot")`` returns

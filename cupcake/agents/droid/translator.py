@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from cupcake.init.headless import Headless, json_lines, write_json
+from cupcake.agents.headless import Headless, json_lines, write_json
 
 HOOKS_OFF = {"hooks": {"hooksDisabled": True}}
 
@@ -45,3 +45,6 @@ class DroidTranslator(Headless):
             if result.get("is_error"):
                 error = text or str(result.get("subtype") or "is_error")
         return text, session, error
+
+
+Translator = DroidTranslator  # what ``agents.translator("droid")`` returns

@@ -6,7 +6,20 @@ import os
 
 from cupcake.agents import hookfile
 from cupcake.agents.gemini.capabilities import CAPABILITIES
+from cupcake.agents.hookfile import no_doctor_findings as doctor_findings  # noqa: F401
+from cupcake.agents.hookfile import no_findings as file_findings  # noqa: F401
+from cupcake.agents.hookfile import no_jail_notes as jail_notes  # noqa: F401
+from cupcake.agents.hookfile import no_notes as notes  # noqa: F401
+from cupcake.agents.hookfile import no_os_layer as os_layer  # noqa: F401
+from cupcake.agents.hookfile import no_own_sandbox as own_sandbox_on  # noqa: F401
+from cupcake.agents.hookfile import no_settings_dirs as settings_dirs  # noqa: F401
+from cupcake.agents.hookfile import nothing_to_protect as protect  # noqa: F401 (the installer interface)
+from cupcake.agents.hookfile import nothing_to_unprotect as unprotect  # noqa: F401
 
+# What `cupcake sync` may do here besides the hooks: the OS layer, Cupcake's jail (``--sandbox`` turns it on,
+# as ``--jail`` does: this agent's own sandbox is not the layer).
+OPTIONS = frozenset({"sandbox", "jail"})
+SANDBOX = "jail"
 NAME = "gemini"
 SCOPES = {"project": os.path.join(".gemini", "settings.json"), "user": os.path.join("~", ".gemini", "settings.json")}
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact")
@@ -37,13 +50,15 @@ def update_text(
     text: str,
     events,
     word: str,
-    timeout: int,
+    timeout,
     closed: bool = False,
     uninstall: bool = False,
+    scope="project",
+    also=(),
     jail: str = "",
 ) -> str:
     return hookfile.update(
-        text, NAME, hook_entries(events, word, timeout, closed, jail), grouped=True, uninstall=uninstall
+        text, NAME, hook_entries(events, word, int(timeout), closed, jail), grouped=True, uninstall=uninstall, also=also
     )
 
 
@@ -54,3 +69,13 @@ def protected_paths(project_dir: str, env) -> list[str]:
         os.path.join(home, ".gemini", "settings.json"),
         os.path.join(os.sep, "etc", "gemini-cli", "settings.json"),
     ]
+
+
+def hook_events(compiled) -> tuple:
+    """The events Cupcake hooks here, whatever the policies name."""
+    return EVENTS
+
+
+def hooks_in(text: str) -> list:
+    """(event, command, timeout in seconds) of Cupcake's hooks in the file (ValueError: not JSON)."""
+    return hookfile.commands_in(text, NAME, "command", "timeout", 1000)

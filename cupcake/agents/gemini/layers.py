@@ -113,7 +113,7 @@ def gather(root: str, env, event, system_root: str = "/") -> tuple[list[Layer], 
         else f"{tool} asks the person (--approval-mode yolo allows it; headless, an ask is a deny)",
     )
     layers.append(default)
-    from cupcake.agents.hookfile import is_cupcake
+    from cupcake.agents.hook_command import is_cupcake
 
     for path in (
         os.path.join(root, ".gemini", "settings.json"),

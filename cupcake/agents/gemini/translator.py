@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 
-from cupcake.init.headless import Headless, as_dict, json_lines, write_json
+from cupcake.agents.headless import Headless, as_dict, json_lines, write_json
 
 SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json"
 FINISH = "Do the task given above."
@@ -100,3 +100,6 @@ def _path_pattern(path: str) -> str:
     """A regular expression for the tool arguments naming exactly ``path`` (as JSON text)."""
     escaped = "".join("\\" + c if c in "\\.^$*+?()[]{}|/" else c for c in json.dumps(path)[1:-1])
     return f'"file_path":"{escaped}"'
+
+
+Translator = GeminiTranslator  # what ``agents.translator("gemini")`` returns

@@ -79,7 +79,7 @@ def read(workdir: str):
 
 
 def write(workdir: str, anchor: dict) -> None:
-    from cupcake.stores.safe_files import write_whole
+    from cupcake.stores.atomic_write import write_atomically
 
     lines = [
         MAGIC,
@@ -88,7 +88,7 @@ def write(workdir: str, anchor: dict) -> None:
     ]
     lines += [f"file {name} {a} {b} {h}" for name, (a, b, h) in sorted(anchor["files"].items())]
     lines += ["break " + text.replace("\n", " ") for text in anchor["breaks"]]
-    write_whole(os.path.join(workdir, ANCHOR_NAME), ("\n".join(lines) + "\n").encode("utf-8", "replace"))
+    write_atomically(os.path.join(workdir, ANCHOR_NAME), ("\n".join(lines) + "\n").encode("utf-8", "replace"))
 
 
 def note_break(anchor: dict, text: str) -> None:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 
-import orjson
-
+from cupcake import jsonio
 from cupcake.agents import project_dir_in
 from cupcake.project import WORK_DIR, find_root
-from cupcake.stores.audit.writer import LOG_NAME
+from cupcake.stores.audit.writer import LOG_NAME, trail_files
 
 
 class Entry:
@@ -23,8 +22,8 @@ class Entry:
         self.record = None
         self.error = None
         try:
-            value = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
+            value = jsonio.loads(raw)
+        except jsonio.DecodeError as exc:
             self.error = f"not valid JSON ({exc})"
             return
         if isinstance(value, dict):
@@ -40,25 +39,6 @@ class Entry:
 def default_log(env, cwd=None) -> str:
     """``<root>/.cupcake/audit.log`` for the project around ``cwd`` (the root as ``cupcake run`` finds it)."""
     return os.path.join(find_root(project_dir_in(env), cwd or os.getcwd()), WORK_DIR, LOG_NAME)
-
-
-def trail_files(path: str) -> list[str]:
-    """The rotated files (highest number = oldest) and then the current file, those that exist."""
-    folder, name = os.path.split(path)
-    numbered = []
-    try:
-        names = os.listdir(folder or ".")
-    except OSError:
-        names = []
-    prefix = name + "."
-    for other in names:
-        suffix = other[len(prefix) :]
-        if other.startswith(prefix) and suffix.isdigit():
-            numbered.append((int(suffix), os.path.join(folder, other)))
-    files = [p for _n, p in sorted(numbered, reverse=True)]
-    if os.path.isfile(path):
-        files.append(path)
-    return files
 
 
 def split_lines(data: bytes):

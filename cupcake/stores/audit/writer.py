@@ -45,6 +45,25 @@ def rotated(path: str, n: int) -> str:
     return f"{path}.{n}"
 
 
+def trail_files(path: str) -> list[str]:
+    """The rotated files (highest number = oldest) and then the current file, those that exist."""
+    folder, name = os.path.split(path)
+    numbered = []
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        names = []
+    prefix = name + "."
+    for other in names:
+        suffix = other[len(prefix) :]
+        if other.startswith(prefix) and suffix.isdigit():
+            numbered.append((int(suffix), os.path.join(folder, other)))
+    files = [p for _n, p in sorted(numbered, reverse=True)]
+    if os.path.isfile(path):
+        files.append(path)
+    return files
+
+
 def _lock(fd: int, wait: float) -> None:
     give_up = time.monotonic() + wait
     pause = 0.0005
@@ -241,7 +260,6 @@ def _append_all(workdir: str, path: str, shown: str, body, max_bytes: int, keep:
 def _rebuilt_anchor(path: str, note: str, seq: int) -> dict:
     """An anchor made from the files as they are (when it was missing), with the evidence of that."""
     from cupcake.stores.audit import anchor as anchors
-    from cupcake.stores.audit.reader import trail_files
 
     state = anchors.fresh()
     anchors.note_break(state, f"{note} when seq {seq} was written: earlier cuts cannot be ruled out")

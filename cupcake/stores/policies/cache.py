@@ -20,6 +20,7 @@ from stat import S_ISREG
 
 from cupcake import __file__ as _package_init
 from cupcake import __version__
+from cupcake.project import file_identity
 
 try:
     # Keyed BLAKE2b is a MAC by design, in one pass: on a 570 KB cache (1,000 policies and every pack)
@@ -35,23 +36,12 @@ SECRET_NAME = "cache-secret"
 MAGIC = b"CUPCAKE\x06"  # the compiled format: bump when its shape changes (6: BLAKE2b MAC, packed SRE forms)
 CACHE_NAME = "policy.cache"
 # The code that shapes the compiled form is the whole package (the compiler, its compile_* modules,
-# the schema, the state conditions, the event tables, the run_command checks …). An installed copy
+# the schema, the state conditions, the event tables, the run_command checks, the packs' TOML …). An installed copy
 # is identified by its install record: pip writes RECORD anew on every install, even of the same
 # version number (as when installing from a branch), so one stat covers every module. A source
 # checkout (no record beside the package) is identified by the stat of every module in it.
 _PACKAGE = os.path.dirname(os.path.abspath(_package_init))  # cupcake/, wherever this module sits in it
 _RECORD = os.path.join(os.path.dirname(_PACKAGE), f"cupcake-{__version__}.dist-info", "RECORD")
-
-
-def file_identity(path: str):
-    """What makes a cached compile valid for one file: its stat fields, or its absence."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return (path, None)
-    except OSError as exc:
-        return (path, f"unreadable: {exc.strerror}")
-    return (path, st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
 def code_identity(package: str = _PACKAGE, record: str = _RECORD) -> tuple:
@@ -72,7 +62,7 @@ def _modules(folder: str, found: list) -> None:
         return
     with entries:
         for entry in entries:
-            if entry.name.endswith(".py"):
+            if entry.name.endswith((".py", ".toml", ".json")):  # modules, the packs' rules, the compiled tables
                 try:
                     st = entry.stat()
                 except OSError:

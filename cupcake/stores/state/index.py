@@ -162,19 +162,10 @@ def _read_index(dir_fd: int, name: str):
 
 
 def _write_index(dir_fd: int, name: str, index) -> None:
-    """Atomically: a temporary file beside it, then rename."""
-    from cupcake.stores.safe_files import create_temp  # a random name, created exclusively, never a link
+    """Atomically, through the one writer, in the state directory already opened safely."""
+    from cupcake.stores.atomic_write import write_in
 
-    fd, tmp = create_temp(dir_fd, name + INDEX_SUFFIX)
-    try:
-        os.write(fd, marshal.dumps(index))
-    finally:
-        os.close(fd)
-    try:
-        os.replace(tmp, name + INDEX_SUFFIX, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-    except OSError:
-        os.unlink(tmp, dir_fd=dir_fd)
-        raise
+    write_in(dir_fd, name + INDEX_SUFFIX, marshal.dumps(index))
 
 
 def _catch_up(fd: int, index, st, keys: dict, name: str, patterns):

@@ -51,7 +51,9 @@ RESTORABLE = [text for text in ORIGINALS if '"hooks": {}' not in text and "[]" n
 @pytest.mark.parametrize("original", RESTORABLE)
 def test_sync_then_uninstall_gives_back_the_original_byte_for_byte(original):
     after = synced(original)
-    assert all(cmds == [f"cupcake run --event {e}"] for e, cmds in cupcake_commands(after).items() if e in WANTED)
+    assert all(
+        cmds == [entries.command("cupcake", e, False)] for e, cmds in cupcake_commands(after).items() if e in WANTED
+    )
     assert set(WANTED) <= set(cupcake_commands(after))
     assert uninstalled(after) == original
 
@@ -200,5 +202,8 @@ def test_which_commands_are_cupcakes(command, ours):
     ],
 )
 def test_the_executable_is_quoted_only_when_it_must_be(executable, word):
-    assert entries.command_word(executable) == word
-    assert entries.is_cupcake(entries.hook_command(word, "Stop", True), also=(executable,))
+    from cupcake.agents.hook_command import command_word
+
+    assert command_word(executable) == word
+    for event in ("Stop", "PreToolUse"):  # without the guard, and with it
+        assert entries.is_cupcake(entries.command(word, event, True), also=(executable,))

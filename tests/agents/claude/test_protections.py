@@ -30,10 +30,14 @@ def project(tmp_path):
     return root
 
 
-def test_sync_writes_deny_rules_and_deny_write_paths(project):
+def test_sync_writes_deny_rules_and_deny_write_paths_into_the_personal_file(project):
+    """They name this machine's paths, so they go beside the team-shared file, never into it."""
     done = _run(["sync"], project, project.parent / "h")
     assert done.returncode == 0, done.stderr
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    shared = (project / ".claude" / "settings.json").read_text()
+    assert str(project) not in shared and str(project.parent / "h") not in shared and sys.prefix not in shared
+    assert set(json.loads(shared)) == {"hooks"}
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     deny = settings["permissions"]["deny"]
     assert f"Edit(/{project}/cupcake.toml)" in deny
     assert f"Edit(/{project}/.cupcake)" in deny
@@ -63,9 +67,10 @@ def test_sync_sandbox_then_uninstall_leaves_the_file_byte_for_byte(project):
     (project / ".claude" / "settings.json").write_text(ORIGINAL)
     done = _run(["sync", "--sandbox"], project, home)
     assert done.returncode == 0, done.stderr
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
-    assert settings["sandbox"]["enabled"] is True
-    assert settings["permissions"]["deny"][0] == "Bash(curl *)"
+    shared = json.loads((project / ".claude" / "settings.json").read_text())
+    assert shared["sandbox"] == {"enabled": False} and shared["permissions"]["deny"] == ["Bash(curl *)"]
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    assert settings["sandbox"]["enabled"] is True  # the personal file wins over the shared one in Claude Code
     again = _run(["sync", "--sandbox"], project, home)
     assert "already up to date" in again.stdout
     doctor = _run(["doctor"], project, home)
@@ -73,7 +78,26 @@ def test_sync_sandbox_then_uninstall_leaves_the_file_byte_for_byte(project):
     gone = _run(["sync", "--uninstall"], project, home)
     assert gone.returncode == 0, gone.stderr
     assert (project / ".claude" / "settings.json").read_text() == ORIGINAL
-    assert not (project / ".claude" / ".cupcake-sync.settings.json").exists()
+    assert json.loads((project / ".claude" / "settings.local.json").read_text()) == {}
+    assert not (project / ".claude" / ".cupcake-sync.settings.local.json").exists()
+
+
+def test_an_older_syncs_protections_move_out_of_the_shared_file(project):
+    """Older Cupcakes wrote them into .claude/settings.json (with its record beside it): the next sync
+    takes exactly those out of the shared file, and writes them into the personal one."""
+    home = project.parent / "h"
+    claude = project / ".claude"
+    claude.mkdir()
+    old_rule = f"Edit(/{project}/cupcake.toml)"
+    (claude / "settings.json").write_text(json.dumps({"permissions": {"deny": ["Bash(curl *)", old_rule]}}))
+    (claude / ".cupcake-sync.settings.json").write_text(
+        json.dumps({"created": [], "deny": [old_rule], "deny_write": []})
+    )
+    assert _run(["sync"], project, home).returncode == 0
+    shared = json.loads((claude / "settings.json").read_text())
+    assert shared["permissions"]["deny"] == ["Bash(curl *)"] and "hooks" in shared
+    assert not (claude / ".cupcake-sync.settings.json").exists()
+    assert old_rule in json.loads((claude / "settings.local.json").read_text())["permissions"]["deny"]
 
 
 def test_uninstall_keeps_a_rule_the_user_had_written_before(project):

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from cupcake.agents.claude import settings_file
-from cupcake.agents.claude.settings_file import SettingsFileError
+from cupcake.agents import settings_file
+from cupcake.agents.settings_file import SettingsFileError
 
 
 def test_a_missing_file_reads_as_absent(tmp_path):
@@ -74,7 +74,7 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path, monkeypatch):
     path.write_text("{}\n")
     loaded = settings_file.read(str(path), "settings.json")
 
-    def no_rename(src, dst):
+    def no_rename(src, dst, **_dir_fds):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", no_rename)

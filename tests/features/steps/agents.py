@@ -44,6 +44,48 @@ def agent_has_run(project, run, agent, command):
     run.answer = w.send(w.shell(command, event="PostToolUse", tool_response="ok"), "PostToolUse")
 
 
+@when(
+    parsers.re(
+        rf'the {_AGENT} agent, started (?P<how>with|without) cupcake on its PATH, asks to run "(?P<command>[^"]*)"'
+    )
+)
+def agent_runs_its_hook(project, run, agent, how, command):
+    """The agent's own before-tool hook command, read from its project hook file, run as the agent runs
+    it (``sh -c``, the event on stdin) with a PATH that has this installation's cupcake, or only the
+    system's directories."""
+    import json
+    import os
+    import subprocess
+
+    from cupcake.agents.hook_command import installation_executable
+    from cupcake.agents.installers import hooks, installer
+    from tests.conftest import Answer
+
+    w = _wire(project, agent)
+    path = installer(agent).config_path("project", str(project.root), project.env())
+    hook = next(c for e, c, _t in hooks(agent, path) if e == w.event("PreToolUse"))
+    system = "/usr/local/bin:/usr/bin:/bin"
+    env = dict(
+        project.env(), PATH=system if how == "without" else os.path.dirname(installation_executable()) + ":" + system
+    )
+    payload = json.dumps(w.shell(command)).encode()
+    done = subprocess.run(["sh", "-c", hook], input=payload, capture_output=True, cwd=project.root, env=env, timeout=60)
+    run.agent = agent
+    run.answer = Answer(done.stdout, done.stderr, done.returncode)
+
+
+@then(parsers.parse('the hook blocks the call (exit 2) and says "{text}"'))
+def hook_blocks(run, text):
+    """Exit 2, the blocking exit of every agent, with the reason on stderr (where the agents read it)."""
+    assert run.answer.code == 2 and text in run.answer.stderr.decode(), run.answer
+
+
+@then(parsers.parse('the hook says "{text}"'))
+def hook_says(run, text):
+    """More of the reason the hook gave on stderr."""
+    assert text in run.answer.stderr.decode(), run.answer
+
+
 @then(parsers.parse('the call is blocked and the model is shown "{text}"'))
 def agent_blocked_with(run, text):
     """Blocked in that agent's own answer format, with the text where the agent passes it to the model."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import sys
 
 from pytest_bdd import given, parsers, then, when
 
@@ -72,6 +73,19 @@ def given_symlink(terminal, link, target, docstring):
 def cupcake_on_path(terminal):
     """The user's PATH finds this installation's `cupcake`."""
     terminal.path_mode = "with cupcake"
+
+
+@given("a fresh login shell finds cupcake too")
+def login_shell_finds_cupcake(terminal):
+    """The user's profile puts this installation on every new shell's PATH (as pipx or uv tool's would)."""
+    venv_bin = os.path.dirname(os.path.abspath(sys.executable))
+    (terminal.project.home / ".profile").write_text(f'PATH="{venv_bin}:$PATH"\nexport PATH\n')
+
+
+@given("the user's profile sets a PATH without cupcake")
+def login_shell_without_cupcake(terminal):
+    """A new shell's PATH is the system's: this installation is found only where it is active."""
+    (terminal.project.home / ".profile").write_text('PATH="/usr/local/bin:/usr/bin:/bin"\nexport PATH\n')
 
 
 @given("cupcake is not on the PATH")

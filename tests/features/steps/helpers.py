@@ -70,6 +70,7 @@ class Terminal:
         if self.path_mode == "with cupcake":
             first.append(venv_bin)
         env["PATH"] = os.pathsep.join(first + rest)
+        env["SHELL"] = "/bin/sh"  # the user's login shell, for what a fresh one finds (its profile: ~/.profile)
         return env
 
 
@@ -80,7 +81,7 @@ def terminal(project) -> Terminal:
 
 def installation() -> str:
     """This installation's `cupcake` launcher (what local and user scope write)."""
-    from cupcake.agents.claude.hook_entries import installation_executable
+    from cupcake.agents.hook_command import installation_executable
 
     found = installation_executable()
     assert found, "the cupcake launcher is not installed beside this Python"

@@ -28,11 +28,11 @@ def opaque_script(project, run, name, other):
 def asks_through_the_hook(project, run, agent, command):
     """The agent's before-tool event for its shell tool, sent to the hook command its hook file holds
     (as `cupcake sync --agent NAME` wrote it), through a shell, as the agent does."""
-    from cupcake.cli.sync_agent import config_label, hook_commands
+    from cupcake.agents.installers import hooks, installer
     from tests.agents.test_one_policy import Wire
 
-    path, _label = config_label(agent, "project", str(project.root), project.env())
-    commands = dict(hook_commands(path, agent))
+    path = installer(agent).config_path("project", str(project.root), project.env())
+    commands = {event: command for event, command, _timeout in hooks(agent, path)}
     hook = commands[PRE_TOOL.get(agent, "PreToolUse")]
     wire = Wire(project, agent)
     payload = wire.shell(command)

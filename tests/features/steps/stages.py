@@ -89,16 +89,16 @@ def _markdown_table(text: str, first_header: str) -> list:
     return rows
 
 
-@then("the built-in systems, in cupcake/pipeline/order.py and in the README, are:")
+@then("the built-in systems, in cupcake/pipeline/order.py and in docs/custom-stages.md, are:")
 def builtin_order_table(datatable):
-    """The order table in cupcake/pipeline/order.py and the one in the README are both this table."""
+    """The order table in cupcake/pipeline/order.py and the one in docs/custom-stages.md are both this table."""
     from cupcake.pipeline.order import BUILTIN_ORDER, CORE
 
     header, rows = datatable[0], datatable[1:]
     assert header == ["order", "system", "core", "what it does"]
     assert [(int(r[0]), r[1]) for r in rows] == list(BUILTIN_ORDER)
     assert [r[2] == "yes" for r in rows] == [order in CORE for order, _ in BUILTIN_ORDER]
-    assert _markdown_table((REPO / "README.md").read_text(), "order") == datatable
+    assert _markdown_table((REPO / "docs" / "custom-stages.md").read_text(), "order") == datatable
 
 
 @then(parsers.parse('no module of "{prefix}" was loaded'))

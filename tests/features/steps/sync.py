@@ -69,33 +69,64 @@ def _without_cupcake(settings: dict) -> dict:
 def hook_changed(terminal, name, event, command):
     """In the settings file, the command of Cupcake's hook on the event is replaced by another."""
     path = terminal.file(name)
-    path.write_text(path.read_text().replace(f'"cupcake run --event {event}"', json.dumps(command)))
+    settings = json.loads(path.read_text())
+    for group in settings["hooks"][event]:
+        for handler in group["hooks"]:
+            handler["command"] = command
+    path.write_text(json.dumps(settings))
+
+
+def _hook_command(command: str, blocks: bool) -> str:
+    """The full hook command whose run part is ``command`` (``<exe> run --event E [--fail-closed]``):
+    with the guard that blocks when cupcake cannot start, where ``blocks``."""
+    from cupcake.agents.hook_command import build
+
+    words = command.split()
+    event = words[words.index("--event") + 1]
+    full = build(words[0], "claude", event, blocks, "--fail-closed" in words)
+    assert full.startswith(command), (full, command)
+    return full
 
 
 @then(parsers.parse('"{name}" has Cupcake\'s hooks:'))
 def has_hooks_table(terminal, name, datatable):
-    """Cupcake's hooks in the settings file are exactly these (event, matcher, command, timeout), in order."""
+    """Cupcake's hooks in the settings file are exactly these (event, matcher, command, timeout, and what
+    the agent gets when cupcake cannot start), in order."""
     header, *rows = datatable
     found = _cupcake_handlers(_settings_json(terminal, name))
     expected = []
     for row in rows:
         cells = dict(zip(header, row))
         matcher = None if cells["matcher"] == "none" else json.loads(cells["matcher"])
-        handler = {"type": "command", "command": _expand(cells["command"]), "timeout": int(cells["timeout"])}
+        command = _hook_command(_expand(cells["command"]), cells["if cupcake cannot start"] == "blocks")
+        handler = {"type": "command", "command": command, "timeout": int(cells["timeout"])}
         expected.append((cells["event"], matcher, handler))
     assert found == expected
 
 
 @then(parsers.parse('"{name}" calls "{command}" on every event, with timeout {timeout:d}'))
 def calls_on_every_event(terminal, name, command, timeout):
-    """The settings file has one Cupcake hook on every event Claude Code has, matching every call."""
+    """The settings file has one Cupcake hook on every event Claude Code has, matching every call; where
+    a call can be stopped, the command blocks when cupcake cannot start."""
     from cupcake.agents.claude.hook_entries import EVENTS, NO_MATCHER
+    from cupcake.agents.hook_command import BLOCKING_EVENTS
 
     found = _cupcake_handlers(_settings_json(terminal, name))
     assert sorted(event for event, _, _ in found) == sorted(EVENTS), found
     for event, matcher, handler in found:
-        assert handler == {"type": "command", "command": _expand(command).replace("<Event>", event), "timeout": timeout}
+        full = _hook_command(_expand(command).replace("<Event>", event), event in BLOCKING_EVENTS)
+        assert handler == {"type": "command", "command": full, "timeout": timeout}
         assert matcher in ("", None) and (matcher == "" or event in NO_MATCHER), (event, matcher)  # every call
+
+
+@then(parsers.parse('"{name}" holds no path of this machine'))
+def no_machine_paths(terminal, name, project):
+    """A team-shared file: nothing in it names this project's place, the home, or this installation."""
+    import sys
+
+    text = terminal.file(name).read_text()
+    for path in (str(project.root), str(project.home), sys.prefix):
+        assert path not in text, (path, text)
 
 
 @then(parsers.parse('"{name}" has the user\'s hook "{command}" on "{event}"'))

@@ -1,4 +1,4 @@
-"""The capability table checked against the real clients (as a claim in the README must be).
+"""The capability table checked against the real clients (as a claim in the docs must be).
 
 For each agent, every CAPABILITIES row marked as verified with the real client is checked live in
 one session, as far as a headless run can show it: on the before-tool event, a block reaches the model

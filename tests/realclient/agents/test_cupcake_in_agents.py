@@ -121,6 +121,20 @@ def _blocked_before_the_shell_ran(run, reason: str) -> None:
 
 
 @pytest.mark.parametrize("agent", AGENTS)
+def test_a_missing_cupcake_blocks_in_open_mode_too(agent_session, agent, tmp_path):
+    """The default mode: an executable the agent cannot start (exit 127, a non-blocking error to every
+    agent) must not let the call through; the hook says why."""
+    session = agent_session(agent)
+    (session.project / "cupcake.toml").write_text(POLICY)
+    _sync_default(session, agent, command=str(tmp_path / "nowhere" / "cupcake"))
+    run = session.run([Shell("echo ran > ran.txt"), Text("Done.")])
+    assert run.returncode == 0, run.describe()
+    assert not (session.project / "ran.txt").exists(), run.describe()
+    if agent != "copilot":  # Copilot shows the model only the exit code of a hook that exits 2
+        _blocked_before_the_shell_ran(run, "this hook could not run")
+
+
+@pytest.mark.parametrize("agent", AGENTS)
 def test_closed_mode_blocks_when_cupcake_is_missing(agent_session, agent, tmp_path):
     session = agent_session(agent)
     (session.project / "cupcake.toml").write_text('[settings]\nfail_mode = "closed"\n' + POLICY)
@@ -129,4 +143,4 @@ def test_closed_mode_blocks_when_cupcake_is_missing(agent_session, agent, tmp_pa
     assert run.returncode == 0, run.describe()
     assert not (session.project / "ran.txt").exists(), run.describe()
     if agent != "copilot":  # Copilot shows the model only the exit code of a hook that exits 2
-        _blocked_before_the_shell_ran(run, "fail_mode is closed")
+        _blocked_before_the_shell_ran(run, "fail_mode is 'closed'")

@@ -25,6 +25,7 @@ SLOW = (
     "subprocess",
     "pathlib",
     "orjson",
+    "cupcake.jsonio",
 )
 
 WARM_RUN = """

@@ -11,11 +11,49 @@ import json
 import os
 import tempfile
 
-from cupcake.init.agent import MAX_ARGUMENT, Reply, _Agent, _failure, _tail
-from cupcake.init.process import run_process
+from cupcake.agents.process import run_process
+
+MAX_ARGUMENT = 100_000  # bytes: Linux refuses one argument longer than 128 KiB
 
 
-class Headless(_Agent):
+class Reply:
+    """What one run of the agent came to."""
+
+    __slots__ = ("ok", "text", "problem", "session_id")
+
+    def __init__(self, ok: bool, text: str = "", problem: str | None = None, session_id: str | None = None):
+        self.ok = ok
+        self.text = text  # the agent's final answer, for the person
+        self.problem = problem  # why the run failed
+        self.session_id = session_id
+
+
+def tail(text: str, limit: int = 2000) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else "…" + text[-limit:]
+
+
+def failure(name: str, done) -> str:
+    if done.not_started:
+        return f"{name} could not start: {done.not_started}"
+    if done.timed_out:
+        return f"{name} did not finish in time and was stopped"
+    output = tail(done.stderr) or tail(done.stdout)
+    return f"{name} exited with code {done.exit_code}" + (f":\n{output}" if output else "")
+
+
+class Agent:
+    """What every agent is run with: its command words, the project root, the files it may write."""
+
+    def __init__(self, words, root, targets, env, timeout):
+        self.words = words
+        self.root = root
+        self.targets = targets
+        self.env = env
+        self.timeout = timeout
+
+
+class Headless(Agent):
     """One agent CLI run headless; subclasses give ``argv`` and ``read``."""
 
     name = "the agent"
@@ -61,9 +99,9 @@ class Headless(_Agent):
         if session_id and self.resumes:
             self.session_id = session_id
         if done.exit_code != 0 or done.timed_out or done.not_started:
-            return Reply(False, text, problem=_failure(self.name, done))
+            return Reply(False, text, problem=failure(self.name, done))
         if error:
-            return Reply(False, text, problem=f"{self.name} reported an error: {_tail(error)}")
+            return Reply(False, text, problem=f"{self.name} reported an error: {tail(error)}")
         return Reply(True, text, session_id=self.session_id)
 
 

@@ -1,5 +1,7 @@
-"""Send a sample event through a hook command the way Claude Code does: ``sh -c <command>``, the
-event JSON on stdin, in the project root with ``CLAUDE_PROJECT_DIR`` set; bounded in time and output."""
+"""Send a sample event through a hook command the way the agents do: ``sh -c <command>``, the event JSON
+on stdin, in the project root with the agent's project-directory variable set; bounded in time and
+output. And what a fresh login shell finds on its PATH (an agent started from the desktop or another
+terminal has that PATH, not this shell's)."""
 
 from __future__ import annotations
 
@@ -9,24 +11,8 @@ import signal
 import subprocess
 import time
 
-from cupcake.agents.claude.capabilities import PROJECT_DIR_ENV
-
 SECONDS = 30
 MAX_OUTPUT = 64 * 1024
-
-
-def sample_event(root: str) -> dict:
-    """A harmless PreToolUse: the agent asks to run `echo`."""
-    return {
-        "session_id": "cupcake-doctor",
-        "transcript_path": "",
-        "cwd": root,
-        "permission_mode": "default",
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": "echo cupcake doctor", "description": "cupcake doctor's sample event"},
-        "tool_use_id": "toolu_cupcake_doctor",
-    }
 
 
 class Outcome:
@@ -51,9 +37,10 @@ class Outcome:
         }
 
 
-def run_hook(command: str, root: str, env, payload: dict, seconds: float = SECONDS) -> Outcome:
+def run_hook(command: str, root: str, env, payload: dict, project_dir_env=(), seconds: float = SECONDS) -> Outcome:
+    """``project_dir_env``: the variables the agent names the project directory in (set to ``root``)."""
     environment = dict(env)
-    environment["CLAUDE_PROJECT_DIR"] = root
+    environment.update(dict.fromkeys(project_dir_env, root))
     data = json.dumps(payload).encode()
     started = time.monotonic()
     try:
@@ -105,23 +92,36 @@ def version_of(executable: str, env, seconds: float = 10):
     return out, None
 
 
-def read_answer(answer) -> tuple[str | None, str, str]:
-    """(permission decision or None, its reason, the user-visible message) of a PreToolUse answer."""
-    if not isinstance(answer, dict):
-        return None, "", ""
-    specific = answer.get("hookSpecificOutput")
-    specific = specific if isinstance(specific, dict) else {}
-    decision = specific.get("permissionDecision")
-    return (
-        decision if isinstance(decision, str) and decision else None,
-        str(specific.get("permissionDecisionReason", "")),
-        str(answer.get("systemMessage", "")),
-    )
-
-
-def expand_project_dir(command: str, root: str) -> str:
-    """``command`` with Claude Code's project-directory variable replaced by ``root``."""
-    for name in PROJECT_DIR_ENV:
+def expand_project_dir(command: str, root: str, names=()) -> str:
+    """``command`` with the agent's project-directory variables (``names``) replaced by ``root``."""
+    for name in names:
         for placeholder in ("${" + name + "}", "$" + name):
             command = command.replace(placeholder, root)
     return command
+
+
+def login_shell_finds(name: str, env, seconds: float = 10):
+    """(path or None, problem or None): where a fresh login shell finds ``name`` (the user's ``$SHELL``,
+    started with ``-l`` and nothing but HOME, USER, LOGNAME and SHELL from this environment: what a
+    desktop-started agent or a new terminal gets from the profile files)."""
+    shell = env.get("SHELL") or "/bin/sh"
+    if not os.path.isabs(shell) or not os.access(shell, os.X_OK):
+        shell = "/bin/sh"
+    fresh = {k: env[k] for k in ("HOME", "USER", "LOGNAME", "SHELL") if env.get(k)}
+    try:
+        done = subprocess.run(
+            [shell, "-l", "-c", 'command -v "$0"', name],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=fresh,
+            cwd=fresh.get("HOME") or "/",
+            timeout=seconds,
+            start_new_session=True,
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"a login shell ({shell} -l) did not answer within {seconds:g} s"
+    except OSError as exc:
+        return None, f"a login shell ({shell} -l) could not start: {exc.strerror or exc}"
+    lines = _text(done.stdout).strip().splitlines()
+    found = lines[-1] if done.returncode == 0 and lines else ""
+    return (found if found.startswith("/") else None), None

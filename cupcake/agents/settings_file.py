@@ -1,16 +1,19 @@
-"""Reading a Claude Code settings file without trusting it, and writing one without ever losing it.
+"""Every agent's hook file (a JSON settings file) read without trusting it and written without ever
+losing it: what ``sync`` and ``doctor`` use for all six agents.
 
-A file that is not valid JSON is never overwritten: the error names the file and the position.
-Writes go to a temporary file in the same directory, are flushed to disk, and replace the file in
-one rename; the previous content is kept beside it as ``<name>.bak``. A symlinked file (dotfile
-managers do that) stays a symlink: the file it points at is the one replaced.
+A file that is not valid JSON (or is empty: a truncated write?) is never overwritten: the error names
+the file and the position. Writes go through Cupcake's one atomic writer (``stores/atomic_write.py``),
+flushed to disk; the previous content is kept beside the file as ``<name>.bak``. A symlinked file
+(dotfile managers do that) stays a symlink: the file it points at is the one replaced. ``Edits`` is one
+sync's set of files: each read once, changed in memory by the agent's installer, written at the end.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+
+from cupcake.stores.atomic_write import mode_of, write_atomically
 
 
 class SettingsFileError(Exception):
@@ -26,6 +29,7 @@ class SettingsFileError(Exception):
         return f"{self.label}: {self.what}" + (f". {self.advice}" if self.advice else "")
 
 
+BACKUP_SUFFIX = ".bak"
 _KEEP = "Cupcake leaves it as it is"
 _NEVER = "Cupcake never overwrites a file it cannot read (comments and trailing commas are not JSON): fix it, then run this again"
 
@@ -116,9 +120,7 @@ def write(loaded: Loaded, text: str, backup: bool = True) -> None:
 
     Refuses when the file changed since it was read (another program wrote it meanwhile)."""
     target = os.path.realpath(loaded.path)
-    directory = os.path.dirname(target)
     try:
-        os.makedirs(directory, exist_ok=True)
         current = _read_bytes(target)
     except OSError as exc:
         raise SettingsFileError(loaded.label, f"cannot write it: {exc.strerror or exc}") from None
@@ -126,46 +128,13 @@ def write(loaded: Loaded, text: str, backup: bool = True) -> None:
         raise SettingsFileError(
             loaded.label, "changed while Cupcake was editing it; nothing was written", "Run this again"
         )
-    mode = _mode_of(target)
+    mode = mode_of(target)
     try:
         if backup and current is not None:
-            replace_atomically(target + ".bak", current, mode)
-        replace_atomically(target, text.encode("utf-8"), mode)
+            write_atomically(target + BACKUP_SUFFIX, current, mode, durable=True)
+        write_atomically(target, text.encode("utf-8"), mode, durable=True)
     except OSError as exc:
         raise SettingsFileError(loaded.label, f"cannot write it: {exc.strerror or exc}") from None
-
-
-def replace_atomically(path: str, data: bytes, mode=None) -> None:
-    """Write ``data`` to a temporary file beside ``path``, fsync it, and rename it over ``path``
-    (over the file a symlink points at, so the symlink stays)."""
-    path = os.path.realpath(path)
-    directory = os.path.dirname(path)
-    if mode is None:
-        mode = _mode_of(path)
-    fd, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-            os.fchmod(f.fileno(), mode)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
 
 
 def _read_bytes(path: str):
@@ -176,11 +145,45 @@ def _read_bytes(path: str):
         return None
 
 
-def _mode_of(path: str) -> int:
-    """The existing file's permissions, else what a new file gets under the umask."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
+def replace(path: str, data: bytes, mode=None) -> None:
+    """Write a file of the agent's (beside its settings) through the one writer: durable, through a
+    symlink, with the existing file's permissions (or a new file's under the umask) unless ``mode``."""
+    write_atomically(path, data, mode_of(path) if mode is None else mode, follow_link=True, durable=True)
+
+
+class Edits:
+    """The files one ``sync`` changes: each read once (``text``), changed in memory (``set``), and
+    written together at the end (``changed`` lists them); ``label`` names a path in messages."""
+
+    def __init__(self, label):
+        self.label = label
+        self.loaded: dict[str, Loaded] = {}
+        self.texts: dict[str, str] = {}
+        self.then: list = []  # what to do once every file is written (a record of what was added)
+
+    def after(self, action) -> None:
+        self.then.append(action)
+
+    def text(self, path: str) -> str:
+        """The file's text as this sync leaves it so far ("" for a file that does not exist)."""
+        if path not in self.loaded:
+            self.loaded[path] = read(path, self.label(path))
+        if path in self.texts:
+            return self.texts[path]
+        return self.loaded[path].text or ""
+
+    def exists(self, path: str) -> bool:
+        self.text(path)
+        return self.loaded[path].exists
+
+    def set(self, path: str, text: str) -> None:
+        self.text(path)
+        self.texts[path] = text
+
+    def changed(self) -> list[tuple[Loaded, str]]:
+        """(the file as read, its new text) of every file whose text changed, in the order first read."""
+        return [
+            (loaded, self.texts[path])
+            for path, loaded in self.loaded.items()
+            if path in self.texts and self.texts[path] != (loaded.text if loaded.exists else None)
+        ]

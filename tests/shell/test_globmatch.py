@@ -6,7 +6,7 @@ import fnmatch
 
 import pytest
 
-from cupcake.evaluate.globmatch import match_name, match_path
+from cupcake.shell.globmatch import match_name, match_path
 
 NAMES = ["a.toml", "abbxc", "bx", "x[", "z9", "cat.toml", "b1.tx", "security.toml", "-dash", "]"]
 PATTERNS = ["*.toml", "a*b?c", "[abc]*", "[!a]x", "*", "?", "[a-c]?.t*", "x[", "*[0-9]", "*a*a*", "[]]", "s*.toml"]

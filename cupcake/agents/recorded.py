@@ -1,12 +1,11 @@
-"""Claude Code's wire shapes for the commands that replay or invent events (``cupcake test``,
-``explain``, ``replay``) and for reading a command line: a tool call's payload, the project-directory
-variable, the tool calls of a transcript, an audit record turned back into a payload."""
+"""Canonical payloads (Claude Code's shape, the canonical one) for the commands that replay or invent
+events (``cupcake test``, ``explain``, ``replay``): a tool call's payload, the environment the hook
+sees, the tool calls of a Claude Code transcript, an audit record turned back into a payload."""
 
 from __future__ import annotations
 
-import json
-
-from cupcake.agents.claude.capabilities import PROJECT_DIR_ENV
+from cupcake import jsonio
+from cupcake.agents import DEFAULT, adapter
 from cupcake.agents.event import Event
 
 
@@ -39,7 +38,7 @@ def event_of(payload: dict) -> Event:
 def with_project(env, root: str) -> dict:
     """``env`` as the hook sees it in the project at ``root``."""
     env = dict(env)
-    for name in PROJECT_DIR_ENV:
+    for name in adapter(DEFAULT).PROJECT_DIR_ENV:
         env[name] = root
     return env
 
@@ -66,7 +65,7 @@ def transcript_calls(path: str, since=None):
     with open(path, "rb") as f:
         for raw in f:
             try:
-                line = json.loads(raw)
+                line = jsonio.loads(raw)  # a long session's transcript: thousands of lines
             except ValueError:
                 continue
             if not isinstance(line, dict):

@@ -1,0 +1,105 @@
+"""Every agent's hook files through one interface (cold path: ``sync``, ``doctor``, ``validate``).
+
+Each adapter package has an ``install`` module, the agent's installer, with the same names:
+
+- ``SCOPES`` (scope -> where its file is, as shown), ``config_path(scope, project_dir, env)``,
+  ``OPTIONS`` (what ``sync`` may do there besides the hooks: ``sandbox``, ``jail``, ``trust``);
+- ``SANDBOX``: what ``sync --sandbox`` turns on: ``"own"``, the agent's own sandbox (Cupcake's jail is
+  then ``--jail``; ``own_sandbox_on(root, env)`` says whether it is on), or ``"jail"``, Cupcake's jail
+  (``cupcake.jail``); ``os_layer(scope, root, env, on)``: what else the jail needs changed there (None,
+  or an object with ``shown()``, ``ignored(root)`` and ``apply()``); ``jail_notes(jail_dirs)``: what
+  sync says once the jail is on;
+- ``hook_events(compiled)``: the canonical events it hooks;
+- ``update_text(text, events, word, timeout, closed, uninstall, scope, also, jail)``: the file's text with
+  Cupcake's entries set (or removed), the jail's flag on the before-tool hook, every other byte kept
+  (ValueError: cannot edit it safely);
+- ``hooks_in(text)``: (its event, command, timeout in seconds) of Cupcake's hooks there;
+- ``protect(edits, scope, root, env, compiled, sandbox)`` and ``unprotect(edits, scope, root, env)``:
+  what it adds beside the hooks (Claude Code's deny rules and sandbox paths), with the entries git must
+  ignore, and takes out again, with what to tell the person; ``file_findings(text)``: what doctor says
+  about the file; ``doctor_findings(root, env, paths, jail)``: what doctor says about the agent beside
+  its files; ``notes(scope, root, env, **options)``: what sync says after writing (Codex's trust step);
+- ``protected_paths(project_dir, env)``: its files self-protection keeps the agent off.
+
+Nothing outside ``cupcake/agents/`` names an agent's module, file or key: it asks here."""
+
+from __future__ import annotations
+
+import os
+
+from cupcake.agents import DEFAULT, NAMES, adapter
+
+
+def installer(agent: str):
+    """The agent's ``install`` module (its hook files)."""
+    return __import__(adapter(agent).__name__ + ".install", fromlist=("update_text",))
+
+
+def display_name(agent: str) -> str:
+    return getattr(adapter(agent), "DISPLAY_NAME", agent)
+
+
+def hooks(agent: str, path: str) -> list[tuple[str, str, float | None]]:
+    """(agent event, command, timeout) of Cupcake's hooks in the agent's file at ``path`` ([] when
+    it is absent or cannot be read: doctor says why)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(1 << 22)
+        return installer(agent).hooks_in(text)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return []
+
+
+def configured_agents(root: str, env) -> list[tuple[str, str, str]]:
+    """(agent, scope, path) for every hook file, of every agent, that holds Cupcake's hooks for it."""
+    found = []
+    for agent in NAMES:
+        install = installer(agent)
+        for scope in install.SCOPES:
+            path = install.config_path(scope, root, env)
+            if hooks(agent, path):
+                found.append((agent, scope, path))
+    return found
+
+
+def canonical_event(agent: str, agent_event: str) -> str:
+    """The canonical name of an agent's event (its own name when the agent's table has no such event)."""
+    for canonical, line in adapter(agent).CAPABILITIES.items():
+        if agent_event in line["agent_events"]:
+            return canonical
+    return agent_event
+
+
+def installed_events(root: str, env):
+    """{canonical event: [where]} of Cupcake's hooks in every agent's files, or None when none has any."""
+    found: dict = {}
+    for agent, scope, path in configured_agents(root, env):
+        where = f"{display_name(agent)} ({installer(agent).SCOPES[scope]})"
+        for agent_event, _command, _timeout in hooks(agent, path):
+            found.setdefault(canonical_event(agent, agent_event), []).append(where)
+    return found or None
+
+
+def unhooked(compiled, installed) -> list:
+    """``(name, event, file, line)`` of every policy in service whose event no installed hook calls."""
+    if not compiled or installed is None:
+        return []
+    return [(p[0], p[1], p[5], p[6]) for p in compiled.get("policies") or () if p[1] not in installed]
+
+
+def unhooked_message(event: str) -> str:
+    return f"no installed hook calls Cupcake on {event}, so this policy never runs; run `cupcake sync` to install one"
+
+
+def settings_dirs(root: str, env) -> list[str]:
+    """The directories whose ``settings*.json`` files hold the default agent's hooks: guarded by name,
+    any file there (a new ``settings.local.json`` too)."""
+    return installer(DEFAULT).settings_dirs(root, env)
+
+
+def executable_in(command: str):
+    """The executable a hook command names (its first word, ``~`` expanded), or None."""
+    from cupcake.agents.hook_command import executable_of
+
+    found = executable_of(command)
+    return os.path.expanduser(found) if found else None
