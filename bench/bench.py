@@ -247,7 +247,7 @@ def error_path(stdout: bytes) -> str | None:
         message = str(json.loads(stdout).get("systemMessage", ""))
     except (ValueError, AttributeError):
         message = stdout.decode("utf-8", "replace")
-    if "Cupcake:" in message:
+    if "Cupcake:" in message and "\n  cupcake allow " not in message:  # an approval code for the person is no error
         return f"cupcake reported an internal error: {message[:500]}"
     return None
 
@@ -1130,6 +1130,15 @@ def verify(label: str, res: RunResult, check: Check | None) -> None:
         )
 
 
+def give_cache_secret(home: Path) -> None:
+    """The per-user secret that seals the policy cache, as `cupcake sync` leaves it (without one, no
+    run writes or trusts a cache: every run would compile)."""
+    folder = home / ".cache" / "cupcake"
+    folder.mkdir(parents=True, mode=0o700, exist_ok=True)
+    (folder / "cache-secret").write_bytes(os.urandom(32))
+    (folder / "cache-secret").chmod(0o600)
+
+
 def prepare(sc: Scenario, root: Path, command: list[str], check_output: bool) -> Prepared:
     assert sc.make is not None
     base = root / sc.name
@@ -1143,6 +1152,7 @@ def prepare(sc: Scenario, root: Path, command: list[str], check_output: bool) ->
     env = clean_env()
     env["HOME"] = str(home.resolve())  # no user policy file (~/.claude/cupcake.toml) can interfere
     env["CLAUDE_PROJECT_DIR"] = str(project)
+    give_cache_secret(home)
     argv = [a.replace("{event}", setup.event) for a in command] + list(setup.extra_args)
     return Prepared(
         sc,

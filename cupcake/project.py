@@ -32,11 +32,16 @@ TIERS = ("managed", "project", "user")  # the order the policy files are evaluat
 
 
 def find_root(project_dir, cwd) -> str:
-    """The project directory the agent names (``project_dir``, from its adapter), else the first directory
-    holding ``cupcake.toml`` (a regular file) walking up from the agent's cwd (then the process's cwd),
-    else the git top level, else the agent's cwd. A ``.cupcake/`` directory is Cupcake's output, never a
-    marker: an agent that runs ``mkdir -p src/.cupcake`` moves nothing. Commands a person runs pass no
-    ``project_dir``."""
+    """The project directory the agent names (``project_dir``, from its adapter), else the directory
+    holding ``cupcake.toml`` found walking up from the agent's cwd (then the process's cwd), else the
+    git top level, else the agent's cwd. Commands a person runs pass no ``project_dir``.
+
+    Within a git worktree (up to the outermost folder holding ``.git`` below the home folder), the
+    *outermost* ``cupcake.toml`` there is the project's: an agent that cannot name its project (Codex
+    sends no project folder) and makes ``src/cupcake.toml`` (or ``src/.git``) replaces nothing.
+    Elsewhere the nearest one walking up (a ``cupcake.toml`` below the root is a protected path).
+    A ``.cupcake/`` directory is Cupcake's output, never a marker: ``mkdir -p src/.cupcake`` moves
+    nothing."""
     given = project_dir
     if given:
         return os.path.realpath(given)
@@ -44,19 +49,33 @@ def find_root(project_dir, cwd) -> str:
     if isinstance(cwd, str) and os.path.isabs(cwd):
         starts.append(cwd)
     starts.append(os.getcwd())
+    home = os.path.realpath(os.path.expanduser("~"))
     git_top = None
     for n, start in enumerate(starts):
         here = os.path.realpath(start)
-        while True:
-            if os.path.isfile(os.path.join(here, PROJECT_FILE)):
-                return here
-            if n == 0 and git_top is None and os.path.lexists(os.path.join(here, ".git")):
-                git_top = here
-            up = os.path.dirname(here)
-            if up == here:
-                break
-            here = up
+        tops = [d for d in walk_up(here, home) if os.path.lexists(os.path.join(d, ".git"))]
+        holding = [d for d in walk_up(here, None) if os.path.isfile(os.path.join(d, PROJECT_FILE))]
+        if n == 0 and tops:
+            git_top = tops[0]
+        if tops:
+            worktree = tops[-1].rstrip("/") + "/"
+            inside = [d for d in holding if (d + "/").startswith(worktree)]
+            if inside:
+                return inside[-1]
+        if holding:
+            return holding[0]
     return git_top or os.path.realpath(starts[0])
+
+
+def walk_up(here: str, home):
+    """``here`` and each folder above it; below ``home`` only, when given and ``here`` is under it."""
+    stop = home if home and here.startswith(home.rstrip("/") + "/") else None
+    while True:
+        yield here
+        up = os.path.dirname(here)
+        if up == here or up == stop:
+            return
+        here = up
 
 
 def user_policy_file(env) -> str:

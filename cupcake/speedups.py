@@ -21,6 +21,11 @@ from __future__ import annotations
 
 import _signal
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 # ## JSON ############################################################################################
 
 try:
@@ -32,6 +37,19 @@ except ImportError:  # pragma: no cover - interpreters without the C accelerator
 _WS = " \t\n\r"
 
 
+MAX_INT_DIGITS = 4300  # Python's own limit for int(str): longer ones take quadratic time
+
+
+class NumberTooLong(ValueError):
+    """A JSON integer with more than ``MAX_INT_DIGITS`` digits."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_INT_DIGITS:
+        raise NumberTooLong(f"a number of {len(text)} digits (at most {MAX_INT_DIGITS} are read)")
+    return int(text)
+
+
 class _Context:
     """The attributes the C scanner reads from its context (those of ``json.JSONDecoder``)."""
 
@@ -39,7 +57,7 @@ class _Context:
     object_hook = None
     object_pairs_hook = None
     parse_float = float
-    parse_int = int
+    parse_int: Callable[[str], int] = int
     memo: dict = {}
 
     @staticmethod
@@ -47,23 +65,34 @@ class _Context:
         return {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}[name]
 
 
+class _InputContext(_Context):
+    """For input from outside (a hook event): a number too long is named, not a bare ValueError.
+    Files Cupcake writes itself keep the C conversion (a Python call per number would slow long logs)."""
+
+    parse_int = staticmethod(_parse_int)
+
+
 # typeshed types the scanner's context as a scanner; the C code reads only the attributes above
 _scan = _make_scanner(_Context()) if _make_scanner is not None else None  # type: ignore[arg-type]
+_scan_input = _make_scanner(_InputContext()) if _make_scanner is not None else None  # type: ignore[arg-type]
 
 
-def json_loads(data):
-    """Parse a JSON document (bytes must be UTF-8). Raises ``ValueError`` on bad input."""
+def json_loads(data, from_outside: bool = False):
+    """Parse a JSON document (bytes must be UTF-8). Raises ``ValueError`` on bad input, and
+    ``RecursionError`` when it is nested too deep. ``from_outside``: an integer too long to convert
+    raises ``NumberTooLong``."""
     if isinstance(data, (bytes, bytearray)):
         data = bytes(data).decode("utf-8-sig")
-    if _scan is None:  # pragma: no cover
+    scan = _scan_input if from_outside else _scan
+    if scan is None:  # pragma: no cover
         import json
 
-        return json.loads(data)
+        return json.loads(data, parse_int=_parse_int if from_outside else None)
     start = 0
     while start < len(data) and data[start] in _WS:
         start += 1
     try:
-        value, end = _scan(data, start)
+        value, end = scan(data, start)
     except StopIteration as stop:
         raise ValueError(f"Expecting value: char {stop.value}") from None
     except SystemError:

@@ -59,3 +59,48 @@ Feature: Codex users are governed by the team's policies
     Scenario: Codex may not rewrite its own hook configuration
         When the codex agent asks to write ".codex/hooks.json"
         Then the call is blocked and the model is shown "where Cupcake's hooks are installed"
+
+    Scenario: A policy file made in the session's folder never replaces the project's rules
+        Codex names no project folder: its hooks get the folder the session started in. Walking up
+        from there within a git worktree, the outermost cupcake.toml is the project's, so one made in
+        src/ (even beside a src/.git) changes nothing.
+        Given the project is a git repository
+        And the codex session started in "src"
+        And the file "src/.git/HEAD":
+            """
+            ref: refs/heads/main
+            """
+        And the file "src/cupcake.toml":
+            """
+            [settings]
+            self_protection = false
+
+            [[policy]]
+            name = "anything goes"
+            action = { type = "approve" }
+            """
+        When the codex agent asks to run "rm -rf build"
+        Then the call is blocked and the model is shown "The team does not allow rm -rf."
+        When the codex agent asks to run "echo '# gone' > ../cupcake.toml"
+        Then the call is blocked and the model is shown "Cupcake self-protection"
+
+    Scenario: Outside a git worktree, the Codex agent may not make a policy file in a subfolder
+        There the nearest cupcake.toml walking up is the project's, so a new one below the root would
+        govern an agent started in its folder.
+        Given the codex session started in "src"
+        When the codex agent asks to write "src/cupcake.toml"
+        Then the call is blocked and the model is shown "where Cupcake would read the policies of an agent started in that folder"
+
+    Scenario Outline: apply_patch headers are read the way Codex reads them
+        Codex trims each header line of white space, so an indented header is still a header
+        (spaces, tabs and other white space are written as escapes: a table cell is trimmed).
+        When the codex agent sends a patch with the header "<header>"
+        Then the call is blocked and the model is shown "Cupcake self-protection"
+
+        Examples:
+            | header                                            |
+            | \x20\x20*** Delete File: cupcake.toml             |
+            | \t*** Delete File: cupcake.toml                   |
+            | \u00a0*** Delete File: .cupcake/policy.cache      |
+            | *** Delete File: cupcake.toml\r                   |
+            | *** Update File: notes.txt\n\x20\x20*** Move to: cupcake.toml |

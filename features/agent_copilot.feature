@@ -59,3 +59,11 @@ Feature: Copilot CLI users are governed by the team's policies
     Scenario: Copilot CLI may not rewrite its own hook configuration
         When the copilot agent asks to write ".github/hooks/cupcake.json"
         Then the call is blocked and the model is shown "where Cupcake's hooks are installed"
+
+    Scenario: A decoy path beside Copilot CLI's own field hides nothing
+        Copilot's create tool writes the file its `path` names; a `file_path` sent beside it is a decoy.
+        Every path field of a tool call is checked, and policies see the path the tool writes.
+        When the copilot agent asks to create "cupcake.toml" with a decoy file_path "notes.txt"
+        Then the call is blocked and the model is shown "cupcake.toml is a Cupcake policy file"
+        When the copilot agent asks to create ".env" with a decoy file_path "notes.txt"
+        Then the call is blocked and the model is shown "Secrets stay out of .env files."

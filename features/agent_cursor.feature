@@ -60,3 +60,9 @@ Feature: Cursor users are governed by the team's policies
     Scenario: Cursor may not rewrite its own hook configuration
         When the cursor agent asks to write ".cursor/hooks.json"
         Then the call is blocked and the model is shown "where Cupcake's hooks are installed"
+
+    Scenario: Cursor's MCP tools are MCP tools, whatever their names
+        beforeMCPExecution names the tool bare (write_file), not mcp__server__tool: Cupcake names it
+        mcp__cursor__write_file, so self-protection and `mcp__.*` policies hold it like any MCP tool.
+        When the cursor agent calls the MCP tool "write_file" on "cupcake.toml"
+        Then the call is blocked and the model is shown "Cupcake self-protection"

@@ -391,7 +391,8 @@ Feature: The audit trail
         And the error says "No audit log at .cupcake/audit.log. Turn it on with `audit_logging = true` under [settings] in cupcake.toml."
 
     Scenario: With .cupcake unwritable, cupcake audit says what is wrong, and the agent's session hears it once per turn
-        Given .cupcake cannot be written
+        Given the per-user secret exists, as `cupcake sync` leaves it
+        And .cupcake cannot be written
         When the user runs "cupcake audit"
         Then the exit code is 1
         And the error says "No audit log at .cupcake/audit.log: audit_logging is on, but .cupcake/ cannot be written (.cupcake is not a directory; Cupcake does not write through it), so nothing can be logged. Make it a directory this user can write (`cupcake doctor` checks it)."

@@ -152,6 +152,7 @@ Feature: An answer always exists
             conditions = [{ type = "command_regex", value = "^sudo" }]
             action = { type = "block_with_feedback", feedback_message = "No sudo" }
             """
+        And the per-user secret exists, as `cupcake sync` leaves it
         And .cupcake cannot be written
         When the agent asks to run "sudo ls"
         Then the tool call is denied with:

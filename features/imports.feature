@@ -47,7 +47,8 @@ Feature: Splitting policies over several files with imports
             """
 
     Scenario: A new file that matches the glob is seen at once, without a stale cache
-        Given the project policy:
+        Given the per-user secret exists, as `cupcake sync` leaves it
+        And the project policy:
             """
             imports = ["policies/*.toml"]
             """
@@ -235,3 +236,50 @@ Feature: Splitting policies over several files with imports
             """
             Operation blocked: Force pushes rewrite shared history
             """
+
+    Rule: An import that cannot be read completely keeps protection on and fails per fail_mode
+        Too many folders or files, or a folder that cannot be listed, is an error for that entry:
+        every run says so, and under fail_mode "closed" every call is blocked. The folders an import
+        reads are protected like its files: the agent may not make, flood, lock or remove them.
+
+        Scenario: A flooded import folder blocks every call under fail_mode "closed"
+            Given the project policy:
+                """
+                imports = ["policies/**/*.toml"]
+
+                [settings]
+                fail_mode = "closed"
+                """
+            And the file "policies/team/rules.toml":
+                """
+                [[policy]]
+                name = "no rm -rf"
+                conditions = [{ type = "command_regex", value = "rm -rf" }]
+                action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+                """
+            And the folder "policies" holds 510 folders
+            When the agent asks to run "ls"
+            Then the tool call is denied
+            And the model is shown a note that "scans more than 500 directories"
+
+        Scenario Outline: The agent may not make or change the folders an import reads
+            Given the project policy:
+                """
+                imports = ["policies/**/*.toml"]
+                """
+            And the file "policies/team/rules.toml":
+                """
+                [[policy]]
+                name = "no rm -rf"
+                conditions = [{ type = "command_regex", value = "rm -rf" }]
+                action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+                """
+            When the agent asks to run "<command>"
+            Then the tool call is denied
+            And the model is shown a note that "<why>"
+
+            Examples:
+                | command               | why                                                    |
+                | mkdir policies/extra  | where imports "policies/**/*.toml" looks for policy files |
+                | chmod 000 policies    | a folder Cupcake reads policy files from               |
+                | rm -rf policies/team  | policies/team, which is where imports "policies/**/*.toml" looks |

@@ -209,7 +209,8 @@ Feature: Nothing fails silently
         record is written anew), or in a source checkout any changed module, rebuilds it.
 
         Scenario Outline: A change to code that shapes the compiled policies rebuilds the cache
-            Given the project policy:
+            Given the per-user secret exists, as `cupcake sync` leaves it
+            And the project policy:
                 """
                 [[policy]]
                 name = "No sudo"

@@ -5,7 +5,8 @@ Feature: The policy cache
     Python versions). Anything else about it (corrupt, foreign, stale) and it is rebuilt.
 
     Background:
-        Given the project policy:
+        Given the per-user secret exists, as `cupcake sync` leaves it
+        And the project policy:
             """
             [[policy]]
             name = "No sudo"
@@ -46,3 +47,17 @@ Feature: The policy cache
     Scenario: The cache is plain data, not pickle
         When the agent asks to run "sudo ls"
         Then the policy cache starts with "CUPCAKE"
+
+    Scenario: A cache built from the built-in packs is trusted by validate (the compiled form is canonical)
+        The run and validate are separate processes, with different string hashes: the same sources
+        compile to the same bytes in both, so validate never calls the runs' cache forged.
+        Given the project policy:
+            """
+            imports = ["cupcake:recommended", "cupcake:network"]
+            """
+        When the agent asks, through the cupcake command, to run "ls -la"
+        And the user runs "cupcake validate"
+        Then the exit code is 0
+        And the output says "ok: "
+        And the user is not warned
+        And the policy cache exists

@@ -57,7 +57,8 @@ Feature: Enforcement the agent cannot switch off
     Scenario: validate and doctor compile from source and say loudly when the cache disagrees
         An agent running as the user can read the secret too; validate and doctor never read the cache
         to decide, and they report one that disagrees with the policy files.
-        Given the project policy:
+        Given the per-user secret exists, as `cupcake sync` leaves it
+        And the project policy:
             """
             [[policy]]
             name = "no rm -rf"
@@ -109,9 +110,10 @@ Feature: Enforcement the agent cannot switch off
             | a directory |
             | a FIFO      |
 
-    Scenario Outline: A lone surrogate never drops a decision
-        An agent controls every value of its tool calls, including strings no file name can hold.
-        Cupcake handles them; a block already found stands.
+    Scenario Outline: A lone surrogate is text no program can be handed, so the call is blocked
+        An agent controls every value of its tool calls, including strings that are not Unicode text
+        (a lone UTF-16 surrogate). Cupcake cannot tell what file or command such a call names, so it
+        blocks it and says why, whatever fail_mode says.
         Given the project policy:
             """
             [[policy]]
@@ -123,15 +125,30 @@ Feature: Enforcement the agent cannot switch off
             """
             <input>
             """
-        Then the tool call is <outcome>
+        Then the tool call is denied
         And nothing shown contains "Traceback"
 
         Examples:
-            | tool  | input                                                   | outcome      |
-            | Bash  | {"command": "rm -rf build \ud800"}                      | denied       |
-            | Write | {"file_path": "\ud800/../cupcake.toml", "content": "x"}  | denied       |
-            | Write | {"file_path": ".cupcake/x\ud800", "content": "x"}       | denied       |
-            | Write | {"file_path": "notes\ud800.txt", "content": "fine"}     | let through  |
+            | tool  | input                                                   |
+            | Bash  | {"command": "rm -rf build \ud800"}                      |
+            | Write | {"file_path": "\ud800/../cupcake.toml", "content": "x"}  |
+            | Write | {"file_path": ".cupcake/x\ud800", "content": "x"}       |
+            | Write | {"file_path": "notes\ud800.txt", "content": "fine"}     |
+
+    Scenario: The model is told which value was not Unicode text
+        Given the project policy:
+            """
+            [[policy]]
+            name = "no rm -rf"
+            conditions = [{ type = "command_regex", value = "rm -rf" }]
+            action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+            """
+        When the agent uses the tool "Write" with:
+            """
+            {"file_path": "notes\ud800.txt", "content": "fine"}
+            """
+        Then the tool call is denied
+        And the model is shown a note that "tool_input.file_path holds text that is not valid Unicode (a lone surrogate)"
 
     Scenario: The evaluator's eval folder is protected
         The evaluator's findings gate the agent; a newer eval file written by the agent would lift the
@@ -196,7 +213,7 @@ Feature: Enforcement the agent cannot switch off
             matcher = "Bash"
             action = { type = "run_command", command = "echo $(( {{command}} + 1 ))", shell = true }
             """
-        When the agent asks to run "a[$(touch pwned)]"
+        When the agent asks to run "echo 'a[$(touch pwned)]'"
         Then the answer is only a note to the user saying "{{command}} stands inside an arithmetic expression"
         And no file "pwned" was created
 
@@ -348,3 +365,107 @@ Feature: Enforcement the agent cannot switch off
         Then the tool call is denied
         And the last audit record's command is "rm -rf build ?"
         And every line of the audit log is a whole JSON record
+
+    Rule: A hook event Cupcake cannot read is blocked, saying what, whatever fail_mode says
+        The agent shapes its tool input, so it could hide a write from every check by making the event
+        unreadable. Cupcake reads no further than its limits (100 levels, 32 MiB, 500,000 values,
+        numbers of 4,300 digits, UTF-8 and Unicode text) and blocks, saying what it could not read.
+
+        Scenario Outline: An event past Cupcake's limits is denied
+            Given the project policy:
+                """
+                [[policy]]
+                name = "no rm -rf"
+                conditions = [{ type = "command_regex", value = "rm -rf" }]
+                action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+                """
+            When the agent sends a Bash call whose input <shape>
+            Then the tool call is denied
+            And the model is shown a note that "Cupcake could not read this hook event, so it is blocked: <what>"
+
+            Examples:
+                | shape                      | what                             |
+                | is nested 1000 levels deep | it is nested more than 100 levels deep |
+                | holds a 5000-digit number  | it holds a number of 5000 digits |
+                | is larger than 32 MiB      | it is larger than 32 MiB         |
+                | is not UTF-8               | it is not UTF-8 text             |
+                | holds a lone surrogate     | tool_input.command holds text that is not valid Unicode |
+
+    Rule: A policy file Cupcake cannot load is an error for that file alone
+        Its policies are out of service, every run says so (and blocks under fail_mode "closed"), the
+        other files' policies and self-protection stay on, and validate names the file and the line.
+
+        Scenario: The user's file nested 500 deep does not take the project's rules with it
+            Given the project policy:
+                """
+                [[policy]]
+                name = "no rm -rf"
+                conditions = [{ type = "command_regex", value = "rm -rf" }]
+                action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+                """
+            And the user's policy file holds an array nested 500 deep
+            When the agent asks to run "rm -rf build"
+            Then the tool call is denied by the policy "no rm -rf"
+            And the user is told "~/.claude/cupcake.toml:1: arrays and inline tables are nested more than 64 deep here"
+            When the agent uses Write on "~/.claude/cupcake.toml"
+            Then the tool call is denied
+            When the user runs "cupcake validate"
+            Then the exit code is 1
+            And the output says "~/.claude/cupcake.toml:1: error: arrays and inline tables are nested more than 64 deep here"
+
+    Rule: A forged policy cache never weakens a run
+        With no per-user secret, no cache is written or trusted: a cache sealed without one is
+        anyone's to forge, so every run compiles the policy files instead.
+
+        Scenario: A cache sealed without a key is not trusted once the secret is gone
+            Given the per-user secret exists, as `cupcake sync` leaves it
+            And the project policy:
+                """
+                [[policy]]
+                name = "no rm -rf"
+                conditions = [{ type = "command_regex", value = "rm -rf" }]
+                action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+                """
+            When the agent asks to run "ls"
+            And the policy cache is forged to switch every policy off, unkeyed, and the per-user secret is removed
+            And the agent asks to run "rm -rf build"
+            Then the tool call is denied
+
+    Rule: Nothing the agent can write changes what the hook runs
+        `cupcake` starts Python isolated (-I -S): no PYTHON* variable, no user site, no .pth file,
+        sitecustomize or usercustomize runs before Cupcake. The installation itself (package,
+        launcher, its Python and their start-up files) is protected like the policy files.
+
+        Scenario: Start-up files and PYTHON* variables that end every Python change nothing
+            Given the project policy:
+                """
+                [[policy]]
+                name = "no rm -rf"
+                conditions = [{ type = "command_regex", value = "rm -rf" }]
+                action = { type = "block_with_feedback", feedback_message = "No rm -rf." }
+                """
+            And a .pth file and a sitecustomize.py that end every Python are in the installation's site-packages
+            And the hook's environment points PYTHONPATH and PYTHONSTARTUP at more of them, and sets PYTHONINSPECT
+            When the agent asks, through the cupcake command, to run "rm -rf build"
+            Then the tool call is denied by the policy "no rm -rf"
+            And none of them ran
+
+        Scenario Outline: The agent may not write the installation the hook runs
+            Given the project policy:
+                """
+                [[policy]]
+                name = "anything goes"
+                action = { type = "approve" }
+                """
+            When the agent asks to write the installation's <part>
+            Then the tool call is denied
+            And the model is shown a note that "part of the installed Cupcake package or of what runs it"
+
+            Examples:
+                | part               |
+                | package            |
+                | launcher           |
+                | cupcake-python     |
+                | pyvenv.cfg         |
+                | site-packages .pth |
+                | sitecustomize.py   |

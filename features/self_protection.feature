@@ -4,7 +4,8 @@ Feature: The agent cannot change what governs it
     would pick up), anything under .cupcake/, or Claude Code's .claude/settings*.json (in the
     project and in the home directory, where Cupcake's hooks are); nor run
     `cupcake sync --uninstall`. A Bash command that plainly targets one of those paths is blocked
-    too. The answer tells the agent that a person must make the change. Reading is fine.
+    too. The answer tells the agent that a person must make the change. Reading is fine, except the
+    key that seals the policy cache: no tool may read it, or a forged cache would pass as Cupcake's.
 
     It is checked before any policy, so no approve can pre-empt it, and it holds even when a policy
     file is broken. Only `self_protection = false` in [settings] turns it off.
@@ -176,7 +177,7 @@ Feature: The agent cannot change what governs it
 
         Examples:
             | command                              | path                  | program   |
-            | npx prettier --write cupcake.toml    | cupcake.toml          | prettier  |
+            | npx tomlfmt --write cupcake.toml     | cupcake.toml          | tomlfmt   |
             | toml-sort --in-place cupcake.toml    | cupcake.toml          | toml-sort |
             | python3 fix.py .cupcake/audit.log    | .cupcake/audit.log    | python3   |
 
@@ -234,3 +235,19 @@ Feature: The agent cannot change what governs it
             """
         When the agent uses Write on "cupcake.toml"
         Then the tool call is denied
+
+    Scenario Outline: No tool may read the key that seals the policy cache
+        When the agent uses the tool "<tool>" with:
+            """
+            <input>
+            """
+        Then the tool call is denied
+        And the model is shown a note that "a secret Cupcake relies on (the key that seals its policy cache)"
+
+        Examples:
+            | tool                               | input                                                      |
+            | Read                               | {"file_path": "~/.cache/cupcake/cache-secret"}             |
+            | Grep                               | {"pattern": ".", "path": "~/.cache/cupcake"}               |
+            | mcp__filesystem__read_file         | {"path": "~/.cache/cupcake/cache-secret"}                  |
+            | mcp__filesystem__read_multiple_files | {"paths": ["notes.md", "~/.cache/cupcake/cache-secret"]} |
+            | Write                              | {"file_path": "~/.cache/cupcake/cache-secret", "content": "k"} |

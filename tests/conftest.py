@@ -28,6 +28,63 @@ def cupcake_executable() -> str:
     return found
 
 
+class Installation:
+    """A throwaway installation of this Cupcake, for tests that change what is installed. The launcher
+    runs Python isolated (no PYTHONPATH, no .pth, no sitecustomize), so a test cannot slip code in
+    through the environment: it makes another installation instead, as pip lays one out. bin/cupcake is
+    a copy of the launcher, bin/python3 runs this venv's Python, and lib/pythonX.Y/site-packages holds
+    the package (a link to the installed one, or a copy to change) and whatever else the test links in;
+    the launcher reads that folder before the venv's own site-packages."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.bin = root / "bin"
+        self.site = root / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+        self.site.mkdir(parents=True)
+        self.bin.mkdir()
+        shutil.copy(cupcake_executable(), self.bin / "cupcake")
+        python = self.bin / "python3"
+        python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')  # sys.prefix stays this venv's
+        python.chmod(0o755)
+        (self.site / "cupcake").symlink_to(Path(installed_package()))
+
+    @property
+    def executable(self) -> str:
+        return str(self.bin / "cupcake")
+
+    def copy_package(self, record: bool = False) -> Path:
+        """A copy of the installed package to change (and, with ``record``, its install record); the
+        folder that holds it."""
+        from cupcake import __version__
+
+        (self.site / "cupcake").unlink()
+        shutil.copytree(installed_package(), self.site / "cupcake", ignore=shutil.ignore_patterns("__pycache__"))
+        if record:
+            info = f"cupcake-{__version__}.dist-info"
+            shutil.copytree(Path(installed_package()).parent / info, self.site / info)
+        return self.site
+
+    def link(self, folder: Path) -> None:
+        """Everything in ``folder`` (packages, modules, .dist-info) installed here too."""
+        for child in folder.iterdir():
+            if child.name != "__pycache__" and not (self.site / child.name).exists():
+                (self.site / child.name).symlink_to(child)
+
+
+def installed_package() -> str:
+    """The folder of the `cupcake` package the installed executable runs: in this venv's site-packages
+    (a regular install, as CI has it), else the one this process imports (an editable install). Tests
+    run from the checkout import its source, which a regular install does not run."""
+    import sysconfig
+
+    site = os.path.join(sysconfig.get_paths()["purelib"], "cupcake")
+    if os.path.isfile(os.path.join(site, "__init__.py")):
+        return site
+    import cupcake
+
+    return os.path.dirname(os.path.abspath(cupcake.__file__))
+
+
 class Project:
     """A throwaway project directory and home, and the events an agent sends from there."""
 
@@ -40,6 +97,23 @@ class Project:
         self.system = root.parent / "system"  # the stand-in for / where Cupcake looks for system-wide files
         self.managed = self.system / "etc" / "cupcake"  # the organisation's folder (/etc/cupcake on Linux)
         self.python_path: list[str] = []  # what a `cupcake` process finds installed beyond its own venv
+        self._installation: Installation | None = None
+        self.extra_env: dict[str, str] = {}  # more of the environment the agent's client gives its hooks
+
+    @property
+    def installation(self) -> Installation:
+        """This project's own installation of Cupcake (made on first use), for tests that change what is
+        installed: `send_process` and `executable` use it from then on."""
+        if self._installation is None:
+            self._installation = Installation(self.root.parent / "installation")
+        return self._installation
+
+    def executable(self) -> str:
+        """The `cupcake` executable this project's processes run: the installed one, or the project's
+        own installation once the test asked for one (or installed packages beside it)."""
+        for folder in self.python_path:
+            self.installation.link(Path(folder))
+        return self._installation.executable if self._installation is not None else cupcake_executable()
 
     # files
     def write_policy(self, text: str) -> Path:
@@ -72,8 +146,7 @@ class Project:
         env[SYSTEM_ROOT_VARIABLE] = str(self.system)  # never this machine's /etc
         if self.use_project_dir_env:
             env["CLAUDE_PROJECT_DIR"] = str(self.root)
-        if self.python_path:
-            env["PYTHONPATH"] = os.pathsep.join(self.python_path)
+        env.update(self.extra_env)
         return env
 
     # events
@@ -119,7 +192,7 @@ class Project:
         """As Claude Code does it: the installed executable, stdin, exact bytes and exit code."""
         raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         event = event or (payload.get("hook_event_name") if isinstance(payload, dict) else None)
-        argv = [cupcake_executable(), "run"] + (args if args is not None else ["--event", event])
+        argv = [self.executable(), "run"] + (args if args is not None else ["--event", event])
         done = subprocess.run(argv, input=raw, capture_output=True, cwd=self.cwd, env=self.env(), timeout=timeout)
         return Answer(done.stdout, done.stderr, done.returncode)
 
@@ -202,6 +275,17 @@ def project(tmp_path: Path) -> Project:
     root.mkdir()
     home.mkdir()
     return Project(root, home)
+
+
+def give_cache_secret(home: Path) -> Path:
+    """The per-user secret that seals the policy cache, as `cupcake sync` leaves it: without one, no
+    run writes or trusts a cache (every run compiles)."""
+    folder = home / ".cache" / "cupcake"
+    folder.mkdir(parents=True, mode=0o700, exist_ok=True)
+    path = folder / "cache-secret"
+    path.write_bytes(os.urandom(32))
+    path.chmod(0o600)
+    return path
 
 
 def captured_payload(name: str, project: Project) -> dict:

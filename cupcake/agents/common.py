@@ -120,26 +120,41 @@ def set_tool(payload: dict, agent_tool, tools: dict, field_map: dict | None = No
     tool_input = payload.get("tool_input")
     if field_map and isinstance(tool_input, dict):
         tool_input = dict(tool_input)
-        for src, dst in field_map.items():
-            copy_key(tool_input, src, dst)
+        done = set()
+        for src, dst in field_map.items():  # the agent's own field wins: its tool reads that one, not a
+            if src in tool_input and dst not in done:  # canonical-looking decoy sent beside it
+                tool_input[dst] = tool_input[src]
+                done.add(dst)
         payload["tool_input"] = tool_input
+
+
+# What Rust's str::trim removes (Unicode White_Space): Codex trims every patch header line with it.
+_RUST_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+_FILE_HEADERS = ("*** add file: ", "*** delete file: ", "*** update file: ", "*** move to: ")
 
 
 def patch_fields(patch: str) -> dict:
     """What a policy needs from an apply_patch text: the files it touches (``file_path`` the first,
-    ``file_paths`` all), the lines it adds (``new_string``/``content``) and removes (``old_string``)."""
-    paths, added, removed, only_adds = [], [], [], True
-    for line in patch.splitlines():
-        if line.startswith("*** ") and " File: " in line:
-            verb, _, path = line[4:].partition(" File: ")
-            path = path.strip()
-            if path:
-                paths.append(path)
-            if verb != "Add":
+    ``file_paths`` all), the lines it adds (``new_string``/``content``) and removes (``old_string``).
+
+    Headers are read the way Codex's own parser reads them, and then some: lines split at newlines
+    (a carriage return before one dropped), each trimmed of Unicode white space (``  *** Delete File:
+    cupcake.toml`` deletes cupcake.toml), markers in any case; a path is taken as Codex takes it and
+    also trimmed, so no spelling Codex accepts names a file Cupcake does not see."""
+    paths: list[str] = []
+    added, removed, only_adds = [], [], True
+    for line in patch.split("\n"):
+        line = line.removesuffix("\r")
+        trimmed = line.strip(_RUST_SPACE)
+        lowered = trimmed[:20].lower()
+        header = next((h for h in _FILE_HEADERS if lowered.startswith(h)), None)
+        if header is not None:
+            path = trimmed[len(header) :]
+            for form in (path, path.strip()):
+                if form and form not in paths:
+                    paths.append(form)
+            if header != "*** add file: ":
                 only_adds = False
-        elif line.startswith("*** Move to: "):
-            paths.append(line[len("*** Move to: ") :].strip())
-            only_adds = False
         elif line.startswith("+") and not line.startswith("+++"):
             added.append(line[1:])
         elif line.startswith("-") and not line.startswith("---"):

@@ -34,6 +34,7 @@ class Event:
         "end_reason",  # why a session ended (SessionEnd) or None
         "error",  # why the tool failed (PostToolUseFailure) or None
         "subagent_id",  # the subagent that made the call, or None
+        "input_unreadable",  # True when the tool's input was sent but could not be read as an object
     )
 
     def __init__(self, name: str, payload: dict, agent: str = "claude", project_dir: str | None = None):
@@ -53,6 +54,11 @@ class Event:
         self.end_reason = _text(payload.get("reason"))
         self.error = _text(payload.get("error"))
         self.subagent_id = _text(payload.get("agent_id"))
+        # an adapter marks arguments it could not parse (a JSON string that is not an object); a
+        # tool_input of any other shape than an object is unreadable too
+        self.input_unreadable = payload.get("tool_input_unreadable") is True or (
+            tool_input is not None and not isinstance(tool_input, dict)
+        )
 
     def named_in(self) -> str | None:
         """The event name the payload itself carries, if any."""

@@ -185,7 +185,10 @@ def offer(ctx) -> None:
             held.data["pending"].append(store.sealed(key, entry, "pending"))
             held.save()
     except (OSError, store.StoreError) as exc:
-        ctx.warn(f"Cupcake: no approval code could be offered: {exc}")
+        from cupcake.stores.workdir import standing
+
+        if not (isinstance(exc, OSError) and standing(ctx)):  # an unwritable .cupcake/ is told once, not here
+            ctx.warn(f"Cupcake: no approval code could be offered: {exc}")
         return
     _notes(ctx).append(f"offered an approval code for {rule} (id {entry['id']}, valid {CODE_SECONDS // 60} min)")
     ctx.response.private = (

@@ -42,10 +42,13 @@ def explain(
         payload = payload_for(event or "PreToolUse", tool or "Bash", {"command": command}, root)
         agent = event = None  # written in Claude Code's words: the canonical vocabulary
     else:
+        from cupcake import speedups
+
         try:
-            payload = json.loads(stdin_text or "")
-        except ValueError as exc:
-            out(f"cupcake explain: stdin is not a JSON event ({exc}); or give --command")
+            payload = speedups.json_loads(stdin_text or "", from_outside=True)
+        except (ValueError, RecursionError) as exc:
+            why = "it is nested too deep" if isinstance(exc, RecursionError) else exc
+            out(f"cupcake explain: stdin is not a JSON event Cupcake can read ({why}); or give --command")
             return 2
         if not isinstance(payload, dict):
             out("cupcake explain: the event must be a JSON object")
@@ -92,7 +95,6 @@ def _report(outcome, every: bool) -> dict:
     if event is not None and isinstance(event.tool_input.get("command"), str):
         from cupcake.evaluate.event_view import EventView
         from cupcake.evaluate.patterns import of as run_patterns
-        from cupcake.shell.model import GLOBAL_OPTIONS
 
         view = EventView(event, ctx.root, ctx.state, run_patterns(ctx))
         script = view.script()  # the run's own reading of it (one per run)
@@ -101,7 +103,7 @@ def _report(outcome, every: bool) -> dict:
             {
                 "argv": list(c.argv),
                 "program": c.program,
-                "subcommand": c.subcommand() if c.program in GLOBAL_OPTIONS else None,
+                "subcommand": c.reading.subcommand if c.reading is not None else None,
                 "via": list(c.via),
                 "cwd": c.cwd,
             }

@@ -129,8 +129,10 @@ def emergency(exc: BaseException, closed: bool = False):
 
 
 def main(args) -> int:
+    from cupcake.input_limits import MAX_INPUT_BYTES
+
     try:
-        raw = sys.stdin.buffer.read()
+        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)  # one byte more says it is too large
     except Exception:
         raw = b""
     try:

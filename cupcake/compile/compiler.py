@@ -55,6 +55,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
     problems: list[Problem] = []
     sources = []
     read: dict[str, str] = {}  # real path -> the name it was read under
+    budget = _Budget()
     for path in paths:
         real = os.path.realpath(path)
         if real in read and os.path.exists(path):  # e.g. a project's cupcake.toml linked to the managed file
@@ -62,7 +63,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
                 Problem(WARNING, label(path, root, env), None, None, f"the same file as {read[real]}: read once")
             )
             continue
-        source = _read(path, root, env, problems)
+        source = _read(path, root, env, problems, budget=budget)
         if source is not None:
             source.tier = tier_of(path, env)
             read[real] = source.name
@@ -73,7 +74,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
     settings["eval_feedback"] = eval_feedback_settings(settings.get("eval_feedback"))
 
     systems: list | tuple  # check_together gives the checked entries as a tuple
-    units, imported, systems = [], _Imported(), []
+    units, imported, systems = [], _Imported(budget), []
     imported.pack_settings = _pack_settings(sources, paths, problems)
     candidate = _candidate(sources, paths, root, env, problems, nested)
     for source in sources:
@@ -96,7 +97,16 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
             positions[(source.name, source.lines.policy(index))] = index + 1
             unique = _unique_name(source, index, table, seen, problems)
             extras: dict = {}
-            compiled = _compile_policy(source, index, table, problems, extras)  # its other problems count too
+            try:
+                compiled = _compile_policy(source, index, table, problems, extras)  # its other problems count too
+            except (RecursionError, MemoryError, ValueError, TypeError) as exc:  # that policy's failure alone
+                line = source.lines.policy(index)
+                problems.append(
+                    Problem(
+                        ERROR, source.name, line, None, f"cannot be compiled: {type(exc).__name__}: {exc}", index + 1
+                    )
+                )
+                compiled = None
             if compiled is not None and unique:
                 into, only = (observed, observed_agents) if extras.get("mode") == "observe" else (policies, agents)
                 if extras.get("agents"):
@@ -234,9 +244,20 @@ def out_of_service_text(errors) -> str:
 
 
 MAX_POLICY_BYTES = 8 << 20  # a policy file larger than this is an error, not a read
+MAX_TOTAL_BYTES = 32 << 20  # all policy files of one compile together (imports included)
+MAX_NESTING = 64  # arrays and inline tables inside one another (real policies: under 10)
 
 
-def _read_policy_bytes(path: str, source, problems):
+class _Budget:
+    """The bytes the policy files of one compile may still take (memory and time stay bounded)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self):
+        self.left = MAX_TOTAL_BYTES
+
+
+def _read_policy_bytes(path: str, source, problems, budget=None):
     """The file's bytes, or None with a problem recorded. Opening never blocks (O_NONBLOCK: a FIFO
     with no writer, a device); only a regular file is read (a directory, FIFO or device named
     cupcake.toml is an error, not a hang)."""
@@ -258,6 +279,10 @@ def _read_policy_bytes(path: str, source, problems):
         if st.st_size > MAX_POLICY_BYTES:
             problems.append(Problem(ERROR, source.name, None, None, f"larger than {MAX_POLICY_BYTES >> 20} MiB"))
             return None
+        if budget is not None and st.st_size > budget.left:
+            why = f"not read: the policy files together would be larger than {MAX_TOTAL_BYTES >> 20} MiB"
+            problems.append(Problem(ERROR, source.name, None, None, why))
+            return None
         chunks, total = [], 0
         while total <= MAX_POLICY_BYTES:
             chunk = os.read(fd, 1 << 16)
@@ -265,6 +290,8 @@ def _read_policy_bytes(path: str, source, problems):
                 break
             chunks.append(chunk)
             total += len(chunk)
+        if budget is not None:
+            budget.left -= total
         return b"".join(chunks)
     except OSError as exc:
         problems.append(Problem(ERROR, source.name, None, None, f"cannot read the file: {exc.strerror or exc}"))
@@ -273,9 +300,9 @@ def _read_policy_bytes(path: str, source, problems):
         os.close(fd)
 
 
-def _read(path: str, root: str, env, problems, imported_by=None):
+def _read(path: str, root: str, env, problems, imported_by=None, budget=None):
     source = _Source(path, label(path, root, env), imported_by, root)
-    data = _read_policy_bytes(path, source, problems)
+    data = _read_policy_bytes(path, source, problems, budget)
     if data is None:
         return None
     try:
@@ -284,6 +311,20 @@ def _read(path: str, root: str, env, problems, imported_by=None):
         problems.append(Problem(ERROR, source.name, None, None, f"not UTF-8 text: {exc}"))
         return None
     source.lines = FileLines(text)
+    from cupcake.compile.toml_errors import too_deep
+
+    deep = too_deep(text, MAX_NESTING)
+    if deep is not None:  # refused before parsing: the parser and the checks after it recurse
+        problems.append(
+            Problem(
+                ERROR,
+                source.name,
+                deep,
+                None,
+                f"arrays and inline tables are nested more than {MAX_NESTING} deep here: the file is not read",
+            )
+        )
+        return None
     try:
         source.table = tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
@@ -291,6 +332,9 @@ def _read(path: str, root: str, env, problems, imported_by=None):
 
         line, why = where_and_why(text, exc)
         problems.append(Problem(ERROR, source.name, line, None, f"not valid TOML: {why}"))
+        return None
+    except (RecursionError, MemoryError, ValueError) as exc:  # whatever the parser gives up on: this file only
+        problems.append(Problem(ERROR, source.name, None, None, f"cannot be read: {exc}"))
         return None
     return source
 
@@ -443,7 +487,8 @@ class _Imported:
     """What the imports of every top-level file added up to: the cache's extra identities (each
     imported file and each directory a glob scanned) and the patterns self-protection guards."""
 
-    def __init__(self):
+    def __init__(self, budget=None):
+        self.budget = budget
         self.identities: list = []
         self.patterns: list = []
         self.pack_settings: dict = {}
@@ -474,7 +519,7 @@ def _imported_sources(source, root: str, env, problems, imported: _Imported) -> 
     imported.identities.extend(expansion.watched)  # each taken just before it was looked into
     for item in expansion.files:
         imported.identities.append(file_identity(item.path))  # before reading: a later change is seen
-        child = _read(item.path, root, env, problems, imported_by=source.name)
+        child = _read(item.path, root, env, problems, imported_by=source.name, budget=imported.budget)
         if child is not None:
             child.tier = source.tier
             _check_imported_file(child, problems)

@@ -17,6 +17,7 @@ from cupcake.project import WORK_DIR, file_identity
 from cupcake.shell.globmatch import has_magic, match_name
 
 MAX_DIRS = 500  # a ``**`` that scans more than this is refused: every warm run would stat them all
+MAX_FILES = 500  # files one entry imports: beyond, the entry is refused (each is read and compiled)
 
 
 class Found:
@@ -55,11 +56,23 @@ def expand(importer: str, entries, report, warn) -> Expansion:
         parts = _parts(entry, n, report)
         if parts is None:
             continue
-        out.patterns.append((base, "/".join(parts)))
-        matches, watched, too_many = _walk(base, parts)
+        out.patterns.append((base, "/".join(parts)))  # protected even when it cannot be read
+        if parts[0] == "**":
+            warn(
+                f'"{entry}" scans every folder beside this file: each of them is then protected from the agent '
+                "(a new folder could change what is imported); name the folder the policies are in",
+                n,
+            )
+        matches, watched, too_many, unreadable = _walk(base, parts)
         out.watched.extend(watched)
         if too_many:
             report(f'"{entry}" scans more than {MAX_DIRS} directories; name the directory the policies are in', n)
+            continue
+        for folder, why in unreadable:  # the files found elsewhere are still imported
+            shown = os.path.relpath(folder, base)
+            report(f'"{entry}" cannot be read completely: the folder "{shown}" cannot be listed ({why})', n)
+        if len(matches) > MAX_FILES:
+            report(f'"{entry}" matches more than {MAX_FILES} files; name fewer', n)
             continue
         if not matches:
             if has_magic(entry):
@@ -125,24 +138,33 @@ def _parts(entry, n: int, report):
 
 
 def _walk(base: str, parts):
-    """(files matching ``parts`` under ``base`` sorted by path, places looked at, too many dirs)."""
+    """(files matching ``parts`` under ``base`` sorted by path, places looked at, too many dirs,
+    [(folder, why)] of the folders that could not be listed)."""
     current = [base]
-    watched: list[str] = []
+    watched: list = []
     matches: list[str] = []
+    unreadable: list = []
+
+    def entries(directory: str) -> list:
+        listed, why = _entries(directory)
+        if why is not None and (directory, why) not in unreadable:
+            unreadable.append((directory, why))
+        return listed
+
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
         following: list[str] = []
         if part == "**":
             for directory in current:
-                for found in _below(directory):
+                for found in _below(directory, entries):
                     following.append(found)
                     watched.append(file_identity(found))
                     if len(watched) > MAX_DIRS:
-                        return [], watched, True
+                        return [], watched, True, unreadable
             following = list(dict.fromkeys(following))
             if last:  # "dir/**": every file below
                 for directory in following:
-                    for entry in _entries(directory):
+                    for entry in entries(directory):
                         if not entry.name.startswith(".") and _is_file(entry):
                             matches.append(entry.path)
             current = following
@@ -150,7 +172,7 @@ def _walk(base: str, parts):
         for directory in current:
             if has_magic(part):
                 watched.append(file_identity(directory))  # before listing: a file added after is seen
-                for entry in _entries(directory):
+                for entry in entries(directory):
                     if not match_name(part, entry.name):
                         continue
                     if last:
@@ -161,30 +183,56 @@ def _walk(base: str, parts):
             else:
                 path = os.path.join(directory, part)
                 watched.append(file_identity(path))
+                kind = _kind(path, unreadable)
                 if last:
-                    if os.path.lexists(path):
+                    if kind is not None:
                         matches.append(path)
-                elif os.path.isdir(path):
+                elif kind == "dir":
                     following.append(path)
         current = following
     matches = sorted(dict.fromkeys(matches), key=lambda p: os.path.relpath(p, base))
-    return matches, list(dict.fromkeys(watched)), False
+    return matches, list(dict.fromkeys(watched)), False, unreadable
 
 
 def _entries(directory: str):
+    """(the directory's entries sorted by name, None), or ([], why) when it cannot be listed; a
+    directory that does not exist has no entries and is no error."""
     try:
         with os.scandir(directory) as it:
-            return sorted(it, key=lambda e: e.name)
-    except OSError:
-        return []
+            return sorted(it, key=lambda e: e.name), None
+    except FileNotFoundError:
+        return [], None
+    except OSError as exc:
+        return [], exc.strerror or str(exc)
 
 
-def _below(directory: str):
+def _kind(path: str, unreadable: list):
+    """ "dir", "other", or None when ``path`` does not exist; a path that cannot be looked at (a folder
+    on the way without search permission) is recorded in ``unreadable``, never taken as absent."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        folder = os.path.dirname(path)
+        why = exc.strerror or str(exc)
+        if (folder, why) not in unreadable:
+            unreadable.append((folder, why))
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            st = os.stat(path)
+        except OSError:
+            return "other"
+    return "dir" if stat.S_ISDIR(st.st_mode) else "other"
+
+
+def _below(directory: str, entries):
     """``directory`` and every directory below it (hidden ones and symlinks skipped)."""
     yield directory
-    for entry in _entries(directory):
+    for entry in entries(directory):
         if not entry.name.startswith(".") and entry.is_dir(follow_symlinks=False):
-            yield from _below(entry.path)
+            yield from _below(entry.path, entries)
 
 
 def _is_file(entry) -> bool:

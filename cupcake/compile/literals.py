@@ -25,7 +25,9 @@ def required_literals(pattern: str) -> tuple[str, ...]:
         return ()
     found: list[str] = []
     _walk(list(parsed), found)
-    unique = sorted(set(f for f in found if len(f) >= _MIN), key=len, reverse=True)
+    # Longest first, ties by text: the compiled form must not depend on set order (string hashes
+    # differ per process), or the cache check would see a forgery where there is none.
+    unique = sorted({f for f in found if len(f) >= _MIN}, key=lambda f: (-len(f), f))
     return tuple(unique[:3])
 
 

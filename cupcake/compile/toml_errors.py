@@ -28,8 +28,36 @@ def _open_brackets(text: str, end: int) -> list:
     """The value brackets (``[`` of an array, ``{`` of an inline table) still open at ``end``,
     each with its line; strings, comments and table headers are skipped."""
     stack: list = []
+    for char, line in _value_brackets(text, end):
+        if char in "[{":
+            stack.append((char, line))
+        elif stack:
+            stack.pop()
+    return stack
+
+
+def too_deep(text: str, limit: int):
+    """The line where arrays and inline tables are first nested more than ``limit`` deep, or None.
+    Cheap when the file has fewer brackets than that in all."""
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    depth = 0
+    for char, line in _value_brackets(text, len(text)):
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif depth:
+            depth -= 1
+    return None
+
+
+def _value_brackets(text: str, end: int):
+    """Each bracket of a value (``[``, ``{``, ``]``, ``}``) before ``end``, with its line; strings,
+    comments and table headers are skipped."""
     line = 1
     i = 0
+    depth = 0
     at_line_start = True
     while i < min(end, len(text)):
         c = text[i]
@@ -59,14 +87,15 @@ def _open_brackets(text: str, end: int) -> list:
             i = j + len(quote)
             at_line_start = False
             continue
-        if c == "[" and at_line_start and not stack:  # a table header: [table] or [[array of tables]]
+        if c == "[" and at_line_start and not depth:  # a table header: [table] or [[array of tables]]
             while i < len(text) and text[i] != "\n":
                 i += 1
             continue
         at_line_start = False
         if c in "[{":
-            stack.append((c, line))
-        elif c in "]}" and stack:
-            stack.pop()
+            depth += 1
+            yield c, line
+        elif c in "]}" and depth:
+            depth -= 1
+            yield c, line
         i += 1
-    return stack

@@ -151,9 +151,9 @@ def _subcommand_length(cmd, subcommands) -> int:
 
 def _positional_words(cmd, skip: int) -> list:
     """The command's non-option words (the subcommand's ``skip`` words left out)."""
-    from cupcake.shell.model import GLOBAL_OPTIONS
+    from cupcake.programs import value_options
 
-    table = GLOBAL_OPTIONS.get(cmd.program, ())
+    table = value_options(cmd.program)
     out = []
     words = cmd.words[1:]
     i = 0

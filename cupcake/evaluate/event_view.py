@@ -56,7 +56,9 @@ class EventView:
             root = self.root.rstrip("/") or "/"
             cwd = self.cwd if isinstance(self.cwd, str) and self.cwd.startswith("/") else root
             home = os.environ.get("HOME") or None
-            env = dict.fromkeys(adapter(self.agent).PROJECT_DIR_ENV, root) if root else {}
+            from cupcake.shell import known_env
+
+            env = known_env(adapter(self.agent).PROJECT_DIR_ENV, root, os.environ)
             self._script = self.patterns.parsed(self.command or "", cwd, home, env)
         return self._script
 

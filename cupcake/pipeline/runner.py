@@ -10,15 +10,18 @@ class Failure:
 
     ``decides``: the failure makes the run's answer an error (fail_mode decides what it means).
     ``custom``: the system came from an integrator; its failure does not stop the built-in
-    evaluation, so whatever the policies decided still applies."""
+    evaluation, so whatever the policies decided still applies.
+    ``blocks``: the failure blocks on an event that can block, whatever fail_mode says (input the
+    agent may have made unreadable on purpose)."""
 
-    __slots__ = ("system", "message", "decides", "custom")
+    __slots__ = ("system", "message", "decides", "custom", "blocks")
 
-    def __init__(self, system: str, message: str, decides: bool, custom: bool = False):
+    def __init__(self, system: str, message: str, decides: bool, custom: bool = False, blocks: bool = False):
         self.system = system
         self.message = message
         self.decides = decides
         self.custom = custom
+        self.blocks = blocks
 
     def __repr__(self) -> str:
         return f"Failure({self.system!r}, {self.message!r})"
@@ -99,6 +102,8 @@ def _step(system, ctx) -> None:
             text = f"{system.name} failed: {text}"
         # Once the answer is sealed, no failure can change it: it becomes a warning.
         decides = getattr(system, "decides", True) and not ctx.sealed
-        ctx.failures.append(Failure(system.name, text, decides, getattr(system, "custom", False)))
+        custom = getattr(system, "custom", False)
+        blocks = decides and not custom and getattr(exc, "blocks", False) is True
+        ctx.failures.append(Failure(system.name, text, decides, custom, blocks))
     finally:
         ctx.timings.append((system.name, perf_counter() - started))

@@ -1,25 +1,28 @@
-"""Self-protection for Bash (layer 2, the hook): what a command line would change, read with
-Cupcake's Bash reader (``cupcake.shell``), against the protected set (``hook.protected_paths``).
+"""Self-protection for Bash (layer 2, the hook): what a command line would change and read, read
+with Cupcake's Bash reader (``cupcake.shell``) and its registry of programs (``cupcake.programs``),
+against the protected set (``hook.protected_paths``).
 
-A command is blocked when, as bash would run it:
+The hook decides only what it fully understands. A command is blocked when, as bash would run it:
 
 - a path it writes, removes, moves, links, re-modes or extracts into *could be* a protected path
-  (a target the reader cannot resolve counts as any path it could be: an unknown directory, a
-  variable, a glob), or is a directory holding one and the change is recursive; or it is the
-  agent's settings directory itself (``rm -r .claude``, ``mv .claude x``); or an existing hard link
-  to a policy file;
-- git would rewrite the worktree (``git checkout .``, ``git restore .``, ``git stash``,
-  ``git reset --hard``, ``git clean -fdx``, switching branches, merging…) and that worktree holds
-  a protected path (``cupcake.toml`` is usually tracked: restoring over it is a change too);
-- inline interpreter code (``python -c``, ``perl -e``, ``node -e``, ``ruby -e``, …) or a script fed
-  to a shell or an interpreter names a protected path, could build a name (escapes, character
-  codes, decoding, reversing, walking directories), or cannot be read at all;
+  (resolved the way the kernel would; a target the reader cannot pin down counts as any path it
+  could be), or is a directory holding one and the change is recursive — unless what is poured in
+  can be listed (an archive's members, a directory's files, a patch's files: ``contents``) and
+  none is protected; or it is the agent's settings directory itself; or a hard link to a policy file;
+- git would move the worktree to another committed state and git, asked safely, cannot show that
+  the protected files are the same in both (``git_states``);
+- it reads a secret Cupcake relies on (the cache key: ``protected["secrets"]``);
+- inline code or a script it feeds an interpreter names a protected path, builds a name the text
+  does not show, or cannot be read at all;
+- a program the reader cannot see into is handed a protected path by name;
 - it runs Cupcake's own set-up (``cupcake init``, ``cupcake sync``, removing or reinstalling the
   ``cupcake`` package) or writes the installed package or its launcher;
-- the reader could not finish (too long, too deep) and what it read writes or runs code.
+- the reader could not follow it: a construct it does not model (code hidden as data, aliases,
+  ``trap`` text it cannot see…), a program that is not written out, a syntax error, a bound passed.
+  The block says what was not understood and how to write the command plainly.
 
 Most commands are never read: ``quick_pass`` lets through, without importing the reader, a single
-simple command of plain words whose program is a known reader (``ls -la``, ``git status``).
+simple command of plain words whose program only reads (``ls -la``, ``git status``).
 """
 
 from __future__ import annotations
@@ -35,73 +38,52 @@ from cupcake.protection import hook
 # redirection, separator, comment or tilde. A command made only of these is one simple command of
 # literal words.
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_./:,@%+^")
-# Programs that write no file whatever their (plain) arguments, and the git subcommands likewise.
-# Anything else is read: the reader knows writers, wrappers, shells, interpreters and git.
-_READERS = frozenset(
-    (
-        "ls",
-        "cat",
-        "head",
-        "tail",
-        "wc",
-        "grep",
-        "egrep",
-        "fgrep",
-        "rg",
-        "pwd",
-        "echo",
-        "which",
-        "whoami",
-        "id",
-        "uname",
-        "date",
-        "file",
-        "stat",
-        "du",
-        "df",
-        "diff",
-        "cmp",
-        "true",
-        "false",
-        "nproc",
-        "hostname",
-        "tree",
-        "basename",
-        "dirname",
-        "realpath",
-        "readlink",
-    )
-)
-# Programs that only read the files they are given, beyond the quick pass's: handing them a policy file is fine.
-_ALSO_READ_ONLY = frozenset(
-    ("less", "more", "bat", "jq", "yq", "xxd", "od", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum")
-    + ("sha512sum", "b2sum", "cksum", "column", "nl", "fold", "cut", "paste", "comm", "join", "cupcake")
-)
-_GIT_READERS = frozenset(("status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "describe", "shortlog"))
 
 
 def quick_pass(command: str) -> bool:
-    """True when ``command`` provably changes no file: one simple command of plain words (see
-    ``_PLAIN``) whose program only reads. Sound by construction; anything else is read."""
-    if len(command) > 512 or not _PLAIN.issuperset(command):
+    """Whether ``command`` is one simple command of plain words (no quoting, expansion, glob,
+    redirection or separator) whose program the registry lists as needing no reading
+    (``programs.index.QUICK``: it looks at names only, or is ``git status``-like), with none of the
+    options that would make it read, write or run anything, and no word naming Cupcake's cache.
+    Sound by construction; anything else is read."""
+    if len(command) > 512 or not _PLAIN.issuperset(command) or "cupcake" in command or ".cache" in command:
         return False
     words = command.split()
     if not words or "/" in words[0]:
         return False
-    program = words[0]
-    if program == "git":
-        if len(words) < 2 or words[1] not in _GIT_READERS:
+    from cupcake.programs.index import QUICK
+
+    name, rest = words[0], words[1:]
+    if name == "git":
+        if not rest:
             return False
-        return not any(w.startswith("-o") or w.startswith("--o") for w in words[2:])  # --output=FILE
-    return program in _READERS
+        name, rest = "git " + rest[0], rest[1:]
+    refused = QUICK.get(name)
+    if refused is None:
+        return False
+    return not refused or not any(_could_be_one_of(word, refused) for word in rest if word.startswith("-"))
+
+
+def _could_be_one_of(word: str, options: tuple) -> bool:
+    """Whether an option word could be (spell, abbreviate, or hold in a cluster) one of ``options``."""
+    if word == "--":
+        return False
+    head = word.split("=", 1)[0]
+    for opt in options:
+        if opt.startswith("--"):
+            if head.startswith("--") and (opt.startswith(head) or head.startswith(opt)):
+                return True
+        elif not head.startswith("--") and opt[1:] in word[1:]:
+            return True
+    return False
 
 
 # ## The check ####################################################################################
 
 
 def violation(command, cwd: str, root: str, env, protected: dict, ctx):
-    """The block text when ``command`` could change a protected path (or runs Cupcake's set-up),
-    else None."""
+    """The block text when ``command`` could change a protected path, read a secret, run Cupcake's
+    set-up, or cannot be read; else None."""
     if not isinstance(command, str) or not command or quick_pass(command):
         return None
     from cupcake.evaluate.patterns import of as run_patterns
@@ -111,19 +93,101 @@ def violation(command, cwd: str, root: str, env, protected: dict, ctx):
     return Check(script, protected, ctx, root).run()
 
 
+def session_violation(text, cwd: str, root: str, env, protected: dict, ctx):
+    """The block text for input typed into a running session (Codex's ``write_stdin``, Copilot's
+    ``write_bash``), else None. Read like a command once it is whole lines: an interactive shell
+    keeps a line that does not end and joins it with what comes next (``rm cupcake.t`` + ``oml``),
+    edits what it is sent (control keys, completion), expands history (``!!``, ``^a^b``) and runs its
+    prompt variables, so such input is refused with how to send it plainly. What runs in the session
+    need not be a shell: other input is read as shell too, and what Cupcake cannot read is refused."""
+    if not isinstance(text, str) or not text:
+        return None
+    lines = text.replace("\r\n", "\n").replace("\r", "\n")
+    found = _session_unreadable(lines)
+    if found is not None:
+        return _plain(found[0], found[1])
+    return violation(lines, cwd, root, env, protected, ctx)
+
+
+_PROMPT_CODE = ("PS0", "PS1", "PS2", "PS3", "PROMPT_COMMAND", "bind")
+
+
+def _session_unreadable(text: str):
+    if not text.endswith("\n"):
+        return (
+            "the input does not end its line, so the session joins it with what is sent next",
+            "send whole lines, each ending with a newline",
+        )
+    if any(ch < " " and ch != "\n" or ch == "\x7f" for ch in text):
+        return (
+            "the input holds control keys, which edit or complete the line in the session",
+            "send the command as plain text, without control keys",
+        )
+    for line in text.split("\n"):
+        if line.lstrip().startswith("^") or any(
+            ch == "!" and line[k + 1 : k + 2] not in ("", " ", "\n", "=", "(") for k, ch in enumerate(line)
+        ):
+            return (
+                "an interactive shell expands `!` and `^` from its history",
+                "write the command out in full, without `!`",
+            )
+    word = next((w for w in _PROMPT_CODE if w in text), None)
+    if word is not None:
+        return (f"`{word}` makes an interactive shell run code at its prompt or on a key", f"leave `{word}` out")
+    return None
+
+
+def code_violation(text, language: str, cwd: str, root: str, env, protected: dict, ctx):
+    """The block text for a script in another language sent as a shell call (an agent whose shell
+    tool runs PowerShell: ``language="powershell"``), else None: as inline code handed to that
+    language's interpreter is judged (it names a protected file, or can change files and builds a
+    name at run time)."""
+    if not isinstance(text, str) or not text:
+        return None
+    from cupcake.protection.code_names import names_in_code
+
+    hint = names_in_code(text, Check(None, protected, ctx, root).names(), language)
+    if hint:
+        return _text(
+            f"this {language} command could change Cupcake's own files ({hint}); Cupcake does not run code "
+            "to find out, so it is blocked"
+        )
+    return None
+
+
 def known_env(ctx, root: str) -> dict:
-    """What the agent's shell is known to hold: its project-directory variables (from its adapter)."""
+    """What the agent's shell is known to hold (``cupcake.shell.known_env``): its project-directory
+    variables (from its adapter), and what its environment, as the hook sees it, holds."""
+    from cupcake.shell import known_env as agent_env
+
     agent = getattr(ctx, "agent", None)
     names = getattr(agent, "PROJECT_DIR_ENV", None)
     if names is None:
         from cupcake.agents import adapter
 
         names = adapter().PROJECT_DIR_ENV
-    return dict.fromkeys(names, root) if root else {}
+    return agent_env(names, root, getattr(ctx, "env", None))
+
+
+def secrets(protected: dict, env) -> list:
+    """The paths whose content Cupcake relies on staying secret: the protected set's ``secrets``
+    and the policy cache's key (until every protected set carries it)."""
+    found = [p for p in protected.get("secrets", ()) if isinstance(p, str)]
+    try:
+        from cupcake.stores.policies.cache import secret_path
+
+        key = secret_path(env or {})
+    except Exception:  # the cache module cannot say: the protected set's list stands
+        key = None
+    if key:
+        for form in (os.path.normpath(key), os.path.realpath(key)):
+            if form not in found:
+                found.append(form)
+    return found
 
 
 class Check:
-    __slots__ = ("script", "protected", "ctx", "root", "depth", "_candidates")
+    __slots__ = ("script", "protected", "ctx", "root", "depth", "_candidates", "_secrets", "_git")
 
     def __init__(self, script, protected: dict, ctx, root: str, depth: int = 0):
         self.depth = depth
@@ -132,61 +196,117 @@ class Check:
         self.ctx = ctx
         self.root = root
         self._candidates: list[tuple[str, tuple[str, object]]] | None = None
+        self._secrets: list | None = None
+        self._git: list = []  # the git commands asked of git so far
 
     def run(self):
+        """The first reason to block, in the order a person would want to hear it."""
         script = self.script
         for cmd in script.commands:
             found = self.setup(cmd) or self.handed(cmd)
             if found:
                 return found
-        writes = script.writes
-        for write in writes:
-            found = self.write(write)
+        moved = False
+        for cmd in script.redirect_only + script.commands:
+            for write in cmd.writes:
+                found = self.write(write, moved)
+                if found:
+                    return _in_script(found, write.command)
+            moved = moved or _moves_branches(cmd)
+        for read in script.reads:
+            found = self.read(read)
             if found:
                 return found
         for cmd, code in script.opaque:
             found = self.code(cmd, code)
             if found:
                 return found
-        if script.incomplete and (writes or script.opaque or script.incomplete == "too long to read"):
-            return _text(
-                f"Cupcake could not read all of this command ({script.incomplete}), and what it read "
-                "changes files or runs code, so it cannot tell whether Cupcake's own files would change"
+        return self.unread()
+
+    def unread(self):
+        """What the reader could not follow, said with how to write it plainly."""
+        script = self.script
+        if script.unknowns:
+            first = script.unknowns[0]
+            return _plain(f"{first.what}", first.how)
+        if script.syntax_errors:
+            return _plain(
+                f"bash would stop at a syntax error ({script.syntax_errors[0]})", "check the quoting and the brackets"
             )
+        if script.incomplete:
+            return _plain(f"Cupcake could not read all of it ({script.incomplete})", "split it into shorter commands")
         return None
 
-    def handed(self, cmd):
-        """A program whose effect the reader does not know, given a protected file by name
-        (``prettier --write cupcake.toml``, ``python3 fix.py .cupcake/audit.log``): it could change it."""
-        from cupcake.shell.writes import UNDERSTOOD
+    # ## programs the reader cannot see into ##
 
-        program = cmd.program
-        if not program or program in UNDERSTOOD or program in _READERS or program in _ALSO_READ_ONLY:
+    def handed(self, cmd):
+        """A program whose effect the reader does not know — not in the registry, not the program
+        its name says, or running a script the reader does not read — given a protected file (or a
+        secret, or a pattern that could name one): it could change (or leak) it."""
+        if not _blind(cmd):
             return None
+        program = cmd.program
         base = cmd.cwd or self.root
-        for word in cmd.words[1:]:
-            if not word.known or not word.value:
-                continue
-            value = word.value.split("=", 1)[1] if word.value.startswith("-") and "=" in word.value else word.value
-            if not value or value.startswith("-"):
-                continue
-            path = os.path.normpath(os.path.join(base, os.path.expanduser(value)))
-            found = hook.classify(path, self.protected)
+        for word in cmd.words[1:] + tuple(r.target for r in cmd.redirects if r.op in ("<", "<>")):
+            found = self._named(word, base)
             if found:
                 return _text(
-                    f"this command ({_piece(cmd)}) hands {hook._display(path, self.ctx)} to `{program}`, and "
+                    f"this command ({_piece(cmd)}) hands {found} to `{program}`, and "
                     f"Cupcake does not know whether `{program}` changes the files it is given"
                 )
         return None
 
+    def _named(self, word, base: str):
+        if not word.value:
+            return None
+        value = word.value.split("=", 1)[1] if word.value.startswith("-") and "=" in word.value else word.value
+        if word.known and not word.glob:
+            if not value or value.startswith("-"):
+                return None
+            path = os.path.normpath(os.path.join(base, os.path.expanduser(value)))
+            for form in (path, os.path.realpath(path)):
+                if hook.classify(form, self.protected) or form in self.secrets():
+                    return hook._display(path, self.ctx)
+            return None
+        from cupcake.shell.words import SUB
+
+        if word.glob or (not word.known and SUB in word.pattern()):  # a pattern, or paths found under a directory
+            from cupcake.shell.model import Write
+
+            probe = Write("glob", word, base)
+            for path, _found in self.candidates():
+                if probe.could_be(path):
+                    return hook._display(path, self.ctx)
+        return None
+
     # ## writes ##
 
-    def write(self, write):
-        kind = write.kind
+    def write(self, write, moved: bool = False):
         if write.worktree:
-            return self.worktree(write)
+            return self.worktree(write, moved)
+        effect = write.effect
+        if effect is not None and effect.tag == "into" and effect.language not in (None, "git"):
+            return self.poured(write)
         if write.path is not None:
-            return self.known(write)
+            return self.known(write) or self.git_code(write)
+        return self.unpinned(write)
+
+    def git_code(self, write):
+        """A git hook or git's own settings: git runs what they name, later, where Cupcake cannot see."""
+        for form in write.forms():
+            if _GIT_CODE_DIR in form or form.endswith(_GIT_CODE_FILES) or form == self._home(".gitconfig"):
+                return _text(
+                    f"this command ({write.kind}) writes {hook._display(write.path, self.ctx)}, which makes git run "
+                    "programs Cupcake never sees",
+                    "Agents may not change it: set up git hooks and settings through git, or ask the user.",
+                )
+        return None
+
+    def _home(self, name: str) -> str:
+        home = (getattr(self.ctx, "env", None) or {}).get("HOME") or "/nonexistent"
+        return home.rstrip("/") + "/" + name
+
+    def unpinned(self, write):
         base = write.text.rstrip("/").rsplit("/", 1)[-1] or "x"
         inside = [(d + "/" + b, (hook.WORKDIR, None)) for d in self.protected["dirs"] for b in {base, "x"}]
         for path, found in self.candidates() + inside:
@@ -194,9 +314,25 @@ class Check:
                 where = " in a directory Cupcake cannot know" if write.relative else ""
                 target = write.pattern.replace("…", "...")
                 return _text(
-                    f"this command ({kind} to {target}{where}) could change "
+                    f"this command ({write.kind} to {target}{where}) could change "
                     f"{_what(path, found, self.ctx)}; Cupcake cannot tell which file it names, so it is blocked"
                 )
+        return None
+
+    def poured(self, write):
+        """An extraction, a copy of a directory's contents, a patch: its files, when they can be listed."""
+        from cupcake.protection.contents import members
+
+        listed = members(write, self.script)
+        if listed is None:
+            return self.known(write) if write.path is not None else self.unpinned(write)
+        for path in listed:
+            for form in (path, os.path.realpath(path)):
+                found = hook.classify(form, self.protected)
+                if found:
+                    return _text(hook._describe(path, found, self.ctx, write.kind))
+                if form in self.protected["settings_dirs"] or self.installed(form):
+                    return _text(f"this command ({write.kind}) would change {hook._display(path, self.ctx)}")
         return None
 
     def known(self, write):
@@ -205,8 +341,8 @@ class Check:
             return None
         for form in write.forms():
             found = hook.classify(form, protected, ancestors=write.recursive)
-            if found:
-                return _text(hook._describe(write.path, found, self.ctx, write.kind))
+            if found:  # (as the kernel reaches it: ``d/d/cupcake.toml`` through a link is cupcake.toml)
+                return _text(hook._describe(form, found, self.ctx, write.kind), _tail(write))
             if form in protected["settings_dirs"]:
                 return _text(
                     f"this command ({write.kind}) would change {hook._display(write.path, self.ctx)}, the directory of "
@@ -221,32 +357,43 @@ class Check:
                 st = os.stat(write.path)
             except (OSError, ValueError):
                 return None
-            if (st.st_dev, st.st_ino) in inodes:
+            if (st.st_dev, st.st_ino) in [tuple(i) for i in inodes]:
                 return _text(
                     f"this command ({write.kind}) would change {hook._display(write.path, self.ctx)}, which is "
                     "the same file as a Cupcake policy file (a hard link)"
                 )
         return None
 
-    def worktree(self, write):
-        top = _worktree_top(write.path) if write.path is not None else None
+    def worktree(self, write, moved: bool):
+        from cupcake.protection.git_states import MAX_CHECKS, check, top_of
+
+        top = top_of(write.path) if write.path is not None else None
         if top is None and write.path is not None:
             if not any(c.program == "git" and c.subcommand() in ("init", "clone") for c in self.script.commands):
                 return None  # not in a repository: git fails
             top = write.path  # a repository this command makes would start here
-        for path, found in self.candidates():
-            if top is None or path == top or path.startswith(top.rstrip("/") + "/"):
-                shown = "an unknown directory" if top is None else hook._display(top, self.ctx) or "."
-                if shown == self.root:
-                    shown = "the project"
-                text = (
-                    f"this command ({write.kind}) may rewrite or remove files anywhere in the git worktree of "
-                    f"{shown}, including {_what(path, found, self.ctx)}"
-                )
-                if write.kind in _BRINGS_FILES:
-                    text += _BRINGS_FILES_NOTE
-                return _text(text)
-        return None
+        holds = [(p, f) for p, f in self.candidates() if top is None or p == top or p.startswith(top.rstrip("/") + "/")]
+        if not holds:
+            return None
+        if write.command not in self._git:
+            self._git.append(write.command)
+        if top is None:
+            why = "the worktree is not known"
+        elif len(self._git) > MAX_CHECKS:
+            why = "this line holds more git commands than Cupcake checks in one call; run them one at a time"
+        else:
+            why = check(write.command, write, self.protected, moved)
+        if why is None:
+            return None
+        path, found = holds[0]
+        shown = "an unknown directory" if top is None else hook._display(top, self.ctx) or "."
+        if shown == self.root:
+            shown = "the project"
+        return _text(
+            f"this command ({write.kind}) may rewrite or remove files anywhere in the git worktree of {shown}, "
+            f"including {_what(path, found, self.ctx)}, and Cupcake cannot show they stay as they are ({why}). "
+            "Ask the user to run this git command themselves"
+        )
 
     def find_could_name(self, cmd) -> bool:
         """Whether ``find … -name P -delete`` could match a protected name: only a plain conjunction
@@ -287,6 +434,7 @@ class Check:
                     pass
                 out += [(d + "/" + n, (hook.SETTINGS, None)) for n in sorted(names)]
                 out.append((d, (hook.SETTINGS, None)))
+            out += [(a, (hook.AGENT_CONFIG, None)) for a in p.get("agent_config", ())]
             for prefix, parts, entry in p["globs"]:
                 sample = "/".join("x" if part == "**" else part.replace("*", "x").replace("?", "x") for part in parts)
                 out.append((prefix + "/" + sample, (hook.IMPORT_GLOB, entry)))
@@ -305,6 +453,32 @@ class Check:
             return f"{path}, the installed `cupcake` program"
         return None
 
+    # ## reads ##
+
+    def secrets(self) -> list:
+        if self._secrets is None:
+            self._secrets = secrets(self.protected, getattr(self.ctx, "env", None))
+        return self._secrets
+
+    def read(self, read):
+        """A read of a secret Cupcake relies on (the cache key): by its path, a link to it, a
+        directory holding it read whole, or a pattern that could name it."""
+        for secret in self.secrets():
+            hit = False
+            if read.path is not None:
+                for form in read.forms():
+                    if form == secret or (read.recursive and secret.startswith(form.rstrip("/") + "/")):
+                        hit = True
+            elif read.tokens != [3]:  # a path not written out at all: the operating system's part
+                hit = read.could_be(secret)
+            if hit:
+                return _text(
+                    f"this command ({read.kind}) reads {hook._display(secret, self.ctx)}, the key Cupcake seals its "
+                    "policy cache with, which must stay unreadable to agents",
+                    _NO_READ,
+                )
+        return None
+
     # ## Cupcake's own set-up ##
 
     def setup(self, cmd):
@@ -320,20 +494,12 @@ class Check:
 
             found = person_only(args)
             return _text(f"`{found[0]}` {found[1]}", _RUN) if found else None
-        uninstalling = None
-        if program in ("pip", "pip3") or (program.startswith("pip3.") and program[5:].replace(".", "").isdigit()):
-            uninstalling = args
-        elif program == "uv" and args[:1] == ["pip"]:
-            uninstalling = args[1:]
-        elif program in ("uv", "pipx") and args[:1] == ["tool"]:
-            uninstalling = args[1:]
-        elif program == "pipx":
-            uninstalling = args
-        if uninstalling:
-            sub = next((a for a in uninstalling if not a.startswith("-")), None)
-            if sub in ("uninstall", "install", "reinstall", "upgrade"):
-                names = [a for a in uninstalling[uninstalling.index(sub) + 1 :] if not a.startswith("-")]
-                if sub == "uninstall" and not names or any(_could_name_package(n) for n in names) or not cmd.known:
+        installing = _installer(program, args)
+        if installing:
+            sub = next((a for a in installing if not a.startswith("-")), None)
+            if sub in ("uninstall", "install", "reinstall", "upgrade", "sync", "add", "remove"):
+                names = [a for a in installing[installing.index(sub) + 1 :] if not a.startswith("-")]
+                if sub == "uninstall" and not names or any(_names_cupcake(n, cmd.cwd) for n in names) or not cmd.known:
                     return _text(f"`{_piece(cmd)}` would remove or replace the installed Cupcake", _RUN)
         return None
 
@@ -341,25 +507,27 @@ class Check:
 
     def code(self, cmd, code):
         kind = code.kind
-        if kind in ("script file", "sourced file"):
-            return self.script_file(cmd, code)
+        if kind == "script file":
+            return None  # a script the reader does not read: its arguments were checked (``handed``)
         if not code.known or code.text is None:
             if kind in ("shell script", "stdin script"):
                 what = "a shell script whose text Cupcake cannot know"
             else:
                 what = f"{code.language} code whose text Cupcake cannot know"
             return _text(f"`{_piece(cmd)}` runs {what}, so Cupcake cannot tell whether it changes its own files")
-        hint = _names_in_code(code.text, self.names())
-        if hint is None and code.language in _GENERAL:
+        from cupcake.protection.code_names import GENERAL, names_in_code, squash
+
+        hint = names_in_code(code.text, self.names(), code.language)
+        if hint is None and code.language in GENERAL:
             for word in cmd.words[1:]:
                 if word.value == code.text:
                     continue
-                if not word.known or any(n in _squash(word.value) for n in self.names()):
+                if not word.known or any(n in squash(word.value) for n in self.names()):
                     hint = f"its argument {word.value!r}" if word.known else "an argument Cupcake cannot know"
                     break
             if hint is None and cmd.stdin_from is not None:
                 for word in cmd.stdin_from.words:
-                    if not word.known or any(n in _squash(word.value) for n in self.names()):
+                    if not word.known or any(n in squash(word.value) for n in self.names()):
                         hint = "what is piped into it"
                         break
         if hint:
@@ -369,39 +537,13 @@ class Check:
             )
         return None
 
-    def script_file(self, cmd, code):
-        """``bash x.sh``/``source x.sh``: the script is read (a bounded size) and checked like a
-        command line. One this command writes first, or one that cannot be read, is unknown."""
-        name = code.text
-        if not name or cmd.cwd is None and not name.startswith("/"):
-            return _text(f"`{_piece(cmd)}` runs a script Cupcake cannot find, so it cannot check it")
-        path = os.path.normpath(os.path.join(cmd.cwd or "/", name))
-        for write in self.script.writes:
-            if write.could_be(path):
-                return _text(f"`{_piece(cmd)}` runs a script this same command writes, which Cupcake cannot read")
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(_SCRIPT_LIMIT + 1)
-        except (OSError, ValueError):
-            return None  # no such script: bash fails too
-        if len(data) > _SCRIPT_LIMIT or self.depth >= 2:
-            return _text(f"`{_piece(cmd)}` runs a script too long for Cupcake to check")
-        from cupcake.shell import parse
-
-        text = data.decode("utf-8", "replace")
-        inner = parse(text, cmd.cwd, cmd.home, known_env(self.ctx, self.root))
-        nested = Check(inner, self.protected, self.ctx, self.root, self.depth + 1)
-        nested._candidates = self._candidates
-        found = nested.run()
-        if found:
-            return found.replace(PREFIX, f"{PREFIX}the script {name} run by `{_piece(cmd)}`: ", 1)
-        return None
-
     def names(self) -> tuple:
-        """Protected names as they could appear in code, squashed (``_squash``)."""
+        """Protected names as they could appear in code, squashed (``code_names.squash``)."""
+        from cupcake.protection.code_names import squash as _squash
+
         out = {"cupcake"}
         p = self.protected
-        for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]):
+        for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]) + list(self.secrets()):
             base = _squash(path.rstrip("/").rsplit("/", 1)[-1])
             if len(base) >= 4 and base not in ("toml",):
                 out.add(base)
@@ -414,85 +556,95 @@ class Check:
         return tuple(sorted(out))
 
 
-_SCRIPT_LIMIT = 256 * 1024
-# Interpreters whose code can name a file from its arguments or input (sed, awk and jq read theirs).
-_GENERAL = frozenset(("python", "pypy", "perl", "node", "nodejs", "bun", "deno", "ruby", "php", "lua", "Rscript"))
-# What lets code build a name the text does not show: escapes, character codes, decoding,
-# reversing, or walking directories to reach every file.
-_MARKERS = (
-    "\\x",
-    "\\u",
-    "\\n{",
-    "\\0",
-    "\\1",
-    "\\2",
-    "\\3",
-    "chr(",
-    "chr ",
-    "fromcharcode",
-    "pack(",
-    "%c",
-    "base64",
-    "b64",
-    "atob",
-    "unhexlify",
-    "fromhex",
-    "decode",
-    "rot13",
-    "codecs",
-    "[::-1]",
-    "reverse",
-    "walk",
-    "glob",
-    "listdir",
-    "scandir",
-    "readdir",
-    "opendir",
-    "rmtree",
-    "rm_rf",
-    "rmsync",
-    "dir[",
-    "dir.",
-    "environ",
-    "getenv",
-    "process.env",
-    "$env",
-    "%env",
-    "env[",
+# git subcommands that move no branch, tag or HEAD (a later check in the same line sees the same commits).
+_GIT_READ_ONLY = frozenset(
+    ("status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "ls-tree", "describe", "shortlog", "config")
+    + ("remote", "grep", "add", "rm", "mv", "restore", "cat-file", "count-objects", "check-ignore", "help", "version")
 )
 
 
-def _names_in_code(text: str, names) -> str | None:
-    """Why ``text`` could name a protected path: a protected name (quotes, concatenation and
-    separators ignored: ``'cup' + 'cake.toml'`` names it) or a way to build one; None if neither."""
-    squashed = _squash(text)
-    for name in names:
-        if name in squashed:
-            return f"it mentions {name!r}"
-    lowered = text.lower()
-    for marker in _MARKERS:
-        if marker in lowered:
-            return f"it uses {marker.strip()!r}, which can build a file name Cupcake cannot see"
-    return None
+def _moves_branches(cmd) -> bool:
+    """Whether a git command may move a branch or a ref (so a later check would see stale commits)."""
+    reading = cmd.reading
+    if reading is None or cmd.program != "git":
+        return False
+    sub = reading.path[1] if len(reading.path) > 1 else None
+    if sub is None:
+        return bool(reading.operands)  # a subcommand the registry does not know: it may
+    return sub not in _GIT_READ_ONLY
 
 
-def _squash(text: str) -> str:
-    """Letters and digits only, lower case: what survives any quoting and concatenation."""
-    return "".join(ch for ch in text.lower() if ch.isalnum())
+def _in_script(text: str, cmd) -> str:
+    """A block found inside a script the command runs says which script."""
+    scripts = [v[len("script ") :] for v in (cmd.via if cmd is not None else ()) if v.startswith("script ")]
+    if not scripts:
+        return text
+    return text.replace(PREFIX, f"{PREFIX}in the script {scripts[-1]}: ", 1)
+
+
+def _blind(cmd) -> bool:
+    """Whether what ``cmd`` does with its arguments is beyond the reader."""
+    reading = cmd.reading
+    if reading is None or not cmd.identified:
+        return True
+    if reading.top.subcommands and len(reading.path) == 1 and reading.operands:
+        return True  # a subcommand the registry does not know (an alias, a plugin)
+    return any(o.kind == "script file" for o in cmd.opaque)
 
 
 def _python(program: str) -> bool:
     return program.startswith("python") and all(c.isdigit() or c == "." for c in program[6:])
 
 
-def _could_name_package(name: str) -> bool:
+def _installer(program: str, args: list):
+    """The words after a package tool that may install or remove Cupcake (``pip``, ``uv pip``…)."""
+    if program in ("pip", "pip3") or (program.startswith("pip3.") and program[5:].replace(".", "").isdigit()):
+        return args
+    if program == "uv" and args[:1] == ["pip"]:
+        return args[1:]
+    if program in ("uv", "pipx") and args[:1] == ["tool"]:
+        return args[1:]
+    if program == "pipx":
+        return args
+    return None
+
+
+def _names_cupcake(name: str, cwd) -> bool:
+    """Whether a requirement could be Cupcake: by name, or a local project (``.``, ``./x``) whose
+    packaging names it (or cannot be read)."""
     from cupcake.shell import could_match
 
     base = name.split("[", 1)[0]
     for sep in ("==", ">=", "<=", "~=", "!=", ">", "<", "@", ";"):
         base = base.split(sep, 1)[0]
-    base = base.strip().rstrip("/").rsplit("/", 1)[-1].lower()
-    return base in ("cupcake", ".") or could_match(base, "cupcake") or "cupcake" in base
+    base = base.strip()
+    if base in (".", "..") or base.startswith(("./", "../", "/", "~")) or base.endswith("/"):
+        named = base.rstrip("/").rsplit("/", 1)[-1].lower()
+        return could_match(named, "cupcake") or "cupcake" in named or _local_project_is_cupcake(base, cwd)
+    base = base.rstrip("/").rsplit("/", 1)[-1].lower()
+    return base == "cupcake" or could_match(base, "cupcake") or "cupcake" in base
+
+
+def _local_project_is_cupcake(path: str, cwd) -> bool:
+    if cwd is None and not path.startswith("/"):
+        return True
+    directory = os.path.normpath(os.path.join(cwd or "/", os.path.expanduser(path)))
+    package, _launcher = _installed()
+    if package.startswith(directory.rstrip("/") + "/"):
+        return True  # the installed package lives in this project (an editable install)
+    for name in ("pyproject.toml", "setup.cfg", "setup.py"):
+        try:
+            with open(os.path.join(directory, name), "rb") as handle:
+                text = handle.read(256 * 1024).decode("utf-8", "replace").lower()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return True
+        for line in text.splitlines():
+            key, eq, value = line.partition("=")
+            if eq and key.strip() == "name" and value.strip().strip(",").strip("\"'").replace("_", "-") == "cupcake":
+                return True
+    return False
 
 
 def _installed() -> tuple:
@@ -507,21 +659,6 @@ def _installed() -> tuple:
     return package, launcher
 
 
-def _worktree_top(path: str):
-    """The top of the git worktree holding ``path`` (a directory holding ``.git``), or None."""
-    current = path.rstrip("/") or "/"
-    for _ in range(64):
-        try:
-            if os.path.lexists(current + "/.git"):
-                return current
-        except (OSError, ValueError):
-            return None
-        if current == "/":
-            return None
-        current = current.rsplit("/", 1)[0] or "/"
-    return None
-
-
 def _what(path: str, found, ctx) -> str:
     kind, detail = found
     shown = hook._display(path, ctx)
@@ -531,7 +668,7 @@ def _what(path: str, found, ctx) -> str:
         return f'a file imported as a Cupcake policy file (imports "{detail}")'
     if kind == hook.SETTINGS and not path.endswith(".json"):
         return f"{shown}, the directory of {hook._WHAT[kind]}"
-    return f"{shown}, {hook._WHAT[kind]}"
+    return f"{shown}, {hook._WHAT.get(kind, 'a file Cupcake protects')}"
 
 
 def _piece(cmd) -> str:
@@ -540,31 +677,35 @@ def _piece(cmd) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+_GIT_CODE_DIR = "/.git/hooks/"
+_GIT_CODE_FILES = ("/.git/config", "/.config/git/config", "/.git/info/attributes")
 PREFIX = "Cupcake self-protection: "
-# Commands that bring in another commit's files. Cupcake does not run git from the hook to see whether that
-# commit holds another policy file: git reads settings the agent can write (.git/config's core.fsmonitor,
-# diff and merge drivers, hooks) and runs the programs they name, and a pull's content is not known before it runs.
-_BRINGS_FILES = frozenset(
-    (
-        "git checkout (switch)",
-        "git switch",
-        "git merge",
-        "git pull",
-        "git rebase",
-        "git cherry-pick",
-        "git revert",
-        "git am",
-    )
-)
-_BRINGS_FILES_NOTE = (
-    "; the other commit may hold a different Cupcake policy, and Cupcake does not run git to check it "
-    "(git runs programs named in settings an agent can write). Ask the user to run this git command themselves"
-)
 _RUN = "Agents may not run it: a person must make this change, so ask the user to do it."
+_NO_READ = "Agents may not read it."
+
+
+_MOUNTED = (
+    "A container writes what is mounted into it, where Cupcake cannot see: mount it read-only (`:ro`), or only "
+    "the folders the container needs."
+)
+
+
+def _tail(write) -> str:
+    """What the agent can do instead: for a folder mounted into a container, mount it read-only."""
+    kind = write.kind
+    return _MOUNTED if kind.endswith((" -v", " --mount")) else hook._PERSON
 
 
 def _text(reason: str, tail: str = hook._PERSON) -> str:
     return f"{PREFIX}{reason}. {tail}"
+
+
+def _plain(what: str, how: str) -> str:
+    """A command the reader could not follow: what it could not read, and how to write it."""
+    return (
+        f"{PREFIX}Cupcake cannot tell what this command does: {what}. Write it plainly so Cupcake can "
+        f"check it ({how}); it runs as soon as Cupcake can see it leaves Cupcake's own files alone."
+    )
 
 
 def project_write(ctx):
@@ -589,6 +730,8 @@ def project_write(ctx):
         if inside or holds:
             shown = path[len(root) + 1 :] if path.startswith(root + "/") else path
             return f" This command ({write.kind}) would change {shown or '.'}."
+    if script.unknowns:
+        return f" Cupcake could not read all of this command ({script.unknowns[0].what})."
     if script.incomplete:
         return f" Cupcake could not read all of this command ({script.incomplete})."
     return None

@@ -1,15 +1,27 @@
 """Self-protection: the agent may not change what governs it (DESIGN.md "Self-protection").
 
-Protected: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file and
-any new file an ``imports`` glob would pick up), everything under ``.cupcake/``, and Claude Code's
-``settings*.json`` in ``<root>/.claude/`` and ``~/.claude/`` (where the hooks are). Write, Edit,
-MultiEdit and NotebookEdit on those paths are blocked, and so is a Bash command that could change
-one or runs Cupcake's own set-up (see ``cupcake.protection.bash``). Reading is fine.
+The protected set (``protected_paths``, computed when policies are compiled and cached with them; every
+path absolute, as written and resolved, lower-cased where names fold), key by key:
 
-The protected set is computed when policies are compiled and cached with them (``protected_paths``,
-cold); a run only compares strings and, for a Write to an existing file, one ``stat`` (a hard link
-to a policy file is the same file). A Bash command is read with ``cupcake.shell`` unless it is
-plainly a single reading command (``bash.quick_pass``)."""
+- ``files``: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file);
+- ``policy_names``: ``[folder, name]``: a ``cupcake.toml`` anywhere below the root (outside a git
+  worktree it would become the root for an agent started in its folder: ``project.find_root``);
+- ``dirs``: ``.cupcake/`` (and the evaluator's eval folder), everything under them;
+- ``settings_dirs``: Claude Code's settings folders, whose ``settings*.json`` hold the hooks;
+- ``agent_config``: every other agent's hook configuration (files, or folders of them);
+- ``globs``: ``(prefix, parts, entry)`` of each import glob: a path under ``prefix`` matching
+  ``parts`` would be imported; a folder that could lead to such a path is protected too;
+- ``import_dirs``: ``[folder, entry]``, each folder an import goes through to its files;
+- ``inodes``: ``(st_dev, st_ino)`` of the policy files (a hard link to one is that file);
+- ``secrets``: files no tool of the agent may read or replace (the key that seals the policy cache);
+- ``install`` and ``install_names``: what the hook runs (its package, launcher, Python and the Python
+  start-up files beside them: ``cupcake.protection.install``), added by each run, never cached.
+
+``classify`` says which of them a path is. Write, Edit, MultiEdit and NotebookEdit naming one are
+blocked (every path field of the input), so is any tool naming a secret (``other_tools``), an MCP or
+unknown tool naming a protected path, and a Bash command that could change one or read a secret, or
+runs Cupcake's own set-up (``cupcake.protection.bash``). A run only compares strings and, for a Write
+to an existing file, one ``stat``."""
 
 from __future__ import annotations
 
@@ -17,37 +29,46 @@ import os
 import sys
 
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+# Tools that only read (checked against the secrets alone). Any other tool, MCP or unknown, is read
+# for paths it could change.
+READ_TOOLS = frozenset({"Read", "NotebookRead", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite", "Agent"})
 GUARDED_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 POLICY_NAME = "Cupcake self-protection"
 
-_PATH_KEYS = ("file_path", "notebook_path", "path")
 _FOLD = sys.platform == "darwin"  # APFS and HFS+ are case-insensitive by default
 
 POLICY = "policy"
 WORKDIR = "workdir"
 SETTINGS = "settings"
 IMPORT_GLOB = "glob"
+IMPORT_DIR = "import-dir"  # a folder an import goes through: removing or locking it changes the rules
+IMPORT_INSIDE = "import-inside"  # under an import glob's folder: a new file or folder could change what it imports
 AGENT_CONFIG = "agent"
+SECRET = "secret"
+INSTALL = "install"
+NESTED_POLICY = "nested-policy"  # a cupcake.toml below the root: it would govern an agent started there
 
 _WHAT = {
     POLICY: "a Cupcake policy file",
     WORKDIR: "Cupcake's own data (.cupcake/)",
     SETTINGS: "Claude Code's settings, where Cupcake's hooks are installed",
     AGENT_CONFIG: "an agent's hook configuration, where Cupcake's hooks are installed",
+    IMPORT_DIR: "a folder Cupcake reads policy files from",
+    SECRET: "a secret Cupcake relies on (the key that seals its policy cache)",
+    INSTALL: "part of the installed Cupcake package or of what runs it (its launcher, its Python, a Python start-up file)",
+    NESTED_POLICY: "where Cupcake would read the policies of an agent started in that folder",
 }
 _PERSON = "Agents may not change it: a person must make this change, so ask the user to do it."
 
 
 def applies(ctx) -> bool:
-    """Cheap: whether this event could be a change to a protected path that self-protection stops."""
+    """Cheap: whether self-protection looks at this event (a tool call, before it runs): every tool,
+    since any of them could read a secret, and some write."""
     if ctx.event not in GUARDED_EVENTS or ctx.policies is None or ctx.incoming is None:
         return False
     if ctx.settings.get("self_protection") is False:  # only an explicit false turns it off
         return False
-    tool = ctx.incoming.tool
-    if tool == "Bash" or tool in WRITE_TOOLS or (isinstance(tool, str) and tool.startswith("mcp__")):
-        return True
-    return _agent_tool_kind(ctx) is not None
+    return isinstance(ctx.incoming.tool, str)
 
 
 def _agent_tool_kind(ctx):
@@ -66,55 +87,66 @@ def _agent_tool_kind(ctx):
 
 
 def violation(ctx, view):
-    """The block text when this tool call would change a protected path, else None."""
+    """The block text when this tool call would change a protected path or read a secret, else None."""
+    if ctx.incoming.input_unreadable:
+        return (
+            f"Cupcake self-protection: the input of this {view.tool} call could not be read (it is not an object "
+            "of named arguments), so Cupcake cannot tell what it touches and it is blocked. Send the arguments "
+            "as a plain JSON object."
+        )
     protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
-    if view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell"):
+    shell = view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell")
+    if not shell:
+        from cupcake.protection.other_tools import secret_violation
+
+        found = secret_violation(view, protected, ctx, _display)
+        if found or view.tool in READ_TOOLS:
+            return found
+    from cupcake.protection.install import with_install  # what this process runs: not in the cache
+
+    protected = with_install(protected, ctx.env)
+    if shell:  # the Bash reader judges reads of secrets too
         return _bash(view, protected, ctx)
-    if view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) != "write":  # an MCP tool (see ``other_tools``)
-        from cupcake.protection.other_tools import mcp_violation
+    if view.tool in WRITE_TOOLS or _agent_tool_kind(ctx) == "write":
+        return _write(view, protected, ctx)
+    from cupcake.protection.other_tools import mcp_violation  # an MCP or unknown tool (see ``other_tools``)
 
-        return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)
-    found = _write(view, protected, ctx)
-    if found is None:
-        paths = view.tool_input.get("file_paths")  # a patch (Codex apply_patch) names every file it touches
-        if isinstance(paths, list):
-            for path in paths[:256]:
-                if isinstance(path, str) and path:
-                    found = _write(_OnePath(view, path), protected, ctx)
-                    if found:
-                        break
-    return found
-
-
-class _OnePath:
-    """The view of one more file a tool call writes (the same event, another path)."""
-
-    __slots__ = ("tool_input", "cwd", "file_path")
-
-    def __init__(self, view, path: str):
-        from cupcake.project import shown_path
-
-        self.tool_input = {"file_path": path}
-        self.cwd = view.cwd
-        self.file_path = shown_path(path, view.root, view.cwd) if "\0" not in path else path
+    return mcp_violation(view, protected, ctx, classify, _describe, _PERSON)
 
 
 # ## Warm: is this path protected? #################################################################
 
 
 def _write(view, protected, ctx):
-    raw = None
-    for key in _PATH_KEYS:
-        value = view.tool_input.get(key)
-        if isinstance(value, str) and value and "\0" not in value:
-            raw = value
-            break
-    if raw is None:
-        return None
+    for raw in written_paths(view.tool_input):
+        found = _write_one(raw, view, protected, ctx)
+        if found:
+            return found
+    return None
+
+
+def written_paths(tool_input) -> list:
+    """Every path a file tool's input names: each path-like field, not only the first (the tool reads
+    its own field, and a decoy beside it must not hide it), and every file of a patch (``file_paths``)."""
+    from cupcake.protection.other_tools import PATH_KEYS
+
+    out: list[str] = []
+    for key, value in tool_input.items():
+        if not isinstance(key, str) or key.lower() not in PATH_KEYS:
+            continue
+        for item in value[:256] if isinstance(value, list) else (value,):
+            if isinstance(item, str) and item and "\0" not in item and item not in out:
+                out.append(item)
+    return out
+
+
+def _write_one(raw: str, view, protected, ctx):
     cwd = _cwd(view.cwd, ctx.root)
     literal = os.path.normpath(os.path.join(cwd, raw))
-    shown = view.file_path  # resolved, symlinks followed; relative to the root when inside it
-    resolved = shown if shown.startswith("/") else os.path.normpath(os.path.join(ctx.root, shown))
+    try:
+        resolved = os.path.realpath(literal)  # symlinks followed: a link to a policy file is that file
+    except (OSError, ValueError):
+        resolved = literal
     for form in (literal, resolved):
         found = classify(form, protected)
         if found:
@@ -143,12 +175,32 @@ def classify(path: str, protected, ancestors: bool = False):
     for held in protected.get("agent_config", ()):
         if path == held or path.startswith(held + "/"):
             return (AGENT_CONFIG, None)
+    if path in protected.get("secrets", ()):  # replaced by a key the agent knows, a forged cache would pass
+        return (SECRET, None)
+    for held in protected.get("install", ()):
+        if path == held or path.startswith(held + "/"):
+            return (INSTALL, None)
+    for folder, pattern in protected.get("install_names", ()):
+        if path.startswith(folder + "/"):
+            from cupcake.shell.globmatch import match_name
+
+            if match_name(pattern, path[len(folder) + 1 :].split("/", 1)[0]):
+                return (INSTALL, None)
+    for held, entry in protected.get("import_dirs", ()):
+        if path == held:
+            return (IMPORT_DIR, entry)
+    for folder, name in protected.get("policy_names", ()):
+        if path.startswith(folder + "/") and path.endswith("/" + name):
+            return (NESTED_POLICY, None)
     for prefix, parts, entry in protected["globs"]:
         if path.startswith(prefix + "/"):
-            from cupcake.shell.globmatch import match_path
+            from cupcake.shell.globmatch import could_lead, match_path
 
-            if match_path(parts, path[len(prefix) + 1 :].split("/")):
+            names = path[len(prefix) + 1 :].split("/")
+            if match_path(parts, names):
                 return (IMPORT_GLOB, entry)
+            if could_lead(parts, names):
+                return (IMPORT_INSIDE, entry)
     if ancestors:
         inside = path.rstrip("/") + "/"
         for kind, paths in (
@@ -156,6 +208,9 @@ def classify(path: str, protected, ancestors: bool = False):
             (WORKDIR, protected["dirs"]),
             (SETTINGS, protected["settings_dirs"]),
             (AGENT_CONFIG, protected.get("agent_config", ())),
+            (SECRET, protected.get("secrets", ())),
+            (IMPORT_DIR, [d for d, _entry in protected.get("import_dirs", ())]),
+            (INSTALL, protected.get("install", ())),
         ):
             for held in paths:
                 if held.startswith(inside):
@@ -170,11 +225,15 @@ def _describe(literal: str, found, ctx, by: str = "") -> str:
     shown = _display(literal, ctx)
     if kind == IMPORT_GLOB:
         what = f'would be imported as a Cupcake policy file (imports "{detail}")'
+    elif kind == IMPORT_DIR and not (detail or "").startswith("/"):
+        what = f'is a folder Cupcake reads policy files from (imports "{detail}")'
+    elif kind == IMPORT_INSIDE:
+        what = f'is where imports "{detail}" looks for policy files: a new file or folder there changes what it reads'
     elif detail:  # a directory holding a protected path
         what = f"holds {_display(detail, ctx)}, {_WHAT[kind]}"
     else:
         what = _WHAT[kind]
-    verb = kind == IMPORT_GLOB or detail  # "what" starts with a verb: "holds …", "would be …"
+    verb = kind in (IMPORT_GLOB, IMPORT_DIR, IMPORT_INSIDE) or detail  # "what" starts with a verb: "holds …"
     if by:
         return f"this command ({by}) would change {shown}, {'which ' if verb else ''}{what}"
     return f"{shown} {what}" if verb else f"{shown} is {what}"
@@ -227,17 +286,25 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
     agent_dirs = agent_settings_dirs(root, env)
     settings_dirs = _forms(agent_dirs)
     globs = []
+    import_dirs: list = []  # [folder, entry]: each folder an import goes through to its files
     for base, pattern in import_patterns:
         parts = pattern.split("/")
         literal = 0
         while literal < len(parts) and not has_magic(parts[literal]):
             literal += 1
+        for depth in range(1, min(literal, len(parts) - 1) + 1):
+            for folder in _forms([os.path.join(base, *parts[:depth])]):
+                if [folder, pattern] not in import_dirs:
+                    import_dirs.append([folder, pattern])
         if literal == len(parts):
             continue  # a plain file: protected as a policy file
         rest = [p.lower() for p in parts[literal:]] if _FOLD else parts[literal:]
         for prefix in _forms([os.path.join(base, *parts[:literal])]):
             globs.append((prefix, rest, pattern))
     agent_config = _forms(agent_config_paths(root, env))
+    from cupcake.stores.policies.cache import secret_path
+
+    secrets = _forms([secret_path(env)])  # unreadable to the agent's tools (and not to be replaced)
     inodes = []
     for path in policy_files:
         try:
@@ -253,6 +320,11 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         "agent_config": agent_config,
         "globs": globs,
         "inodes": inodes,
+        "secrets": secrets,
+        "import_dirs": import_dirs,
+        # A cupcake.toml made below the root would be the root for an agent that starts in its folder
+        # and names no project folder, outside a git worktree (project.find_root): [folder, name].
+        "policy_names": [[form, PROJECT_FILE] for form in _forms([root])],
     }
 
 

@@ -1,4 +1,8 @@
-"""Self-protection beyond Bash and the file tools: MCP tools, and hard links to protected files.
+"""Self-protection beyond Bash and the file tools: secrets, MCP tools, and hard links to protected files.
+
+- No tool but Bash (read by ``cupcake.protection.bash``) may name a secret Cupcake relies on
+  (``protected["secrets"]``: the key that seals the policy cache): a tool that reads files, MCP
+  included, may not read it, nor search a folder that holds it; Glob and LS only list names and may.
 
 - An MCP tool (``mcp__<server>__<tool>``) whose input names a protected path is blocked unless its name
   says it only reads (``read_file``, ``list_directory``, ``search_files``, ``get_…``). A path is named
@@ -21,6 +25,14 @@ PATH_KEYS = frozenset(
         "path",
         "paths",
         "file_path",
+        "file_paths",
+        "absolute_path",
+        "dir_path",
+        "dirpath",
+        "target_file",
+        "destination_path",
+        "dest_path",
+        "output_file",
         "filepath",
         "file",
         "files",
@@ -189,3 +201,71 @@ def _protected_inodes(protected):
                     return found, False
                 add(os.path.join(folder, name))
     return found, True
+
+
+def _same_file_as_a_secret(path: str, secrets) -> bool:
+    """Whether ``path`` is another name (a hard link) of a secret: one stat, and only for a file with
+    other links is each secret looked at."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    if st.st_nlink <= 1 or not stat.S_ISREG(st.st_mode):
+        return False
+    for secret in secrets:
+        try:
+            other = os.stat(secret)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
+
+
+# Tools that read files but never their folders' contents: the secret itself is theirs to refuse only.
+_ONE_FILE_READERS = frozenset({"Read", "NotebookRead"})
+_NAME_LISTERS = frozenset({"Glob", "LS"})
+_SEARCHERS = frozenset({"Grep"})  # with no path, they search the working directory
+
+
+def secret_violation(view, protected, ctx, display):
+    """A block text when this (non-Bash) tool call names a secret, or a folder holding one for a tool
+    that could read the whole folder; else None."""
+    secrets = protected.get("secrets") or ()
+    if not secrets:
+        return None
+    tool = view.tool
+    cwd = view.cwd if isinstance(view.cwd, str) and view.cwd.startswith("/") else ctx.root
+    home = ctx.env.get("HOME") or ""
+    found_values: list[tuple[str | None, str]] = []
+    _values(view.tool_input, None, 0, found_values)
+    if tool in _SEARCHERS and not isinstance(view.tool_input.get("path"), str):
+        found_values.append(("path", cwd))
+    folders = tool not in _ONE_FILE_READERS and tool not in _NAME_LISTERS
+    for key, value in found_values:
+        if not value or "\0" in value or "\n" in value or len(value) > 4096:
+            continue
+        if key not in PATH_KEYS and "/" not in value and not value.startswith((".", "~")):
+            continue
+        literal = _as_path(value, cwd, home)
+        forms = [literal]
+        try:
+            real = os.path.realpath(literal)
+        except (OSError, ValueError):
+            real = literal
+        if real != literal:
+            forms.append(real)
+        if tool in _ONE_FILE_READERS and _same_file_as_a_secret(real, secrets):
+            forms.append(real)
+            secrets = [*secrets, real]  # a hard link to the secret is the secret
+        for form in forms:
+            for secret in secrets:
+                if form == secret or (folders and secret.startswith(form.rstrip("/") + "/")):
+                    what = display(secret, ctx)
+                    via = "" if form == secret else f" ({display(literal, ctx)} holds it)"
+                    return (
+                        f"Cupcake self-protection: this {tool} call would read {what}{via}, a secret Cupcake "
+                        "relies on (the key that seals its policy cache). Agents may not read it; nothing in "
+                        "the project needs it. Search a narrower folder if that is what you meant."
+                    )
+    return None

@@ -4,17 +4,33 @@
 classes callers use (``Script``, ``Command``, ``Redirect``, ``Opaque``, ``Write``), ``words`` for
 ``Word`` and ``could_match``. ``targets(command, cwd, home, root)`` is the write list in the shape
 of the older ``cupcake.protection.shell_targets.targets``. Modules: ``lexer`` (characters to words),
-``grammar`` (the tree), ``words`` (expansion, patterns), ``walker`` (execution order, state),
-``unwrap`` (wrappers and nested code), ``writes`` (paths changed), ``limits`` (bounds).
+``grammar`` (the tree), ``words`` (expansion, patterns), ``params`` (``${…}`` forms), ``walker``
+(execution order, state), ``commands`` (one simple command: wrappers, functions, what the program
+does, read with the registry of programs ``cupcake.programs``), ``builtins`` (what builtins do to
+the shell), ``arith`` (arithmetic is code), ``scripts`` (script files), ``output`` (what commands
+print), ``paths`` (paths as the kernel sees them), ``limits`` (bounds).
 """
 
 from __future__ import annotations
 
 from cupcake.shell.limits import MAX_INPUT, Budget
-from cupcake.shell.model import Command, Opaque, Redirect, Script, Write
+from cupcake.shell.model import Command, Opaque, Read, Redirect, Script, Unknown, Write
 from cupcake.shell.words import Word, could_match
 
-__all__ = ["parse", "targets", "Script", "Command", "Redirect", "Opaque", "Write", "Word", "could_match"]
+__all__ = [
+    "known_env",
+    "parse",
+    "targets",
+    "Script",
+    "Command",
+    "Redirect",
+    "Opaque",
+    "Write",
+    "Read",
+    "Unknown",
+    "Word",
+    "could_match",
+]
 
 
 def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Script:
@@ -32,7 +48,7 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         text = text[:MAX_INPUT]  # the start is still read, for what it shows
     try:
         from cupcake.shell.grammar import Parser
-        from cupcake.shell.walker import State, Walker
+        from cupcake.shell.walker import State, Walker, merge
 
         seq = Parser(text, budget, 0, script.syntax_errors).parse()
         base = {k: v for k, v in (env or {}).items() if isinstance(k, str) and isinstance(v, str)}
@@ -45,8 +61,9 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         )
         reason = budget.reason
         budget.reason = None  # the walk may still read what was parsed
-        walker = Walker(script, base, budget, check_dirs)
-        walker.walk_seq(seq, state, ())
+        walker = Walker(script, base, budget, check_dirs, Parts)
+        ok, fail = walker.walk_seq(seq, state, ())
+        walker.finish(merge(ok, fail))
         budget.reason = reason or budget.reason
     except RecursionError:
         budget.stop("nesting too deep")
@@ -56,6 +73,87 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
         budget.stop(f"internal error: {exc.__class__.__name__}")
     script.incomplete = "too long to read" if too_long else budget.reason
     return script
+
+
+class Parts:
+    """The reader's parts that call one another (a simple command runs a script, which holds simple
+    commands; a builtin sources a file…), reached through the walker and wired here, at the top, so
+    no module imports one that imports it back. Each is imported when first needed."""
+
+    @staticmethod
+    def simple(w, node, st, via, piped):
+        from cupcake.shell.commands import simple
+
+        return simple(w, node, st, via, piped)
+
+    @staticmethod
+    def redirections(w, redirs, st, via):
+        from cupcake.shell.commands import redirections
+
+        return redirections(w, redirs, st, via)
+
+    @staticmethod
+    def effects(w, cmd, reading, st, via, wrapper: bool = False):
+        from cupcake.shell.commands import effects
+
+        return effects(w, cmd, reading, st, via, wrapper=wrapper)
+
+    @staticmethod
+    def effect(w, cmd, effect, st, via):
+        """One effect of a program, as if its reading had it (``sed``'s ``w`` and ``e`` in a script file)."""
+        from cupcake.shell.commands import apply_effect
+
+        return apply_effect(w, cmd, effect, st, via)
+
+    @staticmethod
+    def stdin_code(w, cmd, effect, st, via):
+        from cupcake.shell.commands import stdin_code
+
+        return stdin_code(w, cmd, effect, st, via)
+
+    @staticmethod
+    def run_script(w, cmd, word, st, via, args):
+        from cupcake.shell.commands import run_script
+
+        return run_script(w, cmd, word, st, via, args)
+
+    @staticmethod
+    def run_builtin(w, cmd, reading, st, via):
+        from cupcake.shell.builtins import run_builtin
+
+        return run_builtin(w, cmd, reading, st, via)
+
+    @staticmethod
+    def other_script(w, cmd, effect, st, via):
+        from cupcake.shell.scripts import other_script
+
+        return other_script(w, cmd, effect, st, via)
+
+    @staticmethod
+    def later(w, cmd, effect, st, via):
+        from cupcake.shell.scripts import later
+
+        return later(w, cmd, effect, st, via)
+
+    @staticmethod
+    def script_text(w, cmd, word):
+        from cupcake.shell.scripts import script_text
+
+        return script_text(w, cmd, word)
+
+
+def known_env(project_dir_names, root, environ) -> dict:
+    """What the agent's shell is known to hold: its project-directory variables (the root), and,
+    from the agent's environment as the hook sees it, the temporary directory (where ``mktemp``
+    makes a new file) and the search paths. Every other variable it does not set is unknown: the
+    shell may hold what the hook's environment does not (its rc files), so unset is never assumed."""
+    known = dict.fromkeys(project_dir_names, root) if root else {}
+    environ = environ or {}
+    for name in ("TMPDIR", "PATH", "CDPATH"):
+        value = environ.get(name)
+        if isinstance(value, str) and value:
+            known[name] = value
+    return known
 
 
 def targets(command, cwd, home, root, root_names=()) -> list:

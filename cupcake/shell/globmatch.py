@@ -36,6 +36,21 @@ def match_path(parts, names) -> bool:
     return bool(names) and match_name(head, names[0]) and match_path(parts[1:], names[1:])
 
 
+def could_lead(parts, names) -> bool:
+    """Whether the folder ``names`` could hold, at some depth, a path matching ``parts`` (a folder an
+    import would scan: making it, or flooding it with folders, changes what is imported)."""
+    if not names:
+        return bool(parts)
+    if not parts:
+        return False
+    head = parts[0]
+    if head == "**":
+        return not any(name.startswith(".") for name in names)  # ``**`` never enters hidden folders
+    if len(parts) == 1:
+        return False  # the last component names files
+    return match_name(head, names[0]) and could_lead(parts[1:], names[1:])
+
+
 def _match(p: str, i: int, s: str, j: int) -> bool:
     star_i = star_j = -1
     while j < len(s):

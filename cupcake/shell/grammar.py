@@ -502,12 +502,15 @@ class Parser(Reader):
         if eq <= 0:
             return None
         name = text[:eq]
-        if name.endswith("+"):
+        append = name.endswith("+")
+        if append:
             name = name[:-1]
         if "[" in name and name.endswith("]"):
             name = name[: name.index("[")]
         if not name or name[0] not in _NAME_START or any(c not in _NAME_CHARS for c in name):
             return None
+        if append:
+            name += "+"  # NAME+=value: the walker appends
         rest = text[eq + 1 :]
         parts = ([("u", rest)] if rest else []) + word.parts[1:]
         if not parts and self.at("("):  # an array: NAME=(a b c)

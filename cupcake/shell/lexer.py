@@ -2,10 +2,12 @@
 
 A word is returned as a ``RawWord``: its source text and its parts, each a tuple:
 ``("u", text)`` unquoted text (glob and brace characters live), ``("q", text)`` quoted or escaped
-text (ANSI-C ``$'…'`` already decoded), ``("$", name|None, raw, quoted, inner)`` a parameter
-(``name`` None for a form whose value cannot be known, ``inner`` the parts of an operand such as
-``${X:-$(cmd)}``), ``("c", node, raw, quoted)`` a command substitution (``$(…)`` or backticks,
-parsed as commands), ``("a", raw, nodes, quoted)`` arithmetic (with the substitutions inside it),
+text (ANSI-C ``$'…'`` already decoded), ``("$", name|None, raw, quoted, inner, form)`` a parameter
+(``name`` None for a form the reader cannot read, ``inner`` then the parts inside it, walked for the
+substitutions they run; ``form`` for ``${…}`` with an operator: (prefix ``!``/``#`` or None, name,
+subscript parts or None, operator or None, operand parts), see ``param_form``), ``("c", node, raw,
+quoted)`` a command substitution (``$(…)`` or backticks, parsed as commands), ``("a", raw, nodes,
+quoted)`` arithmetic ``$((…))`` or ``$[…]`` (with the substitutions inside it),
 ``("p", node, raw)`` a process substitution, ``("g", raw)`` an extended-glob group.
 The grammar (``grammar.Parser``) subclasses ``Reader`` and supplies ``parse_sub`` / ``parse_text``.
 """
@@ -38,6 +40,49 @@ _C_ESCAPES = {
     "?": "?",
 }
 _HEX = "0123456789abcdefABCDEF"
+_PARAM_OPS = (
+    ":-",
+    ":=",
+    ":+",
+    ":?",
+    "-",
+    "=",
+    "+",
+    "?",
+    "%%",
+    "%",
+    "##",
+    "#",
+    "//",
+    "/#",
+    "/%",
+    "/",
+    "^^",
+    "^",
+    ",,",
+    ",",
+    "~~",
+    "~",
+    "@",
+    ":",
+)
+
+
+def _substitutions(part) -> list:
+    """The command substitutions inside a ``${…}`` part (its operand and subscript)."""
+    out = []
+    pieces = list(part[4] or ())
+    form = part[5]
+    if form is not None:
+        pieces += list(form[2] or ()) + list(form[4] or ())
+    for piece in pieces:
+        if piece[0] == "c":
+            out.append(piece[1])
+        elif piece[0] == "a":
+            out.extend(piece[2])
+        elif piece[0] == "$":
+            out.extend(_substitutions(piece))
+    return out
 
 
 class RawWord:
@@ -310,21 +355,20 @@ class Reader:
             self.pos = pos + 2
             node = self.parse_sub()
             parts.append(("c", node, src[pos : self.pos], quoted))
-        elif nxt == "[":
-            end = src.find("]", pos)
-            end = self.n if end < 0 else end
-            parts.append(("a", src[pos : end + 1], [], quoted))
-            self.pos = end + 1
+        elif nxt == "[":  # $[…]: the old arithmetic, substitutions inside it run
+            self.pos = pos + 1
+            nodes = self.scan_arithmetic("[", "]")
+            parts.append(("a", src[pos : self.pos], nodes, quoted))
         elif nxt == "{":
             parts.append(self._braced(pos, quoted))
         elif nxt and nxt in _NAME_START:
             end = pos + 2
             while end < self.n and src[end] in _NAME_CHARS:
                 end += 1
-            parts.append(("$", src[pos + 1 : end], src[pos:end], quoted, None))
+            parts.append(("$", src[pos + 1 : end], src[pos:end], quoted, None, None))
             self.pos = end
         elif nxt and nxt in "?$!#*@-0123456789":
-            parts.append(("$", nxt, src[pos : pos + 2], quoted, None))
+            parts.append(("$", nxt, src[pos : pos + 2], quoted, None, None))
             self.pos = pos + 2
         else:
             if quoted:
@@ -343,7 +387,14 @@ class Reader:
         if k < self.n and src[k] == "}" and k > j:
             self.pos = k + 1
             name = src[j:k]
-            return ("$", name if (name[0] in _NAME_START or len(name) == 1) else None, src[pos : k + 1], quoted, None)
+            return (
+                "$",
+                name if (name[0] in _NAME_START or len(name) == 1) else None,
+                src[pos : k + 1],
+                quoted,
+                None,
+                None,
+            )
         self.pos = j
         inner: list[tuple] = []  # parts, as described above
         depth = 0
@@ -378,7 +429,75 @@ class Reader:
         else:
             self.error("unterminated ${…}")
         self.pos = min(self.pos, self.n)
-        return ("$", None, src[pos : self.pos], quoted, inner)
+        raw = src[pos : self.pos]
+        form = self.param_form(raw) if raw.endswith("}") else None
+        if form is not None:
+            return ("$", form[1], raw, quoted, None, form)
+        return ("$", None, raw, quoted, inner, None)
+
+    def param_form(self, raw: str):
+        """``${!x}``, ``${#x}``, ``${x[i]}``, ``${x:-w}``, ``${x%p}``, ``${x@P}``…: (prefix, name,
+        subscript parts, operator, operand parts), or None when it is none of those."""
+        body = raw[2:-1]
+        prefix = None
+        if (
+            body[:1] in ("!", "#")
+            and len(body) > 1
+            and body[1] not in "}:=-+?%/^,@"
+            or body[:2] in ("!@", "!*", "#@", "#*")
+        ):
+            prefix, body = body[0], body[1:]
+        j = 0
+        if body[:1] and body[0] in _NAME_START:
+            while j < len(body) and body[j] in _NAME_CHARS:
+                j += 1
+        elif body[:1].isdigit():
+            while j < len(body) and body[j].isdigit():
+                j += 1
+        elif body[:1] and body[0] in "@*#?$!-0":
+            j = 1
+        if j == 0:
+            return None
+        name, rest = body[:j], body[j:]
+        subscript = None
+        if rest.startswith("["):
+            depth, k = 0, 0
+            while k < len(rest):
+                if rest[k] == "[":
+                    depth += 1
+                elif rest[k] == "]":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                k += 1
+            if k >= len(rest):
+                return None
+            subscript = self.operand_parts(rest[1:k])
+            rest = rest[k + 1 :]
+        if prefix == "!" and rest in ("*", "@"):
+            return ("!", name, subscript, rest, [])
+        for op in _PARAM_OPS:
+            if rest.startswith(op):
+                return (prefix, name, subscript, op, self.operand_parts(rest[len(op) :]))
+        if rest:
+            return None
+        return (prefix, name, subscript, None, [])
+
+    def operand_parts(self, text: str) -> list:
+        """The parts of the text inside ``${x:-…}`` (or a subscript): quotes and expansions read,
+        blanks kept as text."""
+        if not text:
+            return []
+        reader = self.__class__(text, self.budget, self.depth + 1, self.errors)
+        parts: list = []
+        while reader.pos < reader.n and not self.budget.stopped:
+            word = reader.read_word()
+            if word is not None:
+                parts.extend(word.parts)
+            elif reader.pos < reader.n:
+                parts.append(("q", text[reader.pos]))
+                reader.pos += 1
+        return parts
 
     def _backtick(self, quoted: bool):
         src, start = self.src, self.pos
@@ -409,16 +528,16 @@ class Reader:
         nodes = self.scan_arithmetic()
         return ("a", self.src[pos : self.pos], nodes, quoted)
 
-    def scan_arithmetic(self) -> list:
+    def scan_arithmetic(self, opening: str = "(", closing: str = ")") -> list:
         """From an opening ``(`` to its match; the ``$(…)`` and backticks inside, parsed."""
         src = self.src
         nodes: list[Seq] = []
         depth = 0
         while self.pos < self.n:
             ch = src[self.pos]
-            if ch == "(":
+            if ch == opening:
                 depth += 1
-            elif ch == ")":
+            elif ch == closing:
                 depth -= 1
                 if depth == 0:
                     self.pos += 1
@@ -432,8 +551,7 @@ class Reader:
                 continue
             elif ch == "$" and src.startswith("${", self.pos):
                 part = self._braced(self.pos, True)
-                if part[4]:
-                    nodes.extend(p[1] for p in part[4] if p[0] == "c")
+                nodes.extend(_substitutions(part))
                 continue
             self.pos += 1
         self.error("unterminated arithmetic")

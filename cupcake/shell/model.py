@@ -1,8 +1,11 @@
-"""What callers use: ``Script`` (every simple command that would run, what it writes, whether the
-reading is complete), ``Command`` (one simple command after unwrapping: program, subcommand, flags,
-arguments, redirections, the directory it runs in, the wrappers it came through), ``Redirect``,
-``Opaque`` (code the reader cannot follow: inline interpreter code, a script of unknown text) and
-``Write`` (a path a command would write, remove, move, link or re-mode, resolved when possible).
+"""What callers use: ``Script`` (every simple command that would run, what they write and read,
+what the reader could not follow, whether the reading is complete), ``Command`` (one simple
+command after unwrapping: program, subcommand, flags, arguments, redirections, the directory it
+runs in, the wrappers it came through, its reading by the registry of programs), ``Redirect``,
+``Opaque`` (code the reader does not follow: inline interpreter code, a script of unknown text),
+``Write`` (a path a command would write, remove, move, link or re-mode, resolved the way the kernel
+would), ``Read`` (a file whose content a command reads) and ``Unknown`` (a construct the reader
+does not model, with how to write the command plainly).
 """
 
 from __future__ import annotations
@@ -15,48 +18,12 @@ if TYPE_CHECKING:  # annotations only
 
 _WRITE_OPS = frozenset((">", ">>", ">|", "&>", "&>>", "<>"))
 
-# Global options that take a value, per program: the subcommand is the first non-option after them.
-GLOBAL_OPTIONS = {
-    "git": frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env")),
-    "docker": frozenset(
-        ("-c", "--context", "--config", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey")
-    ),
-    "podman": frozenset(("-c", "--connection", "--root", "--runroot", "--url", "--identity", "--log-level")),
-    "kubectl": frozenset(
-        (
-            "-n",
-            "--namespace",
-            "--context",
-            "--kubeconfig",
-            "--cluster",
-            "--user",
-            "-s",
-            "--server",
-            "--token",
-            "--as",
-            "--as-group",
-            "--as-uid",
-            "--request-timeout",
-            "--cache-dir",
-            "--certificate-authority",
-            "--client-certificate",
-            "--client-key",
-            "--tls-server-name",
-            "-v",
-            "--v",
-            "--profile",
-            "--username",
-            "--password",
-        )
-    ),
-    "helm": frozenset(("-n", "--namespace", "--kube-context", "--kubeconfig", "--registry-config")),
-    "npm": frozenset(("--prefix", "-w", "--workspace", "--registry", "--userconfig", "--cache", "--loglevel")),
-    "pnpm": frozenset(("-C", "--dir", "-F", "--filter", "-w", "--workspace-root")),
-    "yarn": frozenset(("--cwd",)),
-    "cargo": frozenset(("-C", "--config", "-Z", "--color", "--manifest-path")),
-    "terraform": frozenset(),
-    "pip": frozenset(("--python", "--log", "--proxy", "--cert", "--client-cert", "--cache-dir", "--timeout")),
-}
+
+def value_options(program: str) -> frozenset:
+    """The options of ``program`` (before its subcommand) that take a value (``git -C dir``)."""
+    from cupcake.programs import value_options as of
+
+    return of(program)
 
 
 class Redirect:
@@ -84,6 +51,11 @@ class Redirect:
         return False
 
     @property
+    def reads(self) -> bool:
+        """Whether this redirection opens its target for reading (``< file``, ``<> file``)."""
+        return self.op in ("<", "<>") or (self.op == "<&" and not self.target.value.rstrip("-").isdigit())
+
+    @property
     def feeds_stdin(self) -> bool:
         return self.op in ("<<", "<<-", "<<<") and self.fd in (None, 0)
 
@@ -96,8 +68,8 @@ class Opaque:
     """Code the reader does not follow. ``kind``: "inline code" (``python -c``, ``perl -e``, …),
     "stdin code" (an interpreter fed a here-document, here-string or pipe), "shell script" (a
     ``sh -c``/``eval`` text not fully known), "stdin script" (a shell reading a stdin whose text is
-    unknown), "script file" (``bash x.sh``), "sourced file". ``language`` (``python``, ``perl``,
-    ``sh``, …), ``text`` (the code when known, else what is known of it; None if nothing)."""
+    unknown), "script file" (``python3 x.py``). ``language`` (``python``, ``perl``, ``sh``, …),
+    ``text`` (the code when known, else what is known of it; None if nothing)."""
 
     __slots__ = ("kind", "language", "text", "known")
 
@@ -115,6 +87,22 @@ class Opaque:
         return f"Opaque({self.kind!r}, {self.language!r}, {self.text!r}{'' if self.known else ', unknown'})"
 
 
+class Unknown:
+    """Something the reader cannot follow, so it cannot say what the command does: ``what`` (a
+    phrase: "`trap` runs code Cupcake cannot see"), ``how`` (how to write it plainly), ``command``
+    (the Command it belongs to, if any)."""
+
+    __slots__ = ("what", "how", "command")
+
+    def __init__(self, what: str, how: str, command=None):
+        self.what = what
+        self.how = how
+        self.command = command
+
+    def __repr__(self) -> str:
+        return f"Unknown({self.what!r})"
+
+
 class Command:
     """One simple command that would run. See the attribute list in ``cupcake.shell``."""
 
@@ -130,6 +118,13 @@ class Command:
         "stdin_from",
         "stdin_text",
         "extra_args",
+        "reading",
+        "writes",
+        "reads",
+        "identified",
+        "remapped",
+        "fold",
+        "batch",
     )
 
     def __init__(self, words, redirects=(), assignments=(), cwd=None, home=None, via=()):
@@ -144,6 +139,13 @@ class Command:
         self.stdin_from = None  # the Command whose output it reads (a pipe), if any
         self.stdin_text = None  # (text, known) fed to stdin, when the reader knows it
         self.extra_args = False  # it receives further arguments the reader cannot see (xargs)
+        self.reading = None  # its reading by the registry of programs (cupcake.programs), if known there
+        self.writes: list = []  # Write: what it changes (redirections included)
+        self.reads: list = []  # Read: the files whose content it reads
+        self.identified = True  # the program is the one its name says (not a copy, not a PATH of its own)
+        self.remapped = False  # paths inside it name other files (chroot, bwrap)
+        self.fold = False  # its globs match regardless of case (shopt -s nocaseglob)
+        self.batch = 0  # xargs -n N: the arguments it adds go N at a time, each group a run of its own
 
     # ## the words ##
 
@@ -168,14 +170,9 @@ class Command:
         """Every word fully known (no variable, substitution or unknown extra argument)."""
         return all(w.known for w in self.words) and not self.extra_args
 
-    def _globals(self, table):
-        if table is None:
-            table = GLOBAL_OPTIONS.get(self.program, frozenset())
-        return table
-
     def subcommand_index(self, global_options_taking_values=None):
         """The index in ``args`` of the subcommand (first non-option after global options), or None."""
-        table = self._globals(global_options_taking_values)
+        table = value_options(self.program) if global_options_taking_values is None else global_options_taking_values
         args = self.args
         i = 0
         while i < len(args):
@@ -183,12 +180,7 @@ class Command:
             if arg == "--":
                 return i + 1 if i + 1 < len(args) else None
             if arg.startswith("-") and len(arg) > 1:
-                if "=" in arg:
-                    i += 1
-                elif arg in table:
-                    i += 2
-                else:
-                    i += 1
+                i += 1 if "=" in arg or arg not in table else 2
                 continue
             if arg.startswith("+") and self.program in ("cargo", "rustup"):
                 i += 1
@@ -197,9 +189,8 @@ class Command:
         return None
 
     def subcommand(self, global_options_taking_values=None):
-        """``git -C x -c a=b push`` -> ``push``. Built-in knowledge of the global options of git,
-        docker, podman, kubectl, helm, npm, pnpm, yarn, cargo, terraform, pip; pass a set of
-        option names taking a value to override."""
+        """``git -C x -c a=b push`` -> ``push`` (the registry knows each program's global options;
+        pass a set of option names taking a value to override)."""
         i = self.subcommand_index(global_options_taking_values)
         return None if i is None else self.args[i]
 
@@ -210,8 +201,8 @@ class Command:
     def flags(self) -> frozenset:
         """Options, normalised: short clusters split (``-rf`` gives ``-r``, ``-f`` and ``-rf``),
         long forms kept (``--recursive``), ``--opt=value`` as ``--opt``; none after ``--``. The
-        values of a program's known global options are skipped."""
-        table = GLOBAL_OPTIONS.get(self.program, ())
+        values of a program's global options are skipped."""
+        table = value_options(self.program)
         out = set()
         args = self.args
         i = 0
@@ -243,7 +234,7 @@ class Command:
         whose next argument is their value, not a positional one."""
         out = []
         args = self.args
-        table = set(takes_value) | set(GLOBAL_OPTIONS.get(self.program, ()))
+        table = set(takes_value) | set(value_options(self.program))
         i = 0
         options = True
         while i < len(args):
@@ -258,13 +249,6 @@ class Command:
                 out.append(arg)
         return tuple(out)
 
-    @property
-    def writes(self) -> list:
-        """The paths this command would change (see ``Write``)."""
-        from cupcake.shell.writes import writes_of
-
-        return writes_of(self)
-
     def __repr__(self) -> str:
         via = f" via {'/'.join(self.via)}" if self.via else ""
         return f"Command({list(self.argv)!r}{via} cwd={self.cwd!r})"
@@ -273,12 +257,26 @@ class Command:
 class Write:
     """A path a command would change. ``kind`` says how ("redirection", "rm", "mv", "cp onto",
     "ln", "tar -x", "git checkout", …); ``word`` is the word as given; ``path`` the absolute,
-    normalised path when the word is exact and the directory known (else None); ``recursive``:
-    everything under the path may change too (``rm -r``, a ``mv`` of a directory, extraction,
-    copying into it); ``worktree``: a git command that may rewrite any file of the worktree holding
-    ``path`` (the directory git ran in); ``command``: the ``Command`` it comes from."""
+    normalised path when the word is exact and the directory known (else None); ``real`` the path
+    the kernel would reach (symbolic links on disk followed), when known; ``recursive``: everything
+    under the path may change too (``rm -r``, a ``mv`` of a directory, extraction, copying into
+    it); ``worktree``: a git command that may rewrite any file of the worktree holding ``path``;
+    ``command``: the ``Command`` it comes from; ``effect``: the registry's ``Effect`` it comes from
+    (None for a redirection); ``fold``: its globs ignore case."""
 
-    __slots__ = ("kind", "word", "path", "tokens", "relative", "recursive", "worktree", "command")
+    __slots__ = (
+        "kind",
+        "word",
+        "path",
+        "real",
+        "tokens",
+        "relative",
+        "recursive",
+        "worktree",
+        "command",
+        "effect",
+        "fold",
+    )
 
     def __init__(self, kind: str, word: Word, cwd, recursive: bool = False, worktree: bool = False, command=None):
         self.kind = kind
@@ -286,7 +284,10 @@ class Write:
         self.recursive = recursive
         self.worktree = worktree
         self.command = command
+        self.effect = None
+        self.fold = False
         self.path = None
+        self.real = None
         self.relative = False  # a relative target whose directory is unknown
         if word.exact:
             value = word.value
@@ -306,6 +307,13 @@ class Write:
             self.relative = True
             tokens = [ANY, "/"] + list(tokens)
         self.tokens = _normtokens(tokens)
+
+    def unpin(self, tokens) -> None:
+        """The kernel may reach another path than the one written (a link this command makes, a
+        directory it moves): only ``tokens`` (a pattern) is known of it."""
+        self.path = None
+        self.real = None
+        self.tokens = tokens
 
     @property
     def text(self) -> str:
@@ -332,6 +340,7 @@ class Write:
         write (then always True: the caller knows which worktree holds ``path``)."""
         if self.worktree:
             return True
+        fold = fold or self.fold
         if match(self.tokens, path, fold):
             return True
         if self.recursive:
@@ -346,57 +355,67 @@ class Write:
 
     def could_name(self, name: str) -> bool:
         """Whether the target's last component could be ``name`` (e.g. ``cupcake.toml``)."""
-        return match(basename_tokens(self.tokens), name)
+        return match(basename_tokens(self.tokens), name, self.fold)
 
     def forms(self):
-        """The path and, if different, the path with symlinks resolved (known paths only)."""
+        """The path as written (normalised) and, if different, the path the kernel would reach."""
         if self.path is None:
             return
         yield self.path
-        import os
-
-        try:
-            real = os.path.realpath(self.path)
-        except (OSError, ValueError):
-            return
-        if real != self.path:
-            yield real
+        if self.real is not None and self.real != self.path:
+            yield self.real
 
     def __repr__(self) -> str:
         flags = (" recursive" if self.recursive else "") + (" worktree" if self.worktree else "")
         return f"Write({self.kind!r}, {self.pattern!r}{flags})"
 
 
+class Read(Write):
+    """A file (or, ``recursive``, a tree) whose content a command reads; resolved like a Write."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Read({self.kind!r}, {self.pattern!r}{' recursive' if self.recursive else ''})"
+
+
 class Script:
     """The reading of one command line. ``commands``: every simple command that would run,
     nested ones included, in order; ``incomplete``: why the reading stopped early (None when it
-    read everything); ``syntax_errors``: what bash would complain about; ``functions``: names
-    defined; ``redirect_only``: redirections outside any command (``> f``, ``{ …; } > f``)."""
+    read everything); ``syntax_errors``: what bash would complain about; ``unknowns``: constructs
+    the reader does not model (``Unknown``); ``functions``: names defined; ``redirect_only``:
+    redirections outside any command (``> f``, ``{ …; } > f``)."""
 
-    __slots__ = ("text", "commands", "incomplete", "syntax_errors", "functions", "redirect_only", "_writes")
+    __slots__ = ("text", "commands", "incomplete", "syntax_errors", "unknowns", "functions", "redirect_only")
 
     def __init__(self, text: str):
         self.text = text
         self.commands: list[Command] = []
         self.incomplete: str | None = None
         self.syntax_errors: list[str] = []
+        self.unknowns: list[Unknown] = []
         self.functions: list[str] = []
         self.redirect_only: list[Command] = []  # Commands with no words, carrying redirections
-        self._writes: list[Write] | None = None
 
     @property
     def writes(self) -> list:
         """Every ``Write`` of every command, in order."""
-        if self._writes is None:
-            from cupcake.shell.writes import writes_of
+        out: list[Write] = []
+        for cmd in self.redirect_only:
+            out.extend(cmd.writes)
+        for cmd in self.commands:
+            out.extend(cmd.writes)
+        return out
 
-            out: list[Write] = []
-            for cmd in self.redirect_only:
-                out.extend(writes_of(cmd))
-            for cmd in self.commands:
-                out.extend(writes_of(cmd))
-            self._writes = out
-        return self._writes
+    @property
+    def reads(self) -> list:
+        """Every ``Read`` of every command, in order."""
+        out: list[Read] = []
+        for cmd in self.redirect_only:
+            out.extend(cmd.reads)
+        for cmd in self.commands:
+            out.extend(cmd.reads)
+        return out
 
     @property
     def opaque(self) -> list:
@@ -406,6 +425,10 @@ class Script:
     @property
     def programs(self) -> list:
         return [cmd.program for cmd in self.commands]
+
+    def unknown(self, what: str, how: str, command=None) -> None:
+        if len(self.unknowns) < 16 and not any(u.what == what for u in self.unknowns):
+            self.unknowns.append(Unknown(what, how, command))
 
     def __repr__(self) -> str:
         return f"Script({self.commands!r}, incomplete={self.incomplete!r})"

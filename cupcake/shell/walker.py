@@ -1,48 +1,67 @@
-"""From the tree to the commands that run: expansion, unwrapping, and the shell's state.
+"""From the tree to the commands that run: execution order and the shell's state.
 
 The walker follows bash's order of execution and carries a ``State`` (working directory, home,
-previous directory, directory stack, variables). A state is "unknown" where the reader cannot
-know it: ``cd`` to a directory that may not exist (``cd /nonexistent 2>/dev/null; …``), to a
-variable, ``popd`` of an unknown stack, after ``source``. Each step returns the state after
-success and after failure, so ``cd d && x`` runs ``x`` in ``d`` whatever ``d`` is, and ``( cd d )``
-or a pipeline element changes nothing outside. Nested code (``$(…)``, ``sh -c``, ``eval``, scripts
-fed to a shell, ``find -exec``, ``xargs``) is read and walked as commands that run.
+previous directory, directory stack, variables, positional parameters, functions, shell options).
+A state is "unknown" where the reader cannot know it: ``cd`` to a directory that may not exist,
+to a variable, ``popd`` of an unknown stack. Each step returns the state after success and after
+failure, so ``cd d && x`` runs ``x`` in ``d`` whatever ``d`` is, and ``( cd d )`` or a pipeline
+element changes nothing outside. A simple command is handed to ``commands.run`` (unwrapping,
+builtins, what it writes and reads, the code it runs). What lasts beyond one branch — the files
+this command changes, the links it makes, the traps it sets — is kept on the walker.
+
+Variables hold a str (known), a ``GlobValue`` (one of the names a pattern matches), ``UNKNOWN``
+(a value the reader cannot see that the command did not build from data: an inherited variable,
+an arithmetic result) or ``TAINTED`` (a value read from data: a file, a program's output, input —
+where code can hide when bash evaluates it as arithmetic or as a name).
 """
 
 from __future__ import annotations
 
-from cupcake.shell import unwrap
 from cupcake.shell.grammar import Parser, Simple
 from cupcake.shell.limits import MAX_DEPTH, MAX_LOOP_ITEMS
-from cupcake.shell.model import Command, Opaque, Redirect, normpath
-from cupcake.shell.words import GlobValue, Word, expand
+from cupcake.shell.words import GlobValue, expand
 
-_UNKNOWN = object()
+UNKNOWN = object()
+TAINTED = object()
+UNSET = object()  # unset by the command (``unset x``): expands to nothing, and ``${x-y}`` gives y
 _SHELL_VARIABLES = {"HOME", "PWD", "OLDPWD", "IFS", "PATH", "CDPATH"}
-_ASSIGNING = {"export", "declare", "typeset", "local", "readonly"}
-_READING = {"read", "mapfile", "readarray", "getopts"}
+_CLEAN = {
+    "RANDOM",
+    "SECONDS",
+    "LINENO",
+    "BASHPID",
+    "PPID",
+    "UID",
+    "EUID",
+    "SRANDOM",
+    "EPOCHSECONDS",
+    "?",
+    "$",
+    "!",
+    "#",
+}
 
 
 class State:
-    __slots__ = ("cwd", "home", "oldpwd", "stack", "env", "wild", "funcs")
+    __slots__ = ("cwd", "home", "oldpwd", "stack", "env", "wild", "funcs", "args", "options", "locals")
 
     def __init__(self, cwd, home, env):
         self.cwd = cwd
         self.home = home
-        self.oldpwd = _UNKNOWN
-        self.stack = []
-        self.env = env  # variables the script set: name -> value or _UNKNOWN
-        self.wild = False  # every variable unknown (after `source`)
-        self.funcs = {}
+        self.oldpwd = UNKNOWN
+        self.stack: list | None = []
+        self.env = env  # variables the script set: name -> str, GlobValue, UNKNOWN or TAINTED
+        self.wild = False  # every variable unknown (after a `source` that could not be read)
+        self.funcs: dict = {}  # name -> the function's body node (None: defined differently in two branches)
+        self.args = None  # positional parameters: a list of values, or None (unknown)
+        self.options: frozenset = frozenset()  # shell options in force: "physical", "xtrace", "nocaseglob"…
+        self.locals: frozenset = frozenset()  # variables the running function made local
 
     def copy(self) -> State:
         st = State(self.cwd, self.home, dict(self.env))
-        st.oldpwd, st.stack, st.wild, st.funcs = (
-            self.oldpwd,
-            None if self.stack is None else list(self.stack),
-            self.wild,
-            self.funcs,
-        )
+        st.oldpwd = self.oldpwd
+        st.stack = None if self.stack is None else list(self.stack)
+        st.wild, st.funcs, st.args, st.options, st.locals = self.wild, self.funcs, self.args, self.options, self.locals
         return st
 
 
@@ -55,18 +74,28 @@ def merge(a: State, b: State) -> State:
     if a.home != b.home:
         st.home = None
     if a.oldpwd != b.oldpwd:
-        st.oldpwd = _UNKNOWN
+        st.oldpwd = UNKNOWN
     if a.stack != b.stack:
         st.stack = None
     for key in set(a.env) | set(b.env):
-        if a.env.get(key, _UNKNOWN) != b.env.get(key, _UNKNOWN):
-            st.env[key] = _UNKNOWN
+        va, vb = a.env.get(key, UNKNOWN), b.env.get(key, UNKNOWN)
+        if va is not vb and va != vb:
+            st.env[key] = TAINTED if TAINTED in (va, vb) else UNKNOWN
     st.wild = a.wild or b.wild
+    if a.funcs is not b.funcs:
+        st.funcs = {
+            k: (a.funcs.get(k) if a.funcs.get(k) is b.funcs.get(k) else None) for k in set(a.funcs) | set(b.funcs)
+        }
+    if a.args != b.args:
+        st.args = None
+    st.options = a.options | b.options
+    st.locals = a.locals | b.locals
     return st
 
 
-class _Ctx:
-    """What ``words.expand`` needs: variable values, and a way to run a substitution."""
+class Ctx:
+    """What ``words.expand`` needs: variable values, a way to run a substitution, arithmetic and
+    parameter forms, assignment, and where to say what cannot be read."""
 
     __slots__ = ("walker", "st", "via", "budget")
 
@@ -76,22 +105,89 @@ class _Ctx:
     def lookup(self, name):
         return self.walker.lookup(self.st, name)
 
-    def run(self, node, label) -> None:
+    def tainted(self, name) -> bool:
+        return name is not None and self.walker.tainted(self.st, name)
+
+    def unset(self, name) -> bool:
+        """Whether the command unset ``name`` (so ``${name-word}`` gives the word)."""
+        return self.st.env.get(name) is UNSET
+
+    def args(self) -> list:
+        """The positional parameters, all known (the caller checked ``$#`` is known)."""
+        return list(self.st.args or ())
+
+    def run(self, node, label):
+        """Walk a substitution; what it prints: a GlobValue (``$(mktemp)``), True when it can only
+        be a number or a path the reader made (clean), False when it comes from data (tainted)."""
+        from cupcake.shell.output import printed
+
+        before = len(self.walker.script.commands)
         self.walker.walk_seq(node, self.st.copy(), self.via + (label,))
+        commands = self.walker.script.commands
+        last = commands[-1] if len(commands) > before else None
+        return printed(last, self.st) if last is not None else True
+
+    def param(self, part):
+        from cupcake.shell.params import expand_param
+
+        return expand_param(part, self)
+
+    def arith(self, text, nodes_or_tainted, raw=None) -> None:
+        """An arithmetic expression: ``$((…))`` source (``nodes`` its substitutions) or a text."""
+        from cupcake.shell.arith import check
+
+        if raw is None:  # ``$((…))``: the source, with its $(…) already walked
+            raw = text
+            text = text[3:-2] if text.startswith("$((") else text[2:-1]
+            check(self.walker.spliced(self.st, text), self, False, raw)
+            return
+        check(text, self, bool(nodes_or_tainted), raw)
+
+    def join(self, parts):
+        """``parts`` expanded as one string: (text, known, tainted)."""
+        fields = expand(parts, "", self, assignment=True)
+        return "".join(f.value for f in fields), all(f.known for f in fields), any(f.tainted for f in fields)
+
+    def assign(self, name, value, tainted: bool) -> None:
+        st = self.st
+        st.env = dict(st.env)
+        st.env[name] = value if value is not None else (TAINTED if tainted else UNKNOWN)
+
+    def code(self, text: str, raw: str):
+        """``text`` expanded as a double-quoted word (its ``$(…)`` run); its value, or None."""
+        parser = Parser("", self.budget)
+        parts = parser.heredoc_parts(text)
+        value, known, _tainted = self.join(parts)
+        return value if known else None
+
+    def unknown(self, what: str, how: str) -> None:
+        self.walker.script.unknown(what, how)
 
 
 class Walker:
-    def __init__(self, script, base_env: dict, budget, check_dirs: bool = True):
+    def __init__(self, script, base_env: dict, budget, check_dirs: bool = True, parts=None):
         self.script = script
+        self.parts = parts  # the reader's other parts, reached through here (``cupcake.shell.Parts``)
         self.base_env = base_env
         self.budget = budget
         self.check_dirs = check_dirs
         self.depth = 0
+        self.made: list = []  # (Write, itself, target): paths this command may have left a link at
+        self.files: dict = {}  # path -> (text, known): files this command wrote, and what they hold
+        self.traps: list = []  # (text Word, State): code to run when the shell exits
+        self.git_moved = False  # a git command that may move branches has run
 
     def lookup(self, st: State, name: str):
         if name in st.env:
             value = st.env[name]
-            return None if value is _UNKNOWN else value
+            if value is UNSET:
+                return ""
+            return None if value is UNKNOWN or value is TAINTED else value
+        if name.isdigit() or name in ("@", "*"):
+            return self._positional(st, name)
+        if name == "#":
+            args = st.args
+            return str(len(args)) if args is not None and all(isinstance(a, str) for a in args) else None
         if st.wild:
             return None
         if name == "HOME":
@@ -99,9 +195,56 @@ class Walker:
         if name == "PWD":
             return st.cwd
         if name == "OLDPWD":
-            return None if st.oldpwd is _UNKNOWN else st.oldpwd
+            return None if st.oldpwd is UNKNOWN else st.oldpwd
+        if name == "IFS":
+            return " \t\n"  # bash never takes IFS from its environment
         value = self.base_env.get(name)
         return value if isinstance(value, str) else None
+
+    def _positional(self, st: State, name: str):
+        if st.args is None:
+            return None
+        if name in ("@", "*"):
+            return (
+                " ".join(a for a in st.args if isinstance(a, str)) if all(isinstance(a, str) for a in st.args) else None
+            )
+        k = int(name)
+        if k == 0:
+            return None
+        value = st.args[k - 1] if k - 1 < len(st.args) else ""
+        return value if isinstance(value, str) else None
+
+    def tainted(self, st: State, name: str) -> bool:
+        if name in st.env:
+            return st.env[name] is TAINTED
+        if (name.isdigit() and name != "0") or name in ("@", "*"):
+            return st.args is not None and any(a is TAINTED for a in st.args)
+        return False
+
+    def spliced(self, st: State, text: str) -> str:
+        """``$x``/``${x}`` in an arithmetic source replaced by their values (unknown ones kept as a
+        bare name, so the check sees whether they are tainted)."""
+        if "$" not in text:
+            return text
+        out, i, n = [], 0, len(text)
+        while i < n:
+            ch = text[i]
+            if ch == "$" and i + 1 < n and (text[i + 1] == "{" or text[i + 1].isalpha() or text[i + 1] == "_"):
+                j = i + 1
+                if text[j] == "{":
+                    end = text.find("}", j)
+                    end = n if end < 0 else end
+                    name, i = text[j + 1 : end], end + 1
+                else:
+                    while j < n and (text[j].isalnum() or text[j] == "_"):
+                        j += 1
+                    name, i = text[i + 1 : j], j
+                value = self.lookup(st, name) if name.isidentifier() else None
+                out.append(value if isinstance(value, str) else f" {name} " if name.isidentifier() else " 0 ")
+                continue
+            out.append(ch)
+            i += 1
+        return "".join(out)
 
     def walk_text(self, text: str, st: State, via: tuple):
         """Read ``text`` as a script and walk it from ``st``: (ok, fail)."""
@@ -116,6 +259,13 @@ class Walker:
             return self.walk_seq(seq, st, via)
         finally:
             self.depth -= 1
+
+    def finish(self, st: State) -> None:
+        """The end of the script: the EXIT (and other) traps run, in the state they were set in or
+        the one at the end."""
+        traps, self.traps = self.traps, []
+        for text, at in traps[:8]:
+            self.walk_text(text, merge(at, st), ("trap",))
 
     # ## structure ##
 
@@ -144,6 +294,8 @@ class Walker:
         return ok, fail
 
     def walk_pipeline(self, pipeline, st, via):
+        from cupcake.shell.output import stdout
+
         if pipeline.timed:
             via = via + ("time",)
         cmds = pipeline.cmds
@@ -154,7 +306,7 @@ class Walker:
         previous = None
         for node in cmds:
             _ok, _fail, last = self.walk_node(node, st.copy(), via, (feed, previous))
-            feed = _stdout(last) if last is not None else None
+            feed = stdout(last) if last is not None else None
             previous = last
         return st, st
 
@@ -163,444 +315,165 @@ class Walker:
         if self.budget.stopped or node is None:
             return st, st, None
         if node.__class__ is Simple:
-            return self.simple(node, st, via, piped)
-        kind = node.kind
+            return self.parts.simple(self, node, st, via, piped)
         before = len(self.script.commands)
         if node.redirs:
-            redirects = self._redirects(node.redirs, st, via)
-            holder = Command((), redirects, (), st.cwd, st.home, via)
-            self.script.redirect_only.append(holder)
-        if kind == "subshell":
-            self.walk_seq(node.a, st.copy(), via)
-            ok = fail = st
-        elif kind == "group":
-            ok, fail = self.walk_seq(node.a, st, via)
-        elif kind == "if":
-            results = []
-            cur = st
-            for cond, body in node.a:
-                c_ok, c_fail = self.walk_seq(cond, cur, via)
-                results.append(self.walk_seq(body, c_ok, via))
-                cur = c_fail
-            results.append(self.walk_seq(node.b, cur, via) if node.b is not None else (cur, cur))
-            ok, fail = results[0]
-            for r_ok, r_fail in results[1:]:
-                ok, fail = merge(ok, r_ok), merge(fail, r_fail)
-        elif kind in ("while", "until"):
-            c_ok, c_fail = self.walk_seq(node.a, st, via)
-            b_ok, b_fail = self.walk_seq(node.b, c_ok if kind == "while" else c_fail, via)
-            ok = fail = merge(merge(st, c_fail), merge(b_ok, b_fail))
-        elif kind == "for":
-            ok, fail = self._for(node, st, via)
-        elif kind == "case":
-            ctx = _Ctx(self, st, via)
-            if node.a is not None:
-                expand(node.a.parts, node.a.raw, ctx)
-            ok = fail = st
-            for patterns, body in node.b:
-                for pattern in patterns:
-                    expand(pattern.parts, pattern.raw, ctx)
-                r_ok, r_fail = self.walk_seq(body, st, via)
-                ok, fail = merge(ok, r_ok), merge(fail, r_fail)
-        elif kind == "func":
-            name = node.a or ""
-            self.script.functions.append(name)
-            inner = st.copy()
-            r_ok, _r = self.walk_node(node.b, inner, via + (f"function {name}",), None)[:2]
-            st.funcs = dict(st.funcs)
-            st.funcs[name] = r_ok.cwd != inner.cwd or r_ok.cwd != st.cwd
-            ok = fail = st
-        elif kind == "coproc":
-            self.walk_node(node.b, st.copy(), via + ("coproc",), None)
-            ok = fail = st
-        elif kind == "arith":
-            for sub in node.b:
-                self.walk_seq(sub, st.copy(), via + ("$(…)",))
-            ok = fail = st
-        else:
-            ok = fail = st
+            self.parts.redirections(self, node.redirs, st, via)
+        ok, fail = _COMPOUND.get(node.kind, _nothing)(self, node, st, via)
         commands = self.script.commands
         return ok, fail, commands[-1] if len(commands) > before else None
+
+    # ## compound commands ##
+
+    def _subshell(self, node, st, via):
+        self.walk_seq(node.a, st.copy(), via)
+        return st, st
+
+    def _group(self, node, st, via):
+        return self.walk_seq(node.a, st, via)
+
+    def _if(self, node, st, via):
+        results = []
+        cur = st
+        for cond, body in node.a:
+            c_ok, c_fail = self.walk_seq(cond, cur, via)
+            results.append(self.walk_seq(body, c_ok, via))
+            cur = c_fail
+        results.append(self.walk_seq(node.b, cur, via) if node.b is not None else (cur, cur))
+        ok, fail = results[0]
+        for r_ok, r_fail in results[1:]:
+            ok, fail = merge(ok, r_ok), merge(fail, r_fail)
+        return ok, fail
+
+    def _loop(self, node, st, via):
+        # Twice when the first pass changes the state (a variable, the directory): the second pass
+        # sees what a later iteration sees. Commands the second pass repeats exactly are dropped.
+        result = st
+        starts: list[int] = []
+        for n in range(2):
+            starts.append(len(self.script.commands))
+            c_ok, c_fail = self.walk_seq(node.a, result, via)
+            b_ok, b_fail = self.walk_seq(node.b, c_ok if node.kind == "while" else c_fail, via)
+            after = merge(merge(result, c_fail), merge(b_ok, b_fail))
+            if n:
+                self._dedupe(starts[0], starts[1])
+            if _same(after, result):
+                break
+            result = after
+        return result, result
+
+    def _dedupe(self, first: int, second: int) -> None:
+        commands = self.script.commands
+        seen = {(c.argv, c.cwd, c.via) for c in commands[first:second]}
+        commands[second:] = [c for c in commands[second:] if (c.argv, c.cwd, c.via) not in seen]
+
+    def _case(self, node, st, via):
+        ctx = Ctx(self, st, via)
+        if node.a is not None:
+            expand(node.a.parts, node.a.raw, ctx)
+        ok = fail = st
+        for patterns, body in node.b:
+            for pattern in patterns:
+                expand(pattern.parts, pattern.raw, ctx)
+            r_ok, r_fail = self.walk_seq(body, st, via)
+            ok, fail = merge(ok, r_ok), merge(fail, r_fail)
+        return ok, fail
+
+    def _func(self, node, st, via):
+        name = node.a or ""
+        self.script.functions.append(name)
+        after = st.copy()
+        after.funcs = dict(st.funcs)
+        after.funcs[name] = node.b
+        if name == "command_not_found_handle":  # bash calls it for any program it cannot find
+            inner = after.copy()
+            inner.args = None
+            self.walk_node(node.b, inner, via + (f"function {name}",), None)
+        return after, after
+
+    def _coproc(self, node, st, via):
+        self.walk_node(node.b, st.copy(), via + ("coproc",), None)
+        return st, st
+
+    def _arith(self, node, st, via):
+        for sub in node.b:
+            self.walk_seq(sub, st.copy(), via + ("$(…)",))
+        ctx = Ctx(self, st, via)
+        ctx.arith("$(" + node.a + ")" if not node.a.startswith("$") else node.a, node.b)
+        return st, st
 
     def _for(self, node, st, via):
         if node.a is None:  # for ((…))
             for sub in node.b or ():
                 self.walk_seq(sub, st.copy(), via + ("$(…)",))
-            ok, fail = self.walk_seq(node.c, st, via)
-            return merge(st, ok), merge(st, fail)
-        ctx = _Ctx(self, st, via)
-        items = []
-        if node.b is None:
-            items = None
-        else:
+            return self._loop_over(node, st, via, None)
+        ctx = Ctx(self, st, via)
+        items = None
+        if node.b is not None:
+            items = []
             for word in node.b:
                 items.extend(expand(word.parts, word.raw, ctx))
-        known = items is not None and len(items) <= MAX_LOOP_ITEMS and all(w.known for w in items)
-        if known and node.a in _SHELL_VARIABLES and not all(w.exact for w in items):
+        elif st.args is not None:
+            items = list(st.args)
+        return self._loop_over(node, st, via, items)
+
+    def _loop_over(self, node, st, via, items):
+        name = node.a
+        known = items is not None and len(items) <= MAX_LOOP_ITEMS and all(getattr(w, "known", False) for w in items)
+        if known and name in _SHELL_VARIABLES and not all(w.exact for w in items):
             known = False  # $HOME, $PWD… are read as text elsewhere: a pattern there is unknown
         result = st
+        if name is None:
+            start = len(self.script.commands)
+            ok, fail = self.walk_seq(node.c, st, via)
+            again = merge(st, merge(ok, fail))
+            if not _same(again, st):
+                second = len(self.script.commands)
+                ok, fail = self.walk_seq(node.c, again, via)
+                self._dedupe(start, second)
+            return merge(st, ok), merge(st, fail)
         if known and items:
             for word in items:
                 inner = st.copy()
                 # a glob item: the variable holds one of the names it matches, kept as the pattern
-                inner.env[node.a] = word.value if word.exact else GlobValue(word.value, word.pattern())
+                inner.env[name] = word.value if word.exact else GlobValue(word.value, word.pattern())
                 r_ok, r_fail = self.walk_seq(node.c, inner, via)
                 result = merge(result, merge(r_ok, r_fail))
         else:
             inner = st.copy()
-            inner.env[node.a] = _UNKNOWN
-            r_ok, r_fail = self.walk_seq(node.c, inner, via)
-            result = merge(result, merge(r_ok, r_fail))
+            tainted = any(getattr(w, "tainted", False) or w is TAINTED for w in items or ())
+            inner.env[name] = TAINTED if tainted else UNKNOWN
+            starts: list[int] = []
+            for n in range(2):
+                starts.append(len(self.script.commands))
+                r_ok, r_fail = self.walk_seq(node.c, inner, via)
+                after = merge(inner, merge(r_ok, r_fail))
+                if n:
+                    self._dedupe(starts[0], starts[1])
+                if _same(after, inner):
+                    break
+                inner = after
+            result = merge(result, inner)
         return result, result
 
-    # ## simple commands ##
 
-    def _redirects(self, redirs, st, via) -> list:
-        ctx = _Ctx(self, st, via)
-        out = []
-        for r in redirs:
-            if r.op in ("<<", "<<-"):
-                target = Word(r.delimiter, r.word.raw)
-                body, known = "", True
-                if r.body is not None:
-                    fields = expand(r.body, "", ctx, assignment=True)
-                    body = "".join(f.value for f in fields)
-                    known = all(f.known for f in fields)
-                out.append(Redirect(r.op, r.fd, target, body, known))
-                continue
-            fields = expand(r.word.parts, r.word.raw, ctx)
-            if len(fields) == 1:
-                target = fields[0]
-            else:
-                target = Word(" ".join(f.value for f in fields), r.word.raw, False, tokens=None)
-                target.tokens = [3]
-            if r.op == "<<<":
-                out.append(Redirect(r.op, r.fd, target, target.value + "\n", target.known))
-            else:
-                out.append(Redirect(r.op, r.fd, target))
-        return out
-
-    def simple(self, node, st, via, piped):
-        ctx = _Ctx(self, st, via)
-        words = []
-        for raw in node.words:
-            words.extend(expand(raw.parts, raw.raw, ctx))
-        redirects = self._redirects(node.redirs, st, via)
-        assigns = []
-        for name, value, items in node.assigns:
-            if value is None:
-                for item in items or ():
-                    expand(item.parts, item.raw, ctx)
-                assigns.append((name, None))
-            else:
-                fields = expand(value.parts, value.raw, ctx, assignment=True)
-                assigns.append(
-                    (
-                        name,
-                        Word(
-                            "".join(f.value for f in fields),
-                            value.raw,
-                            all(f.known for f in fields),
-                            glob=any(f.glob for f in fields),
-                            quoted=any(f.quoted for f in fields),
-                        ),
-                    )
-                )
-        if not words:
-            if redirects:
-                self.script.redirect_only.append(Command((), redirects, assigns, st.cwd, st.home, via))
-            if assigns:
-                st = st.copy()
-                for name, value in assigns:
-                    self._assign(st, name, value)
-            return st, st, None
-        home = st.home
-        for name, value in assigns:
-            if name == "HOME":
-                home = value.value if value is not None and value.exact else None
-        cmd = Command(words, redirects, assigns, st.cwd, home, via)
-        if piped is not None:
-            cmd.stdin_text, cmd.stdin_from = piped
-        return self.dispatch(cmd, st, via)
-
-    def add(self, cmd: Command) -> bool:
-        self.budget.commands -= 1
-        if self.budget.commands < 0:
-            self.budget.stop("too many commands")
-            return False
-        self.budget.spend(10)
-        self.script.commands.append(cmd)
-        return True
-
-    def dispatch(self, cmd: Command, st: State, via: tuple):
-        peeled = unwrap.peel(cmd.words)
-        if peeled.names:
-            cmd.words = tuple(peeled.words)
-            cmd.wrappers = tuple(peeled.wrappers)
-            cmd.via = via = via + tuple(peeled.names)
-            cmd.assignments = cmd.assignments + tuple(peeled.assigns)
-            cmd.extra_args = peeled.extra
-            if peeled.chdir is not None:
-                cmd.cwd = _resolve_dir(peeled.chdir, cmd.cwd)
-        if peeled.script is not None:
-            text, rest = peeled.script
-            sub = st.copy()
-            sub.cwd = cmd.cwd
-            self.walk_text(text.value + "".join(" " + w.raw for w in rest), sub, via)
-            if not text.known:
-                cmd.opaque = (Opaque("shell script", "sh", text.value, False),)
-                if cmd.words:
-                    self.add(cmd)
-            return st, st, cmd
-        if not cmd.words:
-            return st, st, None
-        if not self.add(cmd):
-            return st, st, cmd
-        program = cmd.program
-        first = cmd.words[0]
-        if not first.known:
-            return st, st, cmd
-        if program in unwrap.SHELLS:
-            self._shell(cmd, st, via, program)
-            return st, st, cmd
-        if program == "eval" and peeled.in_shell:
-            args = cmd.words[1:]
-            text = " ".join(w.value for w in args)
-            if not all(w.known for w in args):
-                cmd.opaque = (Opaque("shell script", "sh", text, False),)
-            return self._result(self.walk_text(text, st, via + ("eval",)), cmd)
-        if program in ("source", "."):
-            if len(cmd.words) > 1:
-                cmd.opaque = (Opaque("sourced file", "sh", cmd.words[1].value, cmd.words[1].known),)
-            after = st.copy()
-            after.cwd, after.wild, after.stack = None, True, None
-            return after, after, cmd
-        if program == "find":
-            self._find(cmd, st, via)
-            return st, st, cmd
-        lang = unwrap.language(program)
-        if lang is not None:
-            self._interpreter(cmd, lang)
-        if program in st.funcs and st.funcs[program]:
-            after = st.copy()
-            after.cwd = None
-            return after, after, cmd
-        if peeled.in_shell:
-            return self._builtin(cmd, st)
-        return st, st, cmd
-
-    @staticmethod
-    def _result(pair, cmd):
-        return pair[0], pair[1], cmd
-
-    def _stdin(self, cmd):
-        """The text fed to a command's stdin: (text, known), or None if there is none we can see;
-        ("", False) when it comes from somewhere unknown."""
-        for r in reversed(cmd.redirects):
-            if r.feeds_stdin:
-                return r.body, r.body_known
-            if r.op in ("<", "<>") and r.fd in (None, 0):
-                return None
-        if cmd.stdin_text is not None:
-            return cmd.stdin_text
-        if cmd.stdin_from is not None:
-            return ("", False)
-        return None
-
-    def _shell(self, cmd, st, via, program):
-        spec = unwrap.shell_script(cmd.words)
-        sub = st.copy()
-        if spec[0] == "c":
-            script = spec[1]
-            self.walk_text(script.value, sub, via + (program + " -c",))
-            if not script.known:
-                cmd.opaque = (Opaque("shell script", "sh", script.value, False),)
-        elif spec[0] == "file":
-            cmd.opaque = (Opaque("script file", "sh", spec[1].value, spec[1].known),)
-        else:
-            fed = self._stdin(cmd)
-            if fed is None:
-                if any(r.op in ("<", "<>") and r.fd in (None, 0) for r in cmd.redirects):
-                    target = next(r.target for r in cmd.redirects if r.op in ("<", "<>") and r.fd in (None, 0))
-                    cmd.opaque = (Opaque("script file", "sh", target.value, target.known),)
-                else:
-                    cmd.opaque = (Opaque("stdin script", "sh", None, False),)
-                return
-            text, known = fed
-            if text:
-                self.walk_text(text, sub, via + (program + " stdin",))
-            if not known:
-                cmd.opaque = (Opaque("stdin script", "sh", text or None, False),)
-
-    def _interpreter(self, cmd, lang):
-        code, reads_stdin = unwrap.inline_code(cmd.program, lang, cmd.words)
-        found = [Opaque("inline code", lang, w.value, w.known) for w in code]
-        if reads_stdin and lang not in ("sed", "gsed", "awk", "gawk", "mawk", "nawk", "jq"):
-            fed = self._stdin(cmd)
-            if fed is not None:
-                found.append(Opaque("stdin code", lang, fed[0] or None, fed[1]))
-        if found:
-            cmd.opaque = tuple(found)
-
-    def _find(self, cmd, st, via):
-        _roots, actions, _deleting, _files = unwrap.find_parts(cmd.words)
-        for action, inner in actions:
-            if not inner:
-                continue
-            sub = Command(
-                inner, (), (), cmd.cwd if action in ("-exec", "-ok") else None, cmd.home, via + ("find " + action,)
-            )
-            self.dispatch(sub, st.copy(), via + ("find " + action,))
-
-    # ## builtins that change the shell ##
-
-    def _assign(self, st: State, name: str, value) -> None:
-        known = value is not None and value.known
-        if name == "HOME":
-            st.home = value.value if known and value.value else None
-        st.env[name] = value.value if known and not value.glob else _UNKNOWN
-
-    def _builtin(self, cmd, st):
-        program = cmd.program
-        args = cmd.words[1:]
-        if program in ("cd", "pushd", "popd"):
-            return self._cd(cmd, st, program, args)
-        if program in _ASSIGNING:
-            after = st.copy()
-            for word in args:
-                text = word.value
-                if text.startswith("-"):
-                    continue
-                name, eq, val = text.partition("=")
-                if unwrap._is_assignment(text):
-                    self._assign(after, name, Word(val, known=word.known, glob=word.glob))
-                elif name and program != "export":
-                    after.env[name] = _UNKNOWN
-            return after, after, cmd
-        if program == "unset" or program in _READING:
-            after = st.copy()
-            for word in args:
-                if not word.value.startswith("-"):
-                    after.env[word.value] = _UNKNOWN
-                    if word.value == "HOME":
-                        after.home = None
-            return after, after, cmd
-        if program == "printf" and args and args[0].value == "-v" and len(args) > 1:
-            after = st.copy()
-            after.env[args[1].value] = _UNKNOWN
-            return after, after, cmd
-        if program == "dirs" and any(w.value == "-c" for w in args):
-            after = st.copy()
-            after.stack = []
-            return after, after, cmd
-        return st, st, cmd
-
-    def _cd(self, cmd, st, program, args):
-        operands = [
-            w
-            for w in args
-            if not (w.known and w.value.startswith("-") and w.value != "-")
-            or (program != "cd" and w.value[:1] in "+-" and w.value[1:].isdigit())
-        ]
-        ok = st.copy()
-        target = None
-        if program == "popd":
-            if operands or ok.stack is None:
-                ok.stack = None
-                if operands:
-                    return ok, ok, cmd
-                ok.cwd = None
-                return ok, ok, cmd
-            if not ok.stack:
-                return st, st, cmd  # popd on an empty stack fails, nothing moves
-            target = ok.stack.pop(0)
-            ok.oldpwd, ok.cwd = ok.cwd, target
-            return ok, st if False else ok, cmd
-        if not operands:
-            if program == "pushd":
-                if ok.stack:
-                    target = ok.stack[0]
-                    ok.stack[0] = ok.cwd
-                    ok.oldpwd, ok.cwd = ok.cwd, target
-                    return ok, ok, cmd
-                ok.cwd, ok.stack = None, None
-                return ok, ok, cmd
-            target = cmd.home
-        else:
-            word = operands[0]
-            if program == "pushd" and word.value[:1] in "+-" and word.value[1:].isdigit():
-                ok.cwd, ok.stack = None, None
-                return ok, ok, cmd
-            if word.known and word.value == "-":
-                target = None if st.oldpwd is _UNKNOWN else st.oldpwd
-            else:
-                target = _resolve_dir(word, st.cwd)
-        if program == "pushd" and ok.stack is not None:
-            ok.stack.insert(0, st.cwd)
-        ok.oldpwd = st.cwd
-        ok.cwd = target
-        for key in ("PWD", "OLDPWD"):
-            ok.env.pop(key, None)
-        if target is not None and self.check_dirs and _isdir(target):
-            return ok, ok, cmd
-        if target is None:
-            return ok, merge(ok, st), cmd
-        return ok, st, cmd
+def _same(a: State, b: State) -> bool:
+    return a.cwd == b.cwd and a.env == b.env and a.oldpwd == b.oldpwd and a.stack == b.stack and a.funcs is b.funcs
 
 
-def _resolve_dir(word: Word, cwd):
-    if not word.exact or not word.value:
-        return None
-    value = word.value
-    if value.startswith("/"):
-        return normpath(value)
-    if cwd is None:
-        return None
-    return normpath(cwd.rstrip("/") + "/" + value)
+def _nothing(walker, node, st, via):
+    return st, st
 
 
-def _isdir(path: str) -> bool:
-    import os
-
-    try:
-        return os.path.isdir(path) and os.access(path, os.X_OK)  # a cd into it can succeed
-    except (OSError, ValueError):
-        return False
-
-
-def _stdout(cmd):
-    """What ``echo``/``printf``/``cat <<EOF`` print, as (text, known), else None."""
-    program = cmd.program
-    args = cmd.words[1:]
-    if program == "echo":
-        while args and args[0].known and args[0].value in ("-n", "-e", "-E", "-ne", "-en"):
-            args = args[1:]
-        return " ".join(w.value for w in args) + "\n", all(w.known for w in args)
-    if program == "printf" and args:
-        fmt = args[0].value
-        rest = [w.value for w in args[1:]]
-        out = []
-        i = 0
-        known = all(w.known for w in args)
-        while i < len(fmt):
-            ch = fmt[i]
-            if ch == "%" and i + 1 < len(fmt):
-                if fmt[i + 1] == "s":
-                    out.append(rest.pop(0) if rest else "")
-                elif fmt[i + 1] == "%":
-                    out.append("%")
-                else:
-                    known = False
-                i += 2
-            elif ch == "\\" and i + 1 < len(fmt):
-                out.append({"n": "\n", "t": "\t", "\\": "\\"}.get(fmt[i + 1], fmt[i + 1]))
-                i += 2
-            else:
-                out.append(ch)
-                i += 1
-        return "".join(out), known
-    if program == "cat" and len(cmd.words) == 1:
-        for r in reversed(cmd.redirects):
-            if r.feeds_stdin:
-                return r.body, r.body_known
-    return None
+_COMPOUND = {
+    "subshell": Walker._subshell,
+    "group": Walker._group,
+    "if": Walker._if,
+    "while": Walker._loop,
+    "until": Walker._loop,
+    "for": Walker._for,
+    "case": Walker._case,
+    "func": Walker._func,
+    "coproc": Walker._coproc,
+    "arith": Walker._arith,
+}

@@ -21,16 +21,20 @@ if TYPE_CHECKING:  # annotations only
     # A pattern token: a character, STAR / ONE / ANY, or a bracket class (negated, ((low, high), ...)).
     Token: TypeAlias = "str | int | tuple[bool, tuple[tuple[str, str], ...]]"
 
-STAR, ONE, ANY = 1, 2, 3  # pattern tokens: `*`, `?`, an unknown part (matches anything, `/` too)
+# Pattern tokens: `*`, `?`, an unknown part (matches anything, `/` and `..` too: the kernel may then
+# reach any path), and an unknown part below a known directory (anything, but it never climbs out:
+# a path find found under its root).
+STAR, ONE, ANY, SUB = 1, 2, 3, 4
 _BLANK = " \t\n"
 
 
 class Word:
     """One field of a command line: ``value`` (quotes removed; an unknown part stays as written),
     ``raw`` (the source text), ``known`` (no unknown part), ``glob`` (an unquoted ``*``, ``?`` or
-    ``[…]`` makes it a pattern), ``quoted`` (some part was quoted or escaped)."""
+    ``[…]`` makes it a pattern), ``quoted`` (some part was quoted or escaped), ``tainted`` (an
+    unknown part comes from data the command reads: a file, a program's output, input)."""
 
-    __slots__ = ("value", "raw", "known", "glob", "quoted", "tokens")
+    __slots__ = ("value", "raw", "known", "glob", "quoted", "tokens", "tainted")
 
     def __init__(
         self, value: str, raw: str = "", known: bool = True, glob: bool = False, quoted: bool = False, tokens=None
@@ -41,6 +45,7 @@ class Word:
         self.glob = glob
         self.quoted = quoted
         self.tokens = tokens  # pattern tokens, or None when the value is a plain literal
+        self.tainted = False
 
     @property
     def exact(self) -> bool:
@@ -108,7 +113,7 @@ def match(tokens, text: str, fold: bool = False) -> bool:
                     nxt[i] = any_reach = True
                     if i < n and text[i] == "/":
                         on = False
-        elif tok == ANY:
+        elif tok == ANY or tok == SUB:
             for i in range(n + 1):
                 if reach[i]:
                     for j in range(i, n + 1):
@@ -230,7 +235,7 @@ def basename_tokens(tokens):
         tok = tokens[k]
         if tok == "/" and tok.__class__ is str:
             return tokens[k + 1 :]
-        if tok == ANY:
+        if tok == ANY or tok == SUB:
             return tokens[k:]
     return tokens
 
@@ -245,7 +250,7 @@ def render(tokens) -> str:
             out.append("*")
         elif tok == ONE:
             out.append("?")
-        elif tok == ANY:
+        elif tok == ANY or tok == SUB:
             out.append("…")
         else:
             out.append("[" + ("!" if tok[0] else "") + "".join(a if a == b else f"{a}-{b}" for a, b in tok[1]) + "]")
@@ -257,17 +262,20 @@ def render(tokens) -> str:
 
 class GlobValue:
     """A variable's value that is one of the names a pattern matches: the variable of
-    ``for f in *.py`` holds some file name ``*.py`` matches (``value`` is the pattern as written)."""
+    ``for f in *.py`` holds some file name ``*.py`` matches (``value`` is the pattern as written);
+    also a value known only as a pattern (``$(mktemp)``: ``/tmp/tmp.??????????``). ``blank``:
+    whether the value may hold blanks (then unquoted it may split into several words)."""
 
-    __slots__ = ("value", "tokens")
+    __slots__ = ("value", "tokens", "blank")
 
-    def __init__(self, value: str, tokens):
+    def __init__(self, value: str, tokens, blank: bool = True):
         self.value = value
         self.tokens = tokens
+        self.blank = blank
 
 
 class _Field:
-    __slots__ = ("value", "tokens", "known", "glob", "quoted", "raw", "some")
+    __slots__ = ("value", "tokens", "known", "glob", "quoted", "raw", "some", "tainted")
 
     def __init__(self, raw: str):
         self.value: list[str] = []
@@ -277,6 +285,7 @@ class _Field:
         self.quoted = False
         self.raw = raw
         self.some = False  # anything at all was put in (an empty "" is a field)
+        self.tainted = False
 
     def literal(self, text: str) -> None:
         self.value.append(text)
@@ -317,16 +326,19 @@ class _Field:
         self.glob = True
         self.some = True
 
-    def unknown(self, raw: str) -> None:
+    def unknown(self, raw: str, tainted: bool = False) -> None:
         self.value.append(raw)
         self.known = False
         self.some = True
+        self.tainted = self.tainted or tainted
         if not self.tokens or self.tokens[-1] != ANY:
             self.tokens.append(ANY)
 
     def word(self) -> Word:
         tokens = self.tokens if (self.glob or not self.known) else None
-        return Word("".join(self.value), self.raw, self.known, self.glob, self.quoted, tokens)
+        word = Word("".join(self.value), self.raw, self.known, self.glob, self.quoted, tokens)
+        word.tainted = self.tainted
+        return word
 
 
 def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
@@ -357,29 +369,18 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
                 field.literal(part[1])
                 field.quoted = True
             elif kind == "$":
-                if part[4] is not None:
-                    _run_inner(part[4], ctx)
-                value = ctx.lookup(part[1]) if part[1] is not None else None
-                if part[3]:
-                    field.quoted = True
-                if value.__class__ is GlobValue:
-                    if part[3] or assignment:  # "$f": one name the pattern matches, whole
-                        field.matched(value)
-                    else:  # $f: the name split on blanks, each piece could be anything
-                        field.unknown(part[2])
-                elif value is None:
-                    field.unknown(part[2])
-                elif part[3] or assignment:
-                    field.literal(value)
-                else:  # unquoted: split on blanks, globs live
-                    field = _split_into(value, field, fields, raw)
+                field = _parameter(part, field, fields, raw, ctx, assignment)
             elif kind == "c":
-                ctx.run(part[1], "$(…)")
-                field.unknown(part[2])
+                clean = ctx.run(part[1], "$(…)")
+                if clean.__class__ is GlobValue:
+                    field.matched(clean)
+                else:
+                    field.unknown(part[2], not clean)
                 field.quoted = field.quoted or part[3]
             elif kind == "a":
                 for node in part[2]:
                     ctx.run(node, "$(…)")
+                ctx.arith(part[1], part[2])
                 field.unknown(part[1])
             elif kind == "p":
                 ctx.run(part[1], part[2][:1] + "(…)")
@@ -395,6 +396,55 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
     return fields
 
 
+def _parameter(part, field: _Field, fields: list, raw: str, ctx, assignment: bool) -> _Field:
+    """A ``$name``/``${…}`` part: its value added to ``field`` (or split into ``fields``)."""
+    if part[4] is not None:
+        _run_inner(part[4], ctx)
+    if part[5] is None and part[1] in ("@", "*") and not assignment and ctx.lookup("#") is not None:
+        return _positional(part, field, fields, raw, ctx)
+    if part[5] is not None:
+        value, tainted = ctx.param(part)
+    else:
+        value = ctx.lookup(part[1]) if part[1] is not None else None
+        tainted = value is None and ctx.tainted(part[1])
+    if part[3]:
+        field.quoted = True
+    if value.__class__ is GlobValue:
+        if part[3] or assignment or not value.blank:  # "$f": one name the pattern matches
+            field.matched(value)
+        else:  # $f: the name split on blanks, each piece could be anything
+            field.unknown(part[2])
+    elif value is None:
+        field.unknown(part[2], tainted)
+    elif part[3] or assignment:
+        field.literal(value)
+    else:  # unquoted: split on IFS, globs live
+        field = _split_into(value, field, fields, raw, ctx)
+    return field
+
+
+def _positional(part, field: _Field, fields: list, raw: str, ctx) -> _Field:
+    """``$@``/``$*``: each positional parameter a field of its own ("$@"), joined by IFS's first
+    character ("$*"), or each one split (unquoted)."""
+    args = ctx.args()
+    quoted = part[3]
+    if quoted and part[1] == "*":
+        ifs = ctx.lookup("IFS")
+        field.literal((ifs[:1] if ifs is not None else " ").join(args))
+        field.quoted = True
+        return field
+    for k, arg in enumerate(args):
+        if k:
+            fields.append(field.word())
+            field = _Field(raw)
+        if quoted:
+            field.literal(arg)
+            field.quoted = True
+        else:
+            field = _split_into(arg, field, fields, raw, ctx)
+    return field
+
+
 def _run_inner(parts, ctx) -> None:
     for part in parts:
         if part[0] == "c":
@@ -402,13 +452,20 @@ def _run_inner(parts, ctx) -> None:
         elif part[0] == "a":
             for node in part[2]:
                 ctx.run(node, "$(…)")
+            ctx.arith(part[1], part[2])
         elif part[0] == "p":
             ctx.run(part[1], part[2][:1] + "(…)")
         elif part[0] == "$" and part[4] is not None:
             _run_inner(part[4], ctx)
 
 
-def _split_into(value: str, field: _Field, fields: list, raw: str) -> _Field:
+def _split_into(value: str, field: _Field, fields: list, raw: str, ctx=None) -> _Field:
+    ifs = ctx.lookup("IFS") if ctx is not None else " \t\n"
+    if ifs is None:
+        field.unknown(value, True)  # IFS holds what Cupcake cannot see: the splitting is unknown
+        return field
+    if ifs != " \t\n":
+        return _split_ifs(value, ifs, field, fields, raw)
     pieces = value.split() if value.strip(_BLANK) or not value else []
     if not pieces:
         if value and value[0] in _BLANK and field.some:
@@ -427,6 +484,46 @@ def _split_into(value: str, field: _Field, fields: list, raw: str) -> _Field:
         fields.append(field.word())
         field = _Field(raw)
     return field
+
+
+def _split_ifs(value: str, ifs: str, field: _Field, fields: list, raw: str) -> _Field:
+    """Field splitting with a known IFS: runs of its blanks separate like spaces, each other
+    character of it ends a field (``a::b`` is three); an empty IFS does not split."""
+    pieces = ifs_fields(value, ifs) if ifs else [value]
+    for n, piece in enumerate(pieces):
+        if n:
+            fields.append(field.word())
+            field = _Field(raw)
+        field.active(piece)
+    return field
+
+
+def ifs_fields(value: str, ifs: str) -> list:
+    white = [c for c in ifs if c in _BLANK]
+    out: list[str] = []
+    current: list[str] = []
+    i, n = 0, len(value)
+    while i < n and value[i] in white:
+        i += 1
+    while i < n:
+        ch = value[i]
+        if ch in ifs:
+            j = i
+            while j < n and value[j] in white:
+                j += 1
+            if j < n and value[j] in ifs and value[j] not in white:
+                j += 1
+                while j < n and value[j] in white:
+                    j += 1
+            out.append("".join(current))
+            current = []
+            i = j
+            continue
+        current.append(ch)
+        i += 1
+    if current:
+        out.append("".join(current))
+    return out
 
 
 def _tilde(text: str, field: _Field, ctx, alt, k):

@@ -2,7 +2,8 @@
 
 If a system that decides failed, the answer names what failed, and ``fail_mode`` says whether it
 blocks ("closed") or only tells the user ("open": never an allow, the agent's own permission flow
-still applies). A prepared answer stricter than that is never loosened: a block always stands,
+still applies). A hook event Cupcake cannot read (too large, too deep, not UTF-8 …: the agent may
+have made it so) blocks whatever fail_mode says. A prepared answer stricter than that is never loosened: a block always stands,
 and under "open" so do a soft denial and a question to the person; the failure is then a warning.
 Then the answer is sealed."""
 
@@ -22,6 +23,8 @@ class FeedbackGuarantee(BaseSystem):
 
 def failure_text(ctx, failures) -> str:
     what = "\n".join(f.message for f in failures)
+    if any(f.blocks for f in failures):  # whatever fail_mode says: the agent may have made it unreadable
+        return f"Cupcake could not read this hook event, so it is blocked: {what}"
     if all(f.system == "policies" for f in failures):  # errors in the policy files, fail_mode "closed"
         return f'Cupcake: out of service until fixed, so this is blocked (fail_mode "closed"):\n{what}'
     if all(f.custom for f in failures):
@@ -61,7 +64,8 @@ def ensure_response(ctx) -> None:
                 ctx.warnings.append(failure_text(ctx, failures))
         else:
             text = failure_text(ctx, failures)
-            ctx.response = Response(ERROR, text=text, fail_closed=ctx.fail_mode == "closed")
+            closed = ctx.fail_mode == "closed" or any(f.blocks for f in failures)
+            ctx.response = Response(ERROR, text=text, fail_closed=closed)
     elif ctx.response is None:
         if ctx.configured is False:
             ctx.response = Response(NONE)  # no policy file: Cupcake does nothing

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from cupcake import speedups
 from cupcake.agents.event import Event
-from cupcake.errors import CupcakeError
+from cupcake.errors import CupcakeError, UnreadableInput
+from cupcake.input_limits import MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUES
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class InputParse(BaseSystem):
@@ -16,15 +21,12 @@ class InputParse(BaseSystem):
 
     def process(self, ctx) -> None:
         raw = ctx.raw
-        try:
-            payload = speedups.json_loads(raw)
-        except ValueError as exc:
-            if not raw.strip():
-                raise CupcakeError("the hook event on stdin is not valid JSON: the input is empty") from None
-            shown = raw[:80].decode("utf-8", "replace")
-            raise CupcakeError(f"the hook event on stdin is not valid JSON: {exc} (input: {shown!r})") from None
+        payload = _read(ctx, raw)
         if not isinstance(payload, dict):
             raise CupcakeError(f"the hook event on stdin must be a JSON object, got {type(payload).__name__}")
+        too_deep = shape_problem(payload, False)
+        if too_deep:
+            raise _unreadable(ctx, *too_deep)
         try:
             event, canonical, project_dir = ctx.agent.parse(payload, ctx.event_arg, ctx.env)
         except ValueError as exc:
@@ -34,6 +36,9 @@ class InputParse(BaseSystem):
             raise CupcakeError("no event: pass --event <Event> or send the event's name in the payload")
         ctx.payload = canonical
         ctx.incoming = Event(event, canonical, ctx.agent.NAME, project_dir)
+        not_unicode = _may_hold_surrogates(raw) and shape_problem(payload, True)
+        if not_unicode:  # read as far as the audit trail goes (it masks them), then blocked
+            raise _unreadable(ctx, *not_unicode)
         command = ctx.incoming.tool_input.get("command")
         if command.__class__ is str and "/cupcake/jail/" in command[:4096]:  # cheap: the OS layer's own
             _read_through_jail(ctx, command)
@@ -65,6 +70,97 @@ def _read_through_jail(ctx, command: str) -> None:
     ctx.payload = dict(ctx.payload, tool_input=tool_input)
     ctx.incoming = Event(ctx.event, ctx.payload, ctx.agent.NAME, ctx.incoming.project_dir)
     ctx.options["jail_wrapped"] = command
+
+
+def _read(ctx, raw: bytes):
+    if len(raw) > MAX_INPUT_BYTES:
+        raise _unreadable(ctx, f"it is larger than {MAX_INPUT_BYTES >> 20} MiB", "send less at once")
+    if raw.count(b",") > MAX_VALUES and _values(raw) > MAX_VALUES:  # commas in strings count first: cheap
+        raise _unreadable(ctx, f"it holds more than {MAX_VALUES:,} values", "send fewer values at once")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _unreadable(
+            ctx, f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})", "use UTF-8 text"
+        ) from None
+    try:
+        return speedups.json_loads(text, from_outside=True)
+    except RecursionError:
+        raise _unreadable(ctx, f"it is nested more than {MAX_DEPTH} levels deep", _FLATTER) from None
+    except speedups.NumberTooLong as exc:
+        raise _unreadable(ctx, f"it holds {exc}", "write long numbers as strings") from None
+    except ValueError as exc:
+        if not raw.strip():
+            raise CupcakeError("the hook event on stdin is not valid JSON: the input is empty") from None
+        shown = raw[:80].decode("utf-8", "replace")
+        raise CupcakeError(f"the hook event on stdin is not valid JSON: {exc} (input: {shown!r})") from None
+
+
+_FLATTER = "nest it less deeply"
+
+
+def _unreadable(ctx, why: str, how: str) -> UnreadableInput:
+    """The error for an event Cupcake cannot read; the event's name comes from ``--event``, so that
+    the answer takes that event's form (a denial where it can deny)."""
+    if ctx.event_arg:
+        try:
+            ctx.event = ctx.agent.parse({}, ctx.event_arg, ctx.env)[0]  # the canonical name of the agent's event
+        except ValueError:
+            pass
+    return UnreadableInput(f"{why}. Nothing in it was checked; write the tool call plainly ({how}).")
+
+
+def _values(raw: bytes) -> int:
+    """The commas outside JSON strings (about the number of values): only for large inputs."""
+    import re  # not on an ordinary run: only an event with more commas than MAX_VALUES gets here
+
+    return re.sub(rb'"[^"\\]*(?:\\.[^"\\]*)*"', b"", raw).count(b",")
+
+
+def _may_hold_surrogates(raw: bytes) -> bool:
+    """JSON text decoded as UTF-8 holds a surrogate only through an escape (backslash, u, D800 to DFFF)."""
+    return b"\\ud" in raw or b"\\uD" in raw
+
+
+def shape_problem(payload, surrogates: bool):
+    """(why, how to write it instead) when ``payload`` cannot be read safely (nested too deep, or
+    text with a lone surrogate, which names no file and no command a program could run), else None."""
+    stack = [(payload, 0, "")]
+    while stack:
+        node, depth, where = stack.pop()
+        items: Iterable[tuple]
+        if isinstance(node, dict):
+            items = node.items()
+        elif isinstance(node, list):
+            items = ((str(i), v) for i, v in enumerate(node))
+        else:
+            if surrogates and isinstance(node, str) and not _is_unicode(node):
+                return f"{_shown(where)} holds text that is not valid Unicode (a lone surrogate)", _UNICODE
+            continue
+        if depth >= MAX_DEPTH:
+            return f"it is nested more than {MAX_DEPTH} levels deep (at {_shown(where)})", _FLATTER
+        for key, value in items:
+            path = f"{where}.{key}" if where else key
+            if surrogates and isinstance(key, str) and not _is_unicode(key):
+                return f"{_shown(where)} has a key that is not valid Unicode (a lone surrogate)", _UNICODE
+            if isinstance(value, (dict, list)) or (surrogates and isinstance(value, str)):
+                stack.append((value, depth + 1, path[:120]))
+    return None
+
+
+_UNICODE = "valid Unicode text only"
+
+
+def _shown(where: str) -> str:
+    return (where[:60] + "…" if len(where) > 60 else where) or "it"
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _known() -> tuple[str, ...]:

@@ -14,7 +14,7 @@ def test_parse_every_documented_event():
     expected = {
         "preToolUse": ("PreToolUse", "Bash", "Shell"),
         "beforeShellExecution": ("PreToolUse", "Bash", "Shell"),
-        "beforeMCPExecution": ("PreToolUse", "query", "query"),
+        "beforeMCPExecution": ("PreToolUse", "mcp__cursor__query", "query"),
         "beforeReadFile": ("PreToolUse", "Read", "Read"),
         "afterFileEdit": ("PostToolUse", "Edit", "Write"),
         "afterShellExecution": ("PostToolUse", "Bash", "Shell"),

@@ -23,7 +23,7 @@ class Wire:
         self.project, self.agent = project, agent
 
     def _base(self) -> dict:
-        cwd = str(self.project.root)
+        cwd = str(self.project.cwd)  # the project root, unless the session started in a subfolder
         if self.agent == "copilot":
             return {"sessionId": SESSION, "timestamp": 1795329833163, "cwd": cwd}
         if self.agent == "cursor":

@@ -11,13 +11,13 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import cupcake_executable
+from tests.conftest import Installation, cupcake_executable
 
 
-def run(args, cwd, env_extra=None, **kw):
+def run(args, cwd, env_extra=None, executable=None, **kw):
     env = {**os.environ, **(env_extra or {})}
     return subprocess.run(
-        [cupcake_executable(), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, **kw
+        [executable or cupcake_executable(), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, **kw
     )
 
 
@@ -36,21 +36,20 @@ def test_a_usage_error_exits_2(tmp_path):
     assert "No such option" in done.stderr and "Traceback" not in done.stderr
 
 
-def _sabotaged(tmp_path: Path) -> dict:
-    """A sitecustomize that makes the `validate` command raise an error nobody expected."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "sitecustomize.py").write_text(
-        "import cupcake.cli.validate as v\n"
-        "def boom(*a, **k):\n    raise ZeroDivisionError('planted for the test')\n"
-        "v.validate_files = boom\n"
+def _sabotaged(tmp_path: Path) -> tuple[dict, str]:
+    """(environment, executable): an installation whose `validate` command raises an error nobody
+    expected (a copy of the package: the launcher ignores PYTHONPATH and sitecustomize)."""
+    installation = Installation(tmp_path / "installation")
+    module = installation.copy_package() / "cupcake" / "cli" / "validate.py"
+    module.write_text(
+        module.read_text() + "\n\ndef validate_files(*a, **k):\n    raise ZeroDivisionError('planted for the test')\n"
     )
-    return {"PYTHONPATH": str(site), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    return {"XDG_CACHE_HOME": str(tmp_path / "cache")}, installation.executable
 
 
 def test_an_unexpected_error_exits_3_with_one_line_and_the_traceback_in_the_log(tmp_path):
-    env = _sabotaged(tmp_path)
-    done = run(["validate"], tmp_path, env)
+    env, executable = _sabotaged(tmp_path)
+    done = run(["validate"], tmp_path, env, executable)
     assert done.returncode == 3, done
     assert "Traceback" not in done.stderr
     log = tmp_path / "cache" / "cupcake" / "cupcake.log"
@@ -62,8 +61,8 @@ def test_an_unexpected_error_exits_3_with_one_line_and_the_traceback_in_the_log(
 
 
 def test_cupcake_debug_shows_the_traceback(tmp_path):
-    env = {**_sabotaged(tmp_path), "CUPCAKE_DEBUG": "1"}
-    done = run(["validate"], tmp_path, env)
+    env, executable = _sabotaged(tmp_path)
+    done = run(["validate"], tmp_path, {**env, "CUPCAKE_DEBUG": "1"}, executable)
     assert done.returncode == 3
     assert "Traceback (most recent call last)" in done.stderr and "ZeroDivisionError" in done.stderr
     assert not (tmp_path / "cache" / "cupcake" / "cupcake.log").exists()

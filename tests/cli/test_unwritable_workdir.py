@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import subprocess
 
-from tests.conftest import cupcake_executable
+from tests.conftest import cupcake_executable, give_cache_secret
 
 POLICY = """\
 [settings]
@@ -56,6 +56,7 @@ def test_audit_says_what_is_wrong(project):
 
 
 def test_the_hook_tells_the_user_once_per_session_and_prompt_not_on_every_tool_call(project):
+    give_cache_secret(project.home)  # as sync leaves it: the policy cache is written, and cannot be
     project.write_policy(POLICY)
     (project.root / ".cupcake").write_text("a file where the folder should be")
     started = project.send_process(project.payload("SessionStart", source="startup"))

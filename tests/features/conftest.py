@@ -15,8 +15,10 @@ from tests.features.steps.doctor import *  # noqa: F403
 from tests.features.steps.evaluator_findings import *  # noqa: F403
 from tests.features.steps.events import *  # noqa: F403
 from tests.features.steps.fleet import *  # noqa: F403
+from tests.features.steps.git_work import *  # noqa: F403
 from tests.features.steps.helpers import *  # noqa: F403
 from tests.features.steps.init import *  # noqa: F403
+from tests.features.steps.installation import *  # noqa: F403
 from tests.features.steps.os_layer import *  # noqa: F403
 from tests.features.steps.packs import *  # noqa: F403
 from tests.features.steps.policies import *  # noqa: F403
@@ -27,3 +29,4 @@ from tests.features.steps.shadow import *  # noqa: F403
 from tests.features.steps.stages import *  # noqa: F403
 from tests.features.steps.state import *  # noqa: F403
 from tests.features.steps.sync import *  # noqa: F403
+from tests.features.steps.unreadable import *  # noqa: F403

@@ -1,11 +1,12 @@
 """Binds features/nothing_fails_silently.feature; its own steps are below (the shared ones are in conftest)."""
 
 import json
+import os
 import subprocess
 
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from tests.conftest import Answer
+from tests.conftest import Answer, cupcake_executable
 
 scenarios("nothing_fails_silently.feature")
 
@@ -17,24 +18,9 @@ def command_gets_raw(project, run, raw, event):
 
 
 def _installed_copy(project, tmp_path, record: bool = False):
-    """A copy of the installed package (and, with ``record``, its install record) first on the Python
-    path of every `cupcake` process; the installation itself is left alone."""
-    import shutil
-    import sysconfig
-    from pathlib import Path
-
-    from cupcake import __version__
-
-    site = Path(sysconfig.get_paths()["purelib"])
-    installed = site / "cupcake"
-    assert (installed / "cli" / "entry.py").is_file(), installed
-    copy = tmp_path / "installed-copy"
-    shutil.copytree(installed, copy / "cupcake", ignore=shutil.ignore_patterns("__pycache__"))
-    if record:
-        info = f"cupcake-{__version__}.dist-info"
-        shutil.copytree(site / info, copy / info)
-    project.python_path.insert(0, str(copy))
-    return copy
+    """The project's own installation of Cupcake, holding a copy of the installed package (and, with
+    ``record``, its install record) to change; the real installation is left alone."""
+    return project.installation.copy_package(record=record)
 
 
 @given(parsers.parse('the installed Cupcake\'s module "{module}" is broken'))
@@ -78,10 +64,12 @@ def runs_synced_hook(project, run, event, command):
     """The command line `cupcake sync` wrote in .claude/settings.local.json, run by a shell as Claude Code does."""
     settings = json.loads((project.root / ".claude" / "settings.local.json").read_text())
     line = settings["hooks"][event][0]["hooks"][0]["command"]
+    env = project.env()
+    if project.executable() != cupcake_executable():  # the test changed what is installed: run that installation
+        line = line.replace(cupcake_executable(), project.executable())
+        env["PATH"] = os.pathsep.join([os.path.dirname(project.executable()), env["PATH"]])
     payload = json.dumps(project.tool_call("Bash", {"command": command}, event)).encode()
-    done = subprocess.run(
-        ["sh", "-c", line], input=payload, capture_output=True, cwd=project.root, env=project.env(), timeout=30
-    )
+    done = subprocess.run(["sh", "-c", line], input=payload, capture_output=True, cwd=project.root, env=env, timeout=30)
     run.answer = Answer(done.stdout, done.stderr, done.returncode)
 
 

@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from tests.conftest import give_cache_secret
+
 POLICY = """
 [settings.eval_feedback]
 events = ["SessionStart"]
@@ -55,6 +57,7 @@ def warm_run(project, payload: dict) -> tuple[str, list[str]]:
 
 @pytest.fixture
 def configured(project):
+    give_cache_secret(project.home)  # as sync leaves it: the runs are warm
     project.write_policy(POLICY)
     (project.root / "logs" / "evals").mkdir(parents=True)
     (project.root / "logs" / "evals" / "eval-1.json").write_text('{"integration_quality": "major_issues"}')

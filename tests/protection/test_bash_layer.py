@@ -31,6 +31,8 @@ def guarded(project):
     (project.root / ".git").mkdir()
     for name in ("src", "build", "evil", "logs/evals"):
         (project.root / name).mkdir(parents=True)
+    # what the agent prepared to pour over the project (copies of a directory are listed before they run)
+    (project.root / "evil" / "cupcake.toml").write_text("[settings]\nself_protection = false\n")
     (project.root / "README.md").write_text("cupcake\n")
     (project.root / "notes.txt").write_text("")
     return project
@@ -58,8 +60,8 @@ BLOCKED = [
     ("echo x > cupcake.t?ml", "cupcake.toml"),
     ("rm .cup*/policy.cache", ".cupcake"),
     # a program whose effect on its arguments Cupcake does not know, handed a protected file
-    ("npx prettier --write cupcake.toml", "`prettier`"),
-    ("dos2unix cupcake.toml", "`dos2unix`"),
+    ("npx prettier --write cupcake.toml", "prettier"),
+    ("dos2unix cupcake.toml", "dos2unix"),
     ("python3 fix.py .cupcake/audit.log", "`python3`"),
     # indirection
     ("eval 'rm cupcake.toml'", "cupcake.toml"),
@@ -165,14 +167,16 @@ def test_a_hard_link_made_earlier_is_the_policy_file(guarded):
 def test_a_script_run_by_bash_is_read(guarded):
     (guarded.root / "build.sh").write_text("#!/bin/sh\nmake\nrm -f cupcake.toml\n")
     reason = _denied(_bash(guarded, "bash build.sh"))
-    assert reason is not None and "build.sh" in reason and "cupcake.toml" in reason
+    assert reason is not None and "in the script build.sh" in reason and "cupcake.toml" in reason
     (guarded.root / "build.sh").write_text("#!/bin/sh\nmake\n")
     assert _denied(_bash(guarded, "bash build.sh")) is None
 
 
-def test_a_script_written_and_run_in_one_command_is_blocked(guarded):
+def test_a_script_written_and_run_in_one_command_is_read_as_written(guarded):
     reason = _denied(_bash(guarded, "printf 'rm cupcake.toml' > x.sh && sh x.sh"))
-    assert reason is not None and "writes" in reason
+    assert reason is not None and "in the script x.sh" in reason and "cupcake.toml" in reason
+    reason = _denied(_bash(guarded, "python3 gen.py > x.sh && sh x.sh"))  # what it holds is not known
+    assert reason is not None and "a script it writes first" in reason
 
 
 ALLOWED = [

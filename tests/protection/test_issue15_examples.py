@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cupcake_executable
+from tests.conftest import cupcake_executable, give_cache_secret
 
 NO_RM = (
     '[[policy]]\nname = "no rm -rf"\nconditions = [{ type = "command_regex", value = "rm -rf" }]\n'
@@ -28,7 +28,9 @@ GUARDED = 'imports = ["policies/*.toml"]\n\n[settings.eval_feedback]\ndir = "log
 @pytest.fixture
 def guarded(project):
     """Cupcake's files as a user has them: a project policy with a glob import, Claude Code's settings in
-    the project and the home, a git folder, an evil folder to copy from, and ordinary files."""
+    the project and the home, a git folder, an evil folder to copy from, and ordinary files; the per-user
+    secret, as `cupcake sync` leaves it."""
+    give_cache_secret(project.home)
     project.write_policy(GUARDED)
     (project.root / "policies").mkdir()
     (project.root / "policies" / "security.toml").write_text('[[policy]]\nname = "x"\naction = { type = "approve" }\n')
@@ -38,6 +40,8 @@ def guarded(project):
     (project.root / ".git").mkdir()
     for name in ("src", "build", "evil", "logs/evals"):
         (project.root / name).mkdir(parents=True)
+    # what the agent prepared to pour over the project (copies of a directory are listed before they run)
+    (project.root / "evil" / "cupcake.toml").write_text("[settings]\nself_protection = false\n")
     (project.root / "notes.txt").write_text("")
     return project
 
@@ -137,8 +141,9 @@ def test_bash_writes_past_self_protection_are_blocked(guarded, example, command,
 
 
 def test_writing_into_the_installed_package_is_blocked(guarded):
-    # Ask the executable's own interpreter where its package is (it may not be this interpreter's).
-    shebang = Path(cupcake_executable()).read_text().splitlines()[0]
+    # Ask the executable's own interpreter where its package is (it may not be this interpreter's): the
+    # launcher runs the one pip wrote into cupcake-python's first line.
+    shebang = (Path(cupcake_executable()).parent / "cupcake-python").read_text().splitlines()[0]
     python = shebang[2:].strip() if shebang.startswith("#!") else sys.executable
     found = subprocess.run(
         [python, "-c", "import cupcake, os; print(os.path.dirname(os.path.abspath(cupcake.__file__)))"],
@@ -477,4 +482,4 @@ def test_commands_that_bring_another_commit_tell_the_agent_to_ask_the_user(guard
     answer = _bash(guarded, command)
     assert _decision(answer) == "deny", answer
     assert "Ask the user to run this git command themselves" in _reason(answer), answer
-    assert "does not run git to check it" in _reason(answer), answer
+    assert "Cupcake cannot show they stay as they are" in _reason(answer), answer

@@ -123,6 +123,9 @@ def test_shell_values_are_positional_parameters_under_bash_and_dash(tmp_path, sh
     out = tmp_path / "out"
     script = f'echo \\"${{BASH_VERSION:-dash}}\\" > {out}; echo {{{{command}}}} >> {out}'
     root = _project(tmp_path, script, ", shell = true", matcher="Bash")
+    # Self-protection refuses this line itself (a program that is not written out); here the point is
+    # what run_command does with the value, so it is off.
+    (root / "cupcake.toml").write_text("[settings]\nself_protection = false\n\n" + (root / "cupcake.toml").read_text())
     done, answer = _send(root, "Bash", {"command": "a[$(touch pwned)] $((1+1)) `touch pwned`"}, {"CUPCAKE_SHELL": sh})
     assert "permissionDecision" not in answer.get("hookSpecificOutput", {}), (done, answer)
     first, second = out.read_text().splitlines()

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import cupcake_executable
+from tests.conftest import cupcake_executable, give_cache_secret
 
 ENFORCED = """
 [[policy]]
@@ -105,6 +105,7 @@ def test_a_changed_candidate_is_read_again(project):
 
 
 def test_no_candidate_means_the_shadow_code_is_never_loaded_by_a_warm_run(project):
+    give_cache_secret(project.home)  # as sync leaves it: without it no run is warm
     project.write_policy(ENFORCED)
     project.send_process(project.tool_call("Bash", {"command": "ls"}))  # the cold run builds the cache
     payload = json.dumps(project.tool_call("Bash", {"command": "git push --force"}))

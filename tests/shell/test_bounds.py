@@ -128,3 +128,38 @@ def test_fuzz_random_input_never_raises():
 def test_non_string_input():
     assert parse(None).commands == []
     assert parse(b"rm x").commands  # read as its text form, never raises
+
+
+X = "a" * 3000
+# The worst inputs found for each part of the reader: each ends within seconds, in bounded memory,
+# and the ones that pass a bound are flagged (a caller that needs certainty blocks).
+WORST = {
+    "doubling a value": ("x=ab; " + 'x="$x$x"; ' * 60 + "rm $x", "work budget exhausted"),
+    "doubling by replacement": ("x=a; " + "x=${x//a/aa}; " * 60 + "echo $x", "work budget exhausted"),
+    "a value replaced by itself": ("x=" + "a" * 60000 + "; y=${x//a/${x}}; echo $y", "work budget exhausted"),
+    "a suffix pattern that backtracks": (f"x={X}; echo ${{x%%" + "*a" * 30 + "*b}}", "work budget exhausted"),
+    "recursion": ("f() { f; }; f", "nesting too deep"),
+    "mutual recursion": ("f() { g; g; }; g() { f; f; }; f", "nesting too deep"),
+    "a call tree": ("".join(f"f{i}() {{ f{i + 1}; f{i + 1}; }}; " for i in range(40)) + "f0", "nesting too deep"),
+    "ten nested loops": ("for a in 1 2 3 4 5 6 7 8; do " * 10 + "echo $a" + "; done" * 10, "too many commands"),
+    "a script that sources itself": ("echo 'source /tmp/s.sh' > /tmp/s.sh; source /tmp/s.sh", "nesting too deep"),
+    "20,000 words split by IFS": ("x='" + " ".join(["w"] * 20000) + "'; set -- $x; echo $#", None),
+    "a case pattern of 30 stars": (f"x={X}; case $x in " + "*a" * 30 + "*b) rm y;; esac", None),
+    "200 brace groups": ("echo " + " ".join(["{a,b}{c,d}{e,f}{g,h}"] * 200), None),
+}
+
+
+@pytest.mark.parametrize("name", list(WORST))
+def test_the_worst_inputs_end_quickly_in_bounded_memory(name):
+    import time
+
+    command, reason = WORST[name]
+    tracemalloc.start()
+    started = time.monotonic()
+    script = parse(command, "/p", "/h", {})
+    seconds = time.monotonic() - started
+    _current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert script.incomplete == reason
+    assert peak < 100 * 1024 * 1024, peak
+    assert seconds < 10, seconds

@@ -43,7 +43,7 @@ def cwds(command, cwd="/p", check_dirs=False):
         ("sudo -D /q x", ["/q"]),
         ("if c; then cd /a; fi; x", [None]),
         ("f() { cd /a; }; f; x", [None]),
-        ("source env.sh; x", [None]),
+        ("source env.sh; x", ["/p"]),  # no such script: source fails, nothing changes
         ("eval 'cd /a' && x", ["/a"]),
         ("sh -c 'cd /a'; x", ["/p"]),
         ("cd /a && sh -c 'x'", ["/a"]),

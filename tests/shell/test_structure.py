@@ -22,8 +22,8 @@ from .helpers import programs, read
         ("for x in 1 2; do b; done", ["b", "b"]),
         ("for ((i=0; i<3; i++)); do b; done", ["b"]),
         ("case $x in a) b;; c|d) e;; *) f;; esac", ["b", "e", "f"]),
-        ("f() { rm x; }; f", ["rm", "f"]),
-        ("function g { rm y; }", ["rm"]),
+        ("f() { rm x; }; f", ["f", "rm"]),  # the call, then its body
+        ("function g { rm y; }", []),  # defined, never called: nothing runs
         ("! rm x", ["rm"]),
         ("coproc rm x", ["rm"]),
         ("coproc NAME { rm x; }", ["rm"]),

@@ -117,7 +117,7 @@ def test_unknown_shell_text_is_opaque():
         ("python -c 'import os'", "python", "import os"),
         ("perl -e 'unlink \"cupcake.toml\"'", "perl", 'unlink "cupcake.toml"'),
         ("perl -ne 'print' f", "perl", "print"),
-        ("node -e 'require(\"fs\")'", "node", 'require("fs")'),
+        ("node -e 'require(\"fs\")'", "javascript", 'require("fs")'),
         ("ruby -e 'File.delete(1)'", "ruby", "File.delete(1)"),
         ("php -r 'unlink(1);'", "php", "unlink(1);"),
         ("python3 <<EOF\nimport os\nEOF", "python", "import os\n"),

@@ -36,7 +36,8 @@ ALL = sorted(TOML + CACHE + CLAUDE)
         ("coproc rm cupcake.toml", TOML),
         ("find . -name cupcake.toml -delete", ALL),
         ("find . -exec rm {} \\;", ALL),
-        ("echo cupcake.toml | xargs rm", ALL),
+        ("echo cupcake.toml | xargs rm", TOML),  # what echo prints is known: xargs hands rm exactly that
+        ("cat list | xargs rm", ALL),
         ("bash -c \"sh -c 'rm cupcake.toml'\"", TOML),
         # cwd confusion
         ("(cd /tmp); echo x > cupcake.toml", TOML),
@@ -119,9 +120,16 @@ def test_unresolved_targets_are_reported_with_their_text():
 
 
 def test_write_kinds_and_flags():
-    kinds = [(w.kind, w.path, w.recursive) for w in read("mv a b; rm -rf d; echo > f").writes]
-    assert kinds == [("mv", "/p/a", True), ("mv", "/p/b", True), ("rm", "/p/d", True), ("redirection", "/p/f", False)]
-    assert [w.path for w in read("cp -t dir a b").writes] == ["/p/dir/a", "/p/dir/b", "/p/dir"]
+    kinds = [(w.kind, w.path, w.recursive) for w in read("mv a b; rm -rf d; rm e; echo > f").writes]
+    assert kinds == [
+        ("mv", "/p/a", True),
+        ("mv", "/p/b", True),  # b, or b/a when b is a directory: both are said
+        ("mv", "/p/b/a", True),
+        ("rm", "/p/d", True),
+        ("rm", "/p/e", False),  # without -r, rm cannot remove a directory
+        ("redirection", "/p/f", False),
+    ]
+    assert [w.path for w in read("cp -t dir a b").writes] == ["/p/dir/a", "/p/dir/b"]
     (w,) = read("git reset --hard").writes
     assert w.worktree and w.path == ROOT
     (w,) = read("git -C sub reset --hard").writes
@@ -129,7 +137,7 @@ def test_write_kinds_and_flags():
 
 
 def test_targets_keeps_the_older_shape():
-    found = targets("rm a; echo > ${CLAUDE_PROJECT_DIR}/b", "/p", "/h", "/p", ("CLAUDE_PROJECT_DIR",))
+    found = targets("rm -r a; echo > ${CLAUDE_PROJECT_DIR}/b", "/p", "/h", "/p", ("CLAUDE_PROJECT_DIR",))
     assert [(t.path, t.kind, t.removes) for t in found] == [("/p/a", "rm", True), ("/p/b", "redirection", False)]
     assert list(found[0].forms())[0] == "/p/a"
     long = targets("x" * 70000, "/p", "/h", "/p")

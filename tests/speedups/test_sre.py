@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from cupcake.speedups import compile_pattern, from_form, sre_form
+from tests.conftest import give_cache_secret
 
 PATTERNS = [
     r"rm\s+-rf\s+/",
@@ -61,6 +62,7 @@ def test_a_broken_program_falls_back_to_re():
 
 
 def test_a_warm_run_that_evaluates_regexes_imports_no_re(project):
+    give_cache_secret(project.home)  # as sync leaves it: without it no run is warm
     project.write_policy(
         '[[policy]]\nname = "rm"\nmatcher = "Bash"\n'
         'conditions = [{ type = "command_regex", value = "rm\\\\s+-rf" }]\n'

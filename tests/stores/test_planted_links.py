@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from tests.conftest import cupcake_executable
+from tests.conftest import cupcake_executable, give_cache_secret
 
 POLICY = (
     "[settings]\naudit_logging = true\naudit_allows = true\n\n"
@@ -42,6 +42,7 @@ def _project(tmp_path):
     root = (tmp_path / "p").resolve()
     root.mkdir()
     (tmp_path / "h").mkdir()
+    give_cache_secret(tmp_path / "h")
     (root / "cupcake.toml").write_text(POLICY)
     return root
 

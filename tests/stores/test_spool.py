@@ -15,6 +15,7 @@ import cupcake
 from cupcake.project import SYSTEM_ROOT_VARIABLE
 from cupcake.stores import spool
 from cupcake.stores.policies.loader import load
+from tests.conftest import give_cache_secret
 
 TELEMETRY = '\n[telemetry]\nenabled = true\nendpoint = "http://127.0.0.1:9"\ninterval_seconds = 3600\n'
 BLOCK = (
@@ -150,34 +151,43 @@ def test_with_telemetry_off_nothing_is_spooled(project):
     assert not (project.root / ".cupcake" / "telemetry").exists()
 
 
-SLOW = ("re", "json", "hashlib", "typing", "enum", "dataclasses", "pydantic", "typer", "subprocess", "urllib", "fcntl")
+SLOW = ("re", "json", "hashlib", "typing", "enum", "dataclasses", "pydantic", "typer", "subprocess", "urllib")
 WARM_RUN = """
 import sys
 from cupcake.cli.run import execute
 ctx = execute(sys.stdin.buffer.read(), ["--event", "PreToolUse"], {"CLAUDE_PROJECT_DIR": sys.argv[1], "HOME": sys.argv[1]})
 print(ctx.envelope[0].decode().strip())
 print(",".join(sorted(m for m in %r if m in sys.modules)))
-print(",".join(sorted(m for m in sys.modules if m.startswith("cupcake.telemetry"))))
+print(",".join(sorted(sys.modules)))
 """ % (SLOW,)
 
 
-def test_a_warm_run_with_telemetry_on_imports_nothing_slow_and_no_forwarder_code(tmp_path):
-    (tmp_path / "cupcake.toml").write_text(BLOCK + TELEMETRY)
-    assert load(str(tmp_path), {"HOME": str(tmp_path)}).compiled["telemetry"]["enabled"] is True
-    (tmp_path / ".cupcake" / "telemetry").mkdir(parents=True)
-    (tmp_path / ".cupcake" / "telemetry" / "forwarder.started").write_text("1")  # within the interval
-    payload = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(tmp_path)}
+def _warm_run(folder, policy: str) -> tuple[str, str, set]:
+    """(the answer, the slow modules it imported, every module it imported) of a warm run in ``folder``."""
+    (folder / "cupcake.toml").write_text(policy)
+    give_cache_secret(folder)  # as sync leaves it: the run then trusts the cache built here
+    assert load(str(folder), {"HOME": str(folder)}).compiled["out_of_service"] is None  # the cache, built cold
+    payload = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(folder)}
     payload["tool_input"] = {"command": "git push --force"}
     repo = os.path.dirname(os.path.dirname(cupcake.__file__))
     done = subprocess.run(
-        [sys.executable, "-S", "-c", WARM_RUN, str(tmp_path)],
+        [sys.executable, "-S", "-c", WARM_RUN, str(folder)],
         input=json.dumps(payload).encode(),
         capture_output=True,
         env={"PYTHONPATH": repo, SYSTEM_ROOT_VARIABLE: os.environ[SYSTEM_ROOT_VARIABLE]},  # the session's stand-in /etc
         check=True,
     )
-    answer, slow, telemetry = done.stdout.decode().split("\n")[:3]
-    assert "Force-pushing is not allowed." in answer
-    assert slow == ""
-    assert telemetry == ""
-    assert len(lines(str(tmp_path / ".cupcake" / "telemetry"))) == 1
+    answer, slow, modules = done.stdout.decode().split("\n")[:3]
+    return answer, slow, set(modules.split(","))
+
+
+def test_a_warm_run_with_telemetry_on_imports_one_module_more_than_with_it_off(tmp_path):
+    (tmp_path / "on" / ".cupcake" / "telemetry").mkdir(parents=True)
+    (tmp_path / "on" / ".cupcake" / "telemetry" / "forwarder.started").write_text("1")  # within the interval
+    (tmp_path / "off").mkdir()
+    answer, slow, on = _warm_run(tmp_path / "on", BLOCK + TELEMETRY)
+    answer_off, slow_off, off = _warm_run(tmp_path / "off", BLOCK)
+    assert "Force-pushing is not allowed." in answer and "Force-pushing is not allowed." in answer_off
+    assert slow == slow_off == ""
+    assert on - off == {"cupcake.stores.spool"}  # no forwarder code, nothing of the standard library
+    assert len(lines(str(tmp_path / "on" / ".cupcake" / "telemetry"))) == 1

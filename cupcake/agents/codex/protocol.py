@@ -35,8 +35,7 @@ def parse(raw, event_arg, env):
         patch = tool_input.get("command")
         if isinstance(patch, str):
             fields = patch_fields(patch)
-            for key, value in fields.items():
-                tool_input.setdefault(key, value)
+            tool_input.update(fields)  # the patch is what runs: a field sent beside it never hides a file
             if "content" in fields:
                 payload["tool_name"] = "Write"  # a patch that only adds files
     return canonical, payload, None

@@ -44,6 +44,18 @@ USER_MESSAGE = frozenset(
 AGENT_MESSAGE = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution"})
 
 
+MCP_EVENTS = frozenset({"beforeMCPExecution", "afterMCPExecution"})
+MCP_PREFIX = "MCP:"  # preToolUse names an MCP tool "MCP:<tool>"
+MCP_SERVER = "cursor"  # Cursor names no MCP server: its MCP tools are mcp__cursor__<tool>
+
+
+def mcp_name(tool: str) -> str:
+    """The canonical name of a Cursor MCP tool (``write_file``, ``MCP:write_file``): mcp__cursor__write_file."""
+    if tool.startswith("mcp__"):
+        return tool
+    return f"mcp__{MCP_SERVER}__{tool.removeprefix(MCP_PREFIX)}"
+
+
 def _first_root(raw: dict):
     roots = raw.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0]:
@@ -102,6 +114,8 @@ def parse(raw, event_arg, env):
         payload["stop_hook_active"] = isinstance(count, int) and not isinstance(count, bool) and count > 0
     tool = payload.get("tool_name")
     set_tool(payload, tool, TOOLS, FIELDS.get(tool) if isinstance(tool, str) else None)
+    if isinstance(tool, str) and (agent_event in MCP_EVENTS or tool.startswith(MCP_PREFIX)):
+        payload["tool_name"] = mcp_name(tool)  # whatever it is called, an MCP event's tool is an MCP tool
     if agent_event == "afterFileEdit":
         payload["tool_name"] = "Edit"  # Cursor's Write covers edits; this event carries old/new strings
     project = root or (env.get("CURSOR_PROJECT_DIR") if env is not None else None)

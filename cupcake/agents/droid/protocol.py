@@ -42,8 +42,7 @@ def parse(raw, event_arg, env):
         tool_input = payload["tool_input"] = dict(payload["tool_input"])
         patch = next((v for k in ("patch", "input", "command") if isinstance(v := tool_input.get(k), str)), None)
         if patch is not None:
-            for key, value in patch_fields(patch).items():
-                tool_input.setdefault(key, value)
+            tool_input.update(patch_fields(patch))  # the patch is what runs: a field beside it hides nothing
     project = None
     if env is not None:
         project = env.get("FACTORY_PROJECT_DIR") or env.get("DROID_PROJECT_DIR")

@@ -3,13 +3,17 @@ identity of every source file, and written atomically. A corrupt or foreign cach
 
 The cache is a speed-up, never an authority. Its body is authenticated with a keyed BLAKE2b MAC under a
 per-user secret kept outside the project (``~/.cache/cupcake/cache-secret``, mode 0600, created by
-``cupcake sync``, ``validate`` and ``doctor``: ``run`` writes only under ``.cupcake/``; until the secret
-exists the seal is unkeyed and catches corruption only): a cache written by anything that does not hold the secret (a forged file, one copied in
-from another machine or user) fails the check and is recompiled from source. What that guarantees,
-plainly: an agent that can write ``.cupcake/`` but not read the secret cannot forge a cache; an agent
-running as the same user can read the secret too, so against it the MAC is no guarantee. There the
-first layer holds (Claude Code's sandbox makes ``.cupcake/`` read-only to Bash), and ``cupcake doctor``
-and ``cupcake validate`` always compile from source and say loudly when the cache disagrees."""
+``cupcake sync``, ``validate`` and ``doctor``: ``run`` writes only under ``.cupcake/``). Until the secret
+exists no cache is written or trusted: every run compiles the policy files. A cache written by anything
+that does not hold the secret (a forged file, one copied in from another machine or user) fails the
+check and is recompiled from source.
+
+What that guarantees, plainly (docs/security-model-hook.md): the secret is in the protected set's
+``secrets``, so no tool of the agent that the hook sees may read or replace it (Read, Grep, MCP, the Bash
+readers), and the operating-system layer makes it unreadable and ``.cupcake/`` read-only. Without that
+layer, a program the hook cannot see into (``python3 tool.py``) runs as the user and can read the key;
+it could then forge a cache, as it could edit cupcake.toml itself. ``cupcake doctor`` and ``cupcake
+validate`` always compile from source and say loudly when the cache disagrees."""
 
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ except ImportError:  # pragma: no cover - an interpreter built without it
     from hashlib import blake2b as _blake2b
 
 MAC_LENGTH = 32
-UNKEYED = b"cupcake: no per-user secret yet"
+UNKEYED = b"cupcake: no per-user secret yet"  # the seal of caches written before this release: never trusted
 SECRET_NAME = "cache-secret"
 
 MAGIC = b"CUPCAKE\x06"  # the compiled format: bump when its shape changes (6: BLAKE2b MAC, packed SRE forms)
@@ -118,12 +122,39 @@ def mac(key: bytes, body: bytes) -> bytes:
     return _blake2b(body, key=key, digest_size=MAC_LENGTH).digest()
 
 
+# marshal without references or interned-string marks (both added in version 3): what it writes
+# depends only on the value, so equal compiled sets give equal bytes in any process.
+CANONICAL_VERSION = 2
+
+
+def canonical(compiled) -> bytes:
+    """The compiled set as bytes that depend on its value alone: what `validate` and `doctor`
+    compare. Raises TypeError on a set (its order follows the process's string hashes)."""
+    _refuse_sets(compiled)
+    return marshal.dumps(compiled, CANONICAL_VERSION)
+
+
+def _refuse_sets(value) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (set, frozenset)):
+            raise TypeError("a set in the compiled form: its order differs from one process to the next")
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
 def unpack(data: bytes, env):
     """(stored key, compiled) when ``data`` is a cache this user's secret authenticates, else a
-    string saying why not."""
+    string saying why not (without a secret, nothing is authenticated)."""
     if len(data) < 8 + MAC_LENGTH or data[:8] != MAGIC:
         return "not a cache of this Cupcake's format"
-    key = secret(env) or UNKEYED
+    key = secret(env)
+    if key is None:
+        return "there is no per-user secret to check it with"
     body = data[8 + MAC_LENGTH :]
     if mac(key, body) != data[8 : 8 + MAC_LENGTH]:
         return "its authentication code does not match: it was not written by this user's Cupcake"
@@ -172,12 +203,15 @@ def read(path: str, key, env=None):
     return compiled
 
 
-def write(path: str, key, compiled: dict, env=None) -> None:
+def write(path: str, key, compiled: dict, env=None) -> bool:
     """Write atomically: a temporary file in the same directory, then rename. `run` writes only
-    under ``.cupcake/``, so it never creates the secret (``sync`` does); without one the cache is
-    sealed unkeyed, which catches corruption but not forgery."""
-    secret_key = secret(env if env is not None else os.environ) or UNKEYED
+    under ``.cupcake/``, so it never creates the secret (``sync`` does); without one nothing is
+    written (False): an unkeyed seal would be anyone's to forge."""
+    secret_key = secret(env if env is not None else os.environ)
+    if secret_key is None:
+        return False
     body = marshal.dumps((key, compiled))
     from cupcake.stores.atomic_write import write_atomically  # only a rebuild writes: keep it off the warm path
 
     write_atomically(path, MAGIC + mac(secret_key, body) + body)
+    return True

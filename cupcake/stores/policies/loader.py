@@ -39,7 +39,10 @@ def load(root: str, env, use_cache: bool = True):
             return Loaded(compiled, files, True)
     from cupcake.compile.compiler import compile_files  # cold path: tomli, pydantic
 
-    compiled = compile_files(files, root, env)
+    try:
+        compiled = compile_files(files, root, env)
+    except Exception as exc:  # a bug or a limit the compiler does not handle: never self-protection too
+        return Loaded(without_policies(root, env, f"{type(exc).__name__}: {exc}"), files, False)
     if use_cache:
         try:
             # A run needs no problem list (``out_of_service`` says what it reports): warnings can be
@@ -49,6 +52,29 @@ def load(root: str, env, use_cache: bool = True):
             reason = getattr(exc, "strerror", None) or exc
             problem = f"could not write the policy cache {WORK_DIR}/{cache.CACHE_NAME}: {reason}"
     return Loaded(compiled, files, False, problem)
+
+
+def without_policies(root: str, env, why: str) -> dict:
+    """A compiled set with no policy but self-protection's defaults, for when the policy files could not
+    be compiled at all: every run reports it (and blocks under fail_mode "closed", from the command line)."""
+    from cupcake.protection.hook import protected_defaults
+
+    what = f"- the policy files could not be compiled ({why[:500]}); `cupcake validate` says more"
+    return {
+        "settings": {},
+        "problems": [],
+        "files": [],
+        "imports": [],
+        "protected": protected_defaults(root, env),
+        "systems": [],
+        "out_of_service": what,
+        "policies": [],
+        "agents": {},
+        "index": {},
+        "sre": {},
+        "state_filters": {},
+        "state_needs": {},
+    }
 
 
 def cache_disagreement(root: str, env, compiled_from_source):
@@ -81,7 +107,7 @@ def cache_disagreement(root: str, env, compiled_from_source):
     if stored_key != cache.cache_key(identities) or not _imports_unchanged(cached):
         return None  # stale: the next run rebuilds it
     expected = {k: v for k, v in compiled_from_source.items() if k != "problems"}  # what a run caches
-    if cached != expected:  # by value: marshal's bytes for equal data differ with reference counts
+    if cache.canonical(cached) != cache.canonical(expected):  # bytes, not ==: True == 1 and 1.0 == 1
         return (
             f"{WORK_DIR}/{cache.CACHE_NAME} disagrees with the policy files: it claims to be current but does not "
             "hold what they compile to. It may have been forged"

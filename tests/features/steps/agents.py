@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pytest_bdd import given, parsers, then, when
 
 _AGENT = r"(?P<agent>claude|codex|gemini|copilot|droid|cursor)"
@@ -101,3 +103,45 @@ def agent_call_goes_ahead(run):
     from tests.agents.test_one_policy import blocked
 
     assert not blocked(run.answer, run.agent) and run.answer.stdout == b"", run.answer
+
+
+@given(parsers.re(rf'the {_AGENT} session started in "(?P<folder>[^"]+)"'))
+def agent_session_in(project, run, agent, folder):
+    """The agent was started in a subfolder of the project (Codex then names no project folder: its hooks get the cwd)."""
+    project.cwd = project.root / folder
+    project.cwd.mkdir(parents=True, exist_ok=True)
+    run.agent = agent
+
+
+@when(parsers.re(r'(?s)the codex agent sends a patch with the header "(?P<header>.*)"'))
+def codex_patch_header(project, run, header):
+    """apply_patch with that header line (\\t, \\r, \\u00a0 … written as escapes), then a change."""
+    line = header.encode().decode("unicode_escape")
+    patch = f"*** Begin Patch\n{line}\n@@\n-a\n+b\n*** End Patch\n"
+    w = _wire(project, "codex")
+    run.agent = "codex"
+    run.answer = w.send(w._tool_call("PreToolUse", "write", {"command": patch}))
+
+
+@when(parsers.parse('the copilot agent asks to create "{path}" with a decoy file_path "{decoy}"'))
+def copilot_decoy(project, run, path, decoy):
+    """Copilot's create tool writes its own field, path; a file_path sent beside it is a decoy."""
+    w = _wire(project, "copilot")
+    run.agent = "copilot"
+    run.answer = w.send(w._tool_call("PreToolUse", "write", {"path": path, "file_path": decoy, "file_text": "x"}))
+
+
+@when(parsers.parse('the cursor agent calls the MCP tool "{tool}" on "{path}"'))
+def cursor_mcp(project, run, tool, path):
+    """Cursor's beforeMCPExecution: a bare tool name, its arguments as a JSON string."""
+    w = _wire(project, "cursor")
+    payload = w._base()
+    payload.update(hook_event_name="beforeMCPExecution", tool_name=tool, tool_input=json.dumps({"path": path}))
+    run.agent = "cursor"
+    from cupcake.cli.run import execute
+    from tests.conftest import Answer
+
+    env = project.env()
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    ctx = execute(json.dumps(payload).encode(), ["--agent", "cursor", "--event", "beforeMCPExecution"], env)
+    run.answer = Answer(*ctx.envelope)

@@ -9,7 +9,8 @@ from pytest_bdd import parsers, then, when
 
 @when(parsers.parse("the policy cache is {spoiled}"))
 def spoil_cache(project, tmp_path, spoiled):
-    """The policy cache is damaged: truncated, random, one byte flipped, copied from another project, or forged."""
+    """The policy cache is damaged: truncated, random, one byte flipped, copied from another project, or
+    forged (with a made-up secret, the user's own, or unkeyed once the user's secret is gone)."""
     cache = project.root / ".cupcake" / "policy.cache"
     data = cache.read_bytes()
     if spoiled == "truncated":
@@ -19,11 +20,12 @@ def spoil_cache(project, tmp_path, spoiled):
     elif spoiled == "flipped in one byte":
         cache.write_bytes(data[:-5] + bytes([data[-5] ^ 0x40]) + data[-4:])
     elif spoiled == "replaced by one built for another file":
-        from tests.conftest import Project
+        from tests.conftest import Project, give_cache_secret
 
         other = Project(tmp_path / "other", tmp_path / "other-home")
         other.root.mkdir()
         other.home.mkdir()
+        give_cache_secret(other.home)
         other.write_policy('[[policy]]\nname = "allow all"\naction = { type = "approve" }\n')
         other.send(other.tool_call("Bash", {"command": "ls"}))
         cache.write_bytes((other.root / ".cupcake" / "policy.cache").read_bytes())
@@ -43,6 +45,9 @@ def spoil_cache(project, tmp_path, spoiled):
         forged = marshal.dumps((key, compiled))
         if spoiled.endswith("with the user's own secret"):
             secret = policy_cache.secret(project.env()) or policy_cache.UNKEYED
+        elif spoiled.endswith("unkeyed, and the per-user secret is removed"):
+            secret = policy_cache.UNKEYED  # what caches were sealed with before a secret existed
+            (project.home / ".cache" / "cupcake" / "cache-secret").unlink()
         else:
             secret = os.urandom(32)
         cache.write_bytes(policy_cache.MAGIC + policy_cache.mac(secret, forged) + forged)

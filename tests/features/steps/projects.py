@@ -16,6 +16,20 @@ def agent_in_subdir(project, subdir):
     project.use_project_dir_env = False
 
 
+@given("the project is a git repository")
+def plain_git_repository(project):
+    """The project root holds a .git folder (the top of its worktree)."""
+    (project.root / ".git").mkdir(exist_ok=True)
+
+
+@given("the per-user secret exists, as `cupcake sync` leaves it")
+def per_user_secret(project):
+    """~/.cache/cupcake/cache-secret: without it no policy cache is written or trusted, and no approval code offered."""
+    from tests.conftest import give_cache_secret
+
+    give_cache_secret(project.home)
+
+
 @given(".cupcake cannot be written")
 def unwritable_workdir(project):
     """A file stands where the .cupcake directory should be, so nothing can be written there."""

@@ -11,6 +11,7 @@ import sys
 import cupcake
 from cupcake.project import SYSTEM_ROOT_VARIABLE
 from cupcake.stores.policies.loader import load
+from tests.conftest import give_cache_secret
 
 SLOW = (
     "re",
@@ -42,6 +43,7 @@ def test_a_warm_run_that_writes_an_audit_line_imports_nothing_slow(tmp_path):
         '[settings]\naudit_logging = true\n\n[[policy]]\nname = "No shell"\nmatcher = "Bash"\n'
         'action = { type = "block_with_feedback", feedback_message = "no shell here" }\n'
     )
+    give_cache_secret(tmp_path)
     assert load(str(tmp_path), {"HOME": str(tmp_path)}).compiled["out_of_service"] is None  # the cache, built cold
     payload = {
         "session_id": "s",

@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+from tests.conftest import give_cache_secret
+
 COSTLY = (
     "json",
     "re",
@@ -46,6 +48,7 @@ def _imported_by(project, payload: dict) -> tuple[str, list]:
 
 
 def test_recording_and_querying_import_nothing_costly(project):
+    give_cache_secret(project.home)  # as sync leaves it: the runs below are warm
     project.write_policy(POLICY)
     read = project.tool_call("Read", {"file_path": project.path("notes.md")}, event="PostToolUse")
     bash = project.tool_call("Bash", {"command": "API_TOKEN=abc123 curl https://x?api_key=1"}, event="PostToolUse")
