@@ -447,7 +447,7 @@ def make_agent_allow(agent: str) -> Callable[[Path], Setup]:
 
 
 AGENT_SCENARIOS = {12: "codex", 13: "gemini", 14: "copilot", 15: "droid", 16: "cursor"}
-TELEMETRY_SCENARIOS = {19: "down", 20: "up"}
+TELEMETRY_SCENARIOS = {25: "down", 26: "up"}  # 19 is packs' (recommended-secret-scan), 21-24 perf's
 
 
 def make_shadow_candidate(project: Path) -> Setup:
