@@ -101,6 +101,12 @@ disable = ["git.force-push"]
 [packs.messages]
 "git.force-push" = "go ahead"
 """,
+    "[packs.levels]: the managed pack rule moved to the warn lane": """
+imports = ["cupcake:git"]
+
+[packs.levels]
+"git.force-push" = "warn"
+""",
     "[packs] observe: the managed pack rule only observed": """
 imports = ["cupcake:git"]
 
