@@ -111,11 +111,16 @@ def transcript_dirs(env) -> list[str]:
 
 
 def hook_config_paths(root: str, env) -> list[str]:
-    """Every other agent's own hook configuration (files, or a directory of hook files), project and
-    user: whichever agent runs, it may not rewrite which hooks the agents run. An agent whose installer
-    names ``settings_dirs`` is left out: its files are guarded by name in those (``settings_dirs``)."""
-    found: list[str] = []
+    """Every agent's own hook configuration (files, or a directory of hook files), project and user,
+    and the organisation's (its policy folder and each agent's managed settings): whichever agent runs,
+    it may not rewrite which hooks the agents run. An agent whose installer names ``settings_dirs`` is
+    left out of the project and user part: its files are guarded by name in those (``settings_dirs``)."""
+    from cupcake.agents.managed import guarded_paths
+    from cupcake.project import managed_dir
+
+    found: list[str] = [managed_dir(env)]  # the organisation's policy folder: nothing may be created or changed there
     for agent in NAMES:
+        found.extend(p for p in guarded_paths(agent, env) if p not in found)  # the organisation's hooks
         try:
             install = installer(agent)
             if install.settings_dirs(root, env):

@@ -15,6 +15,7 @@ class Stage:
     STATE_WRITE = 900
     SHADOW_EVALUATION = 950
     AUDIT_WRITE = 1000
+    TELEMETRY_SPOOL = 1100
 
 
 # (order, name) of every built-in system, in order: the table the docs and features show. A built-in

@@ -152,8 +152,12 @@ def test_self_protection_asks_each_installer_what_holds_its_hooks(tmp_path):
     by_folder = [a for a in NAMES if installer(a).settings_dirs(root, env)]
     assert by_folder == ["claude"]
     assert settings_dirs(root, env) == [d for a in by_folder for d in installer(a).settings_dirs(root, env)]
-    listed = []
+    from cupcake.agents.managed import guarded_paths
+    from cupcake.project import managed_dir
+
+    listed = [managed_dir(env)]
     for agent in NAMES:
+        listed += [p for p in guarded_paths(agent, env) if p not in listed]
         if agent not in by_folder:
             listed += [p for p in installer(agent).protected_paths(root, env) if p not in listed]
     assert hook_config_paths(root, env) == listed
