@@ -47,7 +47,7 @@ def as_ask(ctx) -> bool:
 
 
 def key_of(env):
-    from cupcake.stores.policies.cache import secret
+    from cupcake.stores.user_secret import secret
 
     found = secret(env)
     if not found:

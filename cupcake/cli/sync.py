@@ -380,7 +380,7 @@ def _show_beside(beside, label, out) -> None:
 
 def _install(run: _Run, command, dry_run, options, layer: Layer) -> int:
     from cupcake.cli import sync_jail
-    from cupcake.stores.policies.cache import secret
+    from cupcake.stores.user_secret import secret
 
     install, agent, display, scope, root, env = run.install, run.agent, run.display, run.scope, run.root, run.env
     edits, path, out, err = run.edits, run.path, run.out, run.err

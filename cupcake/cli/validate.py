@@ -153,8 +153,9 @@ def collect(files, env, cwd=None):
 def _cache_check(root, env, compiled):
     """Say loudly when the policy cache disagrees with the source, and remove it so no run trusts it."""
     from cupcake.project import WORK_DIR
-    from cupcake.stores.policies.cache import CACHE_NAME, secret
+    from cupcake.stores.policies.cache import CACHE_NAME
     from cupcake.stores.policies.loader import cache_disagreement
+    from cupcake.stores.user_secret import secret
 
     problem = cache_disagreement(root, env, compiled)
     secret(env, create=True)

@@ -226,7 +226,7 @@ def seal(secret: bytes, key: str, body: bytes) -> str:
 
 
 def _secret(env):
-    from cupcake.stores.policies.cache import secret
+    from cupcake.stores.user_secret import secret
 
     return secret(env)
 

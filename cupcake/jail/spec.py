@@ -131,7 +131,7 @@ def _policy_folder(prefix: str, parts, root: str, home: str) -> bool:
 
 
 def _secrets(protected: dict, env) -> list[str]:
-    from cupcake.stores.policies.cache import secret_path
+    from cupcake.stores.user_secret import secret_path
 
     found = [secret_path(env)]
     for path in protected.get("secrets", ()):

@@ -129,7 +129,7 @@ def secrets(protected: dict, env) -> list:
     and the policy cache's key (until every protected set carries it)."""
     found = [p for p in protected.get("secrets", ()) if isinstance(p, str)]
     try:
-        from cupcake.stores.policies.cache import secret_path
+        from cupcake.stores.user_secret import secret_path
 
         key = secret_path(env or {})
     except Exception:  # the cache module cannot say: the protected set's list stands
@@ -294,9 +294,12 @@ class Check:
         protected = self.protected
         if write.kind == "find -delete" and not self.find_could_name(write.command):
             return None
+        nested = None  # a cupcake.toml below the root by its name: said only if no form names more
         for form in write.forms():
             found = hook.classify(form, protected, ancestors=write.recursive)
-            if found:  # (as the kernel reaches it: ``d/d/cupcake.toml`` through a link is cupcake.toml)
+            if found and found[0] == hook.NESTED_POLICY:
+                nested = nested or _text(hook._describe(form, found, self.ctx, write.kind), _tail(write))
+            elif found:  # (as the kernel reaches it: ``d/d/cupcake.toml`` through a link is cupcake.toml)
                 return _text(hook._describe(form, found, self.ctx, write.kind), _tail(write))
             if form in protected["settings_dirs"]:
                 return _text(
@@ -306,6 +309,8 @@ class Check:
             found = self.installed(form)
             if found:
                 return _text(f"this command ({write.kind}) would change {found}")
+        if nested:
+            return nested
         inodes = protected.get("inodes")
         if inodes:
             try:

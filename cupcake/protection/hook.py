@@ -26,7 +26,9 @@ to an existing file, one ``stat``."""
 from __future__ import annotations
 
 import os
-import sys
+
+from cupcake.protection.path_forms import FOLD as _FOLD
+from cupcake.protection.path_forms import forms as _forms
 
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 # Tools that only read (checked against the secrets alone). Any other tool, MCP or unknown, is read
@@ -35,7 +37,6 @@ READ_TOOLS = frozenset({"Read", "NotebookRead", "Grep", "Glob", "LS", "WebFetch"
 GUARDED_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 POLICY_NAME = "Cupcake self-protection"
 
-_FOLD = sys.platform == "darwin"  # APFS and HFS+ are case-insensitive by default
 
 POLICY = "policy"
 WORKDIR = "workdir"
@@ -308,7 +309,7 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         for prefix in _forms([os.path.join(base, *parts[:literal])]):
             globs.append((prefix, rest, pattern))
     agent_config = _forms(agent_config_paths(root, env))
-    from cupcake.stores.policies.cache import secret_path
+    from cupcake.stores.user_secret import secret_path
 
     secrets = _forms([secret_path(env)])  # unreadable to the agent's tools (and not to be replaced)
     inodes = []
@@ -355,14 +356,3 @@ def agent_config_paths(root: str, env) -> list:
 def protected_defaults(root: str, env) -> dict:
     """The protected set without imports (a compiled set that predates ``protected``)."""
     return protected_paths(root, env, [], [], [])
-
-
-def _forms(paths) -> list:
-    """Each path as written (normalised) and with symlinks resolved; folded where names are."""
-    out = []
-    for path in paths:
-        for form in (os.path.normpath(os.path.abspath(path)), os.path.realpath(path)):
-            form = form.lower() if _FOLD else form
-            if form not in out:
-                out.append(form)
-    return out

@@ -25,6 +25,7 @@ import os
 import sys
 
 from cupcake import __version__
+from cupcake.protection.path_forms import forms as _forms
 
 STARTUP_NAMES = ("*.pth", "sitecustomize*", "usercustomize*")
 _VERSION = "python%d.%d" % sys.version_info[:2]
@@ -103,9 +104,3 @@ def installation_paths(env) -> tuple[list, list]:
     sites.append(os.path.join(home, ".local", "lib", _VERSION, "site-packages"))  # the user site
     names.extend([site, pattern] for site in dict.fromkeys(sites) for pattern in STARTUP_NAMES)
     return trees, names
-
-
-def _forms(paths) -> list:
-    from cupcake.protection.hook import _forms as forms
-
-    return forms(paths)

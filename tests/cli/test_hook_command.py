@@ -39,7 +39,7 @@ def before_tool_hook(project, agent) -> tuple[str, dict]:
     """(the agent's before-tool hook command from its project file, a payload asking to run ``ls``)."""
     from tests.agents.test_one_policy import Wire
 
-    wire = Wire(type("P", (), {"root": project})(), agent)
+    wire = Wire(type("P", (), {"root": project, "cwd": project})(), agent)
     path = installer(agent).config_path("project", str(project), {"HOME": str(project.parent / "home")})
     event = adapter(agent).CAPABILITIES["PreToolUse"]["agent_events"][0]
     command = next(c for e, c, _t in hooks(agent, path) if e == event)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from cupcake.compile import imports
-from cupcake.evaluate.globmatch import could_lead
+from cupcake.shell.globmatch import could_lead
 
 
 def _expand(root, entries):

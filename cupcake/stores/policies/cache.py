@@ -25,6 +25,7 @@ from stat import S_ISREG
 from cupcake import __file__ as _package_init
 from cupcake import __version__
 from cupcake.project import file_identity
+from cupcake.stores.user_secret import SECRET_NAME, secret, secret_path  # noqa: F401 - the cache's key, re-exported
 
 try:
     # Keyed BLAKE2b is a MAC by design, in one pass: on a 570 KB cache (1,000 policies and every pack)
@@ -35,7 +36,6 @@ except ImportError:  # pragma: no cover - an interpreter built without it
 
 MAC_LENGTH = 32
 UNKEYED = b"cupcake: no per-user secret yet"  # the seal of caches written before this release: never trusted
-SECRET_NAME = "cache-secret"
 
 MAGIC = b"CUPCAKE\x06"  # the compiled format: bump when its shape changes (6: BLAKE2b MAC, packed SRE forms)
 CACHE_NAME = "policy.cache"
@@ -78,41 +78,6 @@ def _modules(folder: str, found: list) -> None:
 
 def cache_key(identities) -> tuple:
     return (__version__, sys.version, code_identity(), tuple(identities))
-
-
-def secret_path(env) -> str:
-    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "cupcake", SECRET_NAME)
-
-
-def secret(env, create: bool = False):
-    """The per-user secret (bytes), or None when there is none (and ``create`` is false or fails)."""
-    path = secret_path(env)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        fd = -1
-    if fd >= 0:
-        try:
-            data = os.read(fd, 64)
-        finally:
-            os.close(fd)
-        return data if len(data) >= 32 else None
-    if not create:
-        return None
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except FileExistsError:
-        return secret(env)
-    except OSError:
-        return None
-    data = os.urandom(32)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-    return data
 
 
 def mac(key: bytes, body: bytes) -> bytes:

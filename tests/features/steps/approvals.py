@@ -25,7 +25,7 @@ def _code(run) -> str:
 @given("Cupcake's per-user secret exists")
 def per_user_secret(project):
     """The secret `cupcake sync` creates in the person's cache directory (it keys the approval codes)."""
-    from cupcake.stores.policies.cache import secret
+    from cupcake.stores.user_secret import secret
 
     assert secret(project.env(), create=True)
 
