@@ -75,7 +75,6 @@ def test_utf8_text_says_where_the_bad_byte_is_in_what_was_sent(data, start):
 def test_reading_input_imports_no_codec_module():
     import subprocess
     import sys
-
     from pathlib import Path
 
     code = (
