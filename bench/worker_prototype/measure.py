@@ -28,7 +28,9 @@ def run(argv, stdin, cwd, env):
         os.chdir(cwd)
         fd = os.open(stdin, os.O_RDONLY)
         os.dup2(fd, 0)
-        out = os.open(os.path.join(tempfile.gettempdir(), f"wp-out-{os.getppid()}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        out = os.open(
+            os.path.join(tempfile.gettempdir(), f"wp-out-{os.getppid()}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        )
         os.dup2(out, 1)
         os.execve(argv[0], argv, env)
     _, status, ru = os.wait4(pid, 0)

@@ -20,8 +20,8 @@ import sys
 def main() -> int:
     path = sys.argv[1]
     forking = "--fork" in sys.argv[2:]
-    from cupcake.cli.run import execute  # the warm import: every module a run needs
     import cupcake.systems  # noqa: F401
+    from cupcake.cli.run import execute  # the warm import: every module a run needs
 
     folder = os.path.dirname(path)
     os.makedirs(folder, mode=0o700, exist_ok=True)
