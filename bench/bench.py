@@ -1507,7 +1507,9 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
 
     baseline = prepare_baseline(tmp / "scenarios", venv / "bin" / "python")
     prepared = [prepare(sc, tmp / "scenarios", command, check_output) for sc in built]
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     measure(baseline, prepared, args.runs, check_output)
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
     base = summarize(baseline)
     rows: list[tuple[Scenario, dict | None]] = []
@@ -1610,6 +1612,8 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         "python": platform.python_version(),
         "platform": f"{platform.system()} {platform.release()} {platform.machine()}",
         "cpus": os.cpu_count(),
+        # The one-minute load average before and after the rounds: a shared machine's figures move with it.
+        "load": [load_before, load_after],
         "cupcake_version": info["version"],
         "install": "editable" if info["editable"] else ("none" if args.no_install else "regular"),
         "venv": venv_kind,
