@@ -484,7 +484,20 @@ def make_jailed_allow(project: Path) -> Setup:
     return Setup(setup.payload, expect_jailed, setup.event, (*setup.extra_args, "--jail"))
 
 
-PACK_NAMES = ("destructive", "git", "secrets", "network", "system", "production", "publishing")
+PACK_NAMES = (
+    "shell",
+    "secrets",
+    "sensitive-files",
+    "destructive",
+    "processes",
+    "databases",
+    "containers",
+    "cloud",
+    "git",
+    "network",
+    "publishing",
+    "system",
+)
 
 
 def make_recommended_harmless(project: Path) -> Setup:
@@ -503,6 +516,22 @@ def make_thousand_policies_and_packs(project: Path) -> Setup:
     imports = "imports = [" + ", ".join(f'"cupcake:{n}"' for n in PACK_NAMES) + "]\n\n"
     (project / "cupcake.toml").write_text(imports + policy_file(thousand_policies()), encoding="utf-8")
     return Setup(bash_payload(project, "git push origin feature && rm -rf build"), expect_nothing)
+
+
+def hundred_kb_source() -> str:
+    """About 100 KB of ordinary Python with no secret in it (what a Write of a large file carries)."""
+    block = (
+        two_kb_source() + '\ndb_password = os.environ.get("DB_PASSWORD", "")\nAPI_URL = "https://api.example.com/v1"\n'
+    )
+    return "\n".join(block.replace("total_price", f"total_price_{i}") for i in range(50))
+
+
+def make_recommended_secret_scan(project: Path) -> Setup:
+    """cupcake:recommended on, a Write of 100 KB whose content the secret rules scan: no output."""
+    (project / "cupcake.toml").write_text('imports = ["cupcake:recommended"]\n', encoding="utf-8")
+    content = hundred_kb_source()
+    tool_input = {"file_path": str(project / "src" / "big.py"), "content": content}
+    return Setup(payload(project, "Write", tool_input), expect_nothing)
 
 
 SELF_PROTECTION_COMMAND = (
@@ -701,6 +730,16 @@ SCENARIOS: list[Scenario] = [
     )
     for number, agent in AGENT_SCENARIOS.items()
 ]
+SCENARIOS.append(
+    Scenario(
+        19,
+        "recommended-secret-scan",
+        "cupcake:recommended on, a Write of 100 KB whose content is scanned for secrets: no output",
+        2.5,
+        1.5,
+        make_recommended_secret_scan,
+    )
+)
 SCENARIOS.append(
     Scenario(
         18,

@@ -408,8 +408,8 @@ Feature: cupcake init turns the rules in CLAUDE.md into policies that load
             When the user runs "cupcake init --template --yes"
             Then the exit code is 0
             And "cupcake.toml" is the starter
-            And the policy file "cupcake.toml" loads with 37 policies
-            And with every example uncommented, "cupcake.toml" loads with 43 policies
+            And the policy file "cupcake.toml" loads with 75 policies
+            And with every example uncommented, "cupcake.toml" loads with 81 policies
             When the agent asks to run "git push --force"
             Then the tool call is denied
             When the agent asks to run "rm xyz"

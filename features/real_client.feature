@@ -46,6 +46,21 @@ Feature: Cupcake inside the real Claude Code client
                 """
 
     @real_client
+    Scenario: A built-in rule pack blocks deleting the repository, and the model is told why and what to do
+        Given the project policy:
+            """
+            imports = ["cupcake:destructive"]
+            """
+        And the user lets the agent use Bash without asking
+        And the directory "$PROJECT/.git" holds a file
+        When the agent asks to run "rm -rf .git"
+        Then the directory "$PROJECT/.git" still exists
+        And the model is shown:
+            """
+            PreToolUse:Bash hook error: Operation blocked: This deletes the git repository itself (`.git`): every commit, branch and stash is lost. Ask the user; to start over, clone again into a new directory. [destructive.rm-repository]
+            """
+
+    @real_client
     Scenario: A hard block and two soft messages on one Write arrive together, in policy-file order
         Given the project policy:
             """

@@ -1,10 +1,12 @@
 Feature: Rule packs
-    Cupcake ships rule packs: destructive filesystem commands, git, secrets, network, privilege and
-    system, production, publishing, and `recommended` (every pack's rules: what a new project
-    should start with). A policy file enables one with `imports = ["cupcake:<pack>"]`. Every rule
-    has an id, a severity, a message that tells the agent what to do instead, and examples of what
-    it catches and what it lets through. `[packs] disable = [...]` switches rules off by id and
-    `[packs.messages]` replaces what the agent is told.
+    Cupcake ships rule packs for what teams fear: secrets, sensitive files, destructive filesystem
+    commands, processes, databases, containers and Kubernetes, cloud, git history, network exposure,
+    publishing, privilege and hidden code, and `recommended` (all of them: what a new project should
+    start with). A policy file enables one with `imports = ["cupcake:<pack>"]`. Every rule has an id,
+    a lane (block, ask, or warn: the call goes ahead and both the person and the agent are told), a
+    message that tells the agent what to do instead, and examples of what it stops and the near
+    misses it lets through. `[packs] disable = [...]` switches rules off by id, `[packs.levels]`
+    moves a rule to another lane and `[packs.messages]` replaces what the agent is told.
 
     Scenario: The recommended pack stops a force push and says what to do instead
         Given the project policy:
@@ -81,13 +83,13 @@ Feature: Rule packs
         When the user runs "cupcake packs --json"
         Then the JSON output lists the pack "git" with the rule "git.force-push"
 
-    Scenario: Reading a .env file is stopped, reading its example is not
+    Scenario: Reading the project's .env file warns, reading its example says nothing
         Given the project policy:
             """
             imports = ["cupcake:secrets"]
             """
         When the agent uses Read on ".env"
-        Then the tool call is denied by the policy "secrets.env-file"
+        Then the tool call goes ahead with the warning "reads the project's `.env` file"
         When the agent uses Read on ".env.example"
         Then the tool call is let through
 
@@ -113,5 +115,84 @@ Feature: Rule packs
             """
         When the user runs "cupcake packs --project"
         Then the exit code is 0
-        And the output says "cupcake:git (imported by cupcake.toml): 7 of 8 rules on"
+        And the output says "cupcake:git (imported by cupcake.toml): 9 of 10 rules on"
         And the output says "  off  git.no-verify  switched off by [packs] disable in cupcake.toml"
+
+    Scenario: A warning lets the call go ahead and tells the person and the agent
+        Given the project policy:
+            """
+            imports = ["cupcake:secrets"]
+            """
+        When the agent asks to run "printenv"
+        Then the tool call goes ahead with the warning "This prints the whole environment"
+
+    Scenario: A team moves a rule to another lane by id
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs.levels]
+            "git.force-push" = "ask"
+            """
+        When the agent asks to run "git push --force origin main"
+        Then the person is asked with the reason "Force-pushing rewrites the remote branch and can destroy others' commits. Push normally (pull and rebase first), or ask the user to force-push. [git.force-push]"
+
+    Scenario: An unknown rule id in the levels is rejected with the nearest one
+        Given the project policy:
+            """
+            imports = ["cupcake:git"]
+
+            [packs.levels]
+            "git.force-pushh" = "warn"
+            """
+        When the user runs "cupcake validate"
+        Then the output says "git.force-pushh"
+        And the output says "did you mean"
+        And the exit code is 1
+
+    Scenario: A credential written into a file is stopped
+        Given the project policy:
+            """
+            imports = ["cupcake:secrets"]
+            """
+        When the agent asks to write "config.py" with:
+            """
+            AWS_ACCESS_KEY_ID = 'AKIAQYLPMN5HHHFPZAM2'
+            """
+        Then the tool call is denied by the policy "secrets.write-credentials"
+
+    Scenario: SQL that deletes every row is stopped through a here-document
+        Given the project policy:
+            """
+            imports = ["cupcake:databases"]
+            """
+        When the agent asks to run:
+            """
+            psql app <<'EOF'
+            DELETE FROM users;
+            EOF
+            """
+        Then the tool call is denied by the policy "databases.destructive-sql"
+
+    Scenario: A command hidden in a git alias is read like any other
+        Given the project policy:
+            """
+            imports = ["cupcake:destructive"]
+
+            [settings]
+            self_protection = false  # it refuses any git alias that runs a program: the pack's reading is shown alone
+            """
+        When the agent asks to run "git -c alias.x='!rm -rf /' x"
+        Then the tool call is denied by the policy "destructive.rm-recursive-outside"
+
+    Scenario: Code decoded at run time is refused with how to write it plainly
+        Given the project policy:
+            """
+            imports = ["cupcake:shell"]
+            """
+        When the agent asks to run:
+            """
+            python3 -c "import os; getattr(os, 'sys' + 'tem')('id')"
+            """
+        Then the tool call is denied by the policy "shell.hidden-code"
+        And the denial says "Write the command out plainly"

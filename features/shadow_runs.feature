@@ -55,7 +55,7 @@ Feature: Shadow runs: try new rules on real work before they enforce anything
 
     Scenario: Promoting shows the diff and asks first; no is no
         When the user runs "cupcake shadow promote" and answers "n"
-        Then the output says "adds 8: git.branch-force-delete"
+        Then the output says "adds 10: git.branch-force-delete"
         And the output says "removes 1: no-force-push"
         And the output says "+imports = ["cupcake:git"]"
         And the output says "Nothing changed."
@@ -125,7 +125,7 @@ Feature: Shadow runs: try new rules on real work before they enforce anything
 
     Scenario: validate says what is evaluated beside the enforced set
         When the user runs "cupcake validate"
-        Then the output says "shadow: the candidate cupcake.candidate.toml (8 policies, with the user's file)"
+        Then the output says "shadow: the candidate cupcake.candidate.toml (10 policies, with the user's file)"
 
     Scenario: The shadow evaluation is in the pipeline only where it has something to evaluate
         When the user runs "cupcake systems"

@@ -110,7 +110,7 @@ Feature: Testing policies: test, explain, replay
         When the agent asks to run "git reset --hard"
         Then the model is shown:
             """
-            Operation blocked: `git reset --hard` throws away uncommitted changes. Commit or stash them first (`git stash`), or use `git reset --soft` / `git restore --staged`. [git.reset-hard]
+            Operation blocked: `git reset --hard` (or `--merge`) throws away uncommitted changes. Commit or stash them first (`git stash`), or use `git reset --soft` / `git restore --staged`. [git.reset-hard]
 
             Additional policy feedback:
             • Cupcake self-protection: this command (git reset --hard) may rewrite or remove files anywhere in the git worktree of the project, including cupcake.toml, a Cupcake policy file, and Cupcake cannot show they stay as they are (git could not list the commits). Ask the user to run this git command themselves. Agents may not change it: a person must make this change, so ask the user to do it.

@@ -23,6 +23,10 @@ _READS = {
     "command_regex": ("command",),
     "command": ("command",),
     "filepath_regex": ("file_path", "notebook_path", "path"),
+    # the packs' conditions (cupcake.compile.pack_conditions)
+    "path": ("file_path", "notebook_path", "path", "command"),
+    "sql": ("command", "sql", "query"),
+    "hidden_code": ("command",),
 }
 
 
@@ -46,7 +50,7 @@ class Record:
         kind = cond[0]
         if kind in ("state_exists", "state_missing"):
             return STATE
-        if kind == "file_content_regex":
+        if kind in ("file_content_regex", "secret"):
             return None if self.complete else CONTENTS
         if kind == "field":
             path = cond[1]

@@ -1,11 +1,22 @@
-"""``cupcake packs``: the built-in rule packs and their rules; ``cupcake packs NAME``: one pack, each rule
-with its message and examples; ``cupcake packs --project``: the packs this project's policy files turn
-on, rule by rule (on, or off and why). Also the packs table of docs/packs.md."""
+"""``cupcake packs``: the built-in rule packs and their rules (id, level, tools, one example);
+``cupcake packs NAME``: one pack, each rule with its message and examples; ``cupcake packs --project``:
+the packs this project's policy files turn on, rule by rule (on, or off and why). Also the table of
+``docs/packs.md``."""
 
 from __future__ import annotations
 
 import json
 import os
+
+
+def example_text(tool: str, tool_input: dict) -> str:
+    """One example as a person would read it: the command, or the tool and what it names."""
+    if tool == "Bash":
+        return str(tool_input.get("command", ""))
+    shown = tool_input.get("file_path") or tool_input.get("path") or ""
+    if not shown:
+        shown = json.dumps(tool_input, ensure_ascii=False)
+    return f"{tool} {shown}"
 
 
 def packs_data() -> list:
@@ -18,17 +29,16 @@ def packs_data() -> list:
             {
                 "name": name,
                 "description": pack.description,
+                "include": list(pack.include),
                 "rules": [
                     {
                         "id": rule["id"],
                         "severity": rule.get("severity", "high"),
-                        "action": rule.get("action", "block"),
+                        "level": packs.level_of(rule),
                         "tools": rule.get("matcher", "Bash"),
                         "message": rule["message"],
-                        "examples": {
-                            "match": _shown_examples(rule, "match"),
-                            "pass": _shown_examples(rule, "pass"),
-                        },
+                        "example": next(iter(_shown_examples(rule, "stop")), ""),
+                        "examples": {"stop": _shown_examples(rule, "stop"), "pass": _shown_examples(rule, "pass")},
                     }
                     for rule in pack.rules
                 ],
@@ -38,14 +48,10 @@ def packs_data() -> list:
 
 
 def _shown_examples(rule: dict, expected: str) -> list:
-    """A rule's examples as a person reads them: the command, or ``Tool {input}``."""
+    """A rule's examples as a person reads them: the command, or the tool and what it names."""
     from cupcake import packs
 
-    return [
-        tool_input["command"] if tool == "Bash" else f"{tool} {json.dumps(tool_input, ensure_ascii=False)}"
-        for kind, tool, tool_input in packs.examples(rule)
-        if kind == expected
-    ]
+    return [example_text(tool, tool_input) for kind, tool, tool_input, _f in packs.examples(rule) if kind == expected]
 
 
 class UsageError(Exception):
@@ -76,9 +82,9 @@ def show_pack(name: str, json_out: bool = False, out=print, err=print) -> int:
     out(f"cupcake:{pack['name']} — {pack['description']} ({len(pack['rules'])} rules)")
     out(f'Turn it on in cupcake.toml: imports = ["cupcake:{pack["name"]}"]')
     for rule in pack["rules"]:
-        out(f"\n{rule['id']}  ({rule['severity']}, {rule['action']}, {rule['tools'].replace('|', ', ')})")
+        out(f"\n{rule['id']}  ({rule['severity']}, {rule['level']}, {rule['tools'].replace('|', ', ')})")
         out(f"  {rule['message']}")
-        for label, kind in (("catches", "match"), ("lets through", "pass")):
+        for label, kind in (("catches", "stop"), ("lets through", "pass")):
             if rule["examples"][kind]:
                 out(f"  {label}: " + "; ".join(e.replace("\n", "\\n") for e in rule["examples"][kind]))
     return 0
@@ -133,11 +139,17 @@ def project_packs(root: str, env) -> dict:
                 )
             elif policy.file != packs.PREFIX + name:
                 state["why"] = f"taken in by {policy.file}"
+            elif policy.action.kind != _ACTION_KIND[packs.level_of(rule)]:
+                state["why"] = f"moved to {_LEVEL_OF[policy.action.kind]} by [packs.levels]"
             elif policy.action.text != f"{rule['message']} [{rule['id']}]":
                 state["why"] = "message from [packs.messages]"
             rules.append(state)
         found.append({"name": name, "imported_by": files, "rules": rules})
     return {"packs": found}
+
+
+_ACTION_KIND = {"block": "block", "ask": "ask", "warn": "warn"}
+_LEVEL_OF = {kind: level for level, kind in _ACTION_KIND.items()}
 
 
 def list_project_packs(env, cwd: str, json_out: bool = False, out=print) -> int:
@@ -173,31 +185,48 @@ def list_packs(json_out: bool = False, out=print) -> int:
         return 0
     for pack in data:
         out(f"cupcake:{pack['name']} — {pack['description']} ({len(pack['rules'])} rules)")
-        if pack["name"] == "recommended":
+        if pack["include"]:
+            out("  gathers: " + ", ".join(f"cupcake:{n}" for n in pack["include"]))
             continue
         for rule in pack["rules"]:
-            out(f"  {rule['id']:<40} {rule['severity']:<9} {rule['action']:<6} {rule['tools']}")
+            example = rule["example"].replace("\n", "⏎")
+            if len(example) > 60:
+                example = example[:59] + "…"
+            out(f"  {rule['id']:<40} {rule['level']:<5} {rule['tools']:<28} e.g. {example}")
     out(
         '\nEnable one in cupcake.toml: imports = ["cupcake:recommended"]. Switch a rule off:'
-        ' [packs] disable = ["<rule id>"]; change its message: [packs.messages] "<rule id>" = "…".'
+        ' [packs] disable = ["<rule id>"]; move it to another lane: [packs.levels] "<rule id>" = "ask"'
+        ' (block, ask or warn); change its message: [packs.messages] "<rule id>" = "…".'
         "\n`cupcake packs NAME` shows a pack's rules with their messages and examples; `cupcake packs --project`"
         " shows which packs and rules this project has on."
     )
     return 0
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", "⏎")
+
+
+def _code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds."""
+    text = _cell(text)
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
 def markdown_table() -> str:
-    """The packs table of docs/packs.md, generated from the packs themselves."""
-    lines = ["| Pack | Rule | Severity | Action | Tools | What the agent is told |", "|---|---|---|---|---|---|"]
+    """The table of every rule in ``docs/packs.md``, generated from the packs themselves."""
+    lines = [
+        "| Rule | Level | Tools | Stops, for example | What the agent is told |",
+        "|---|---|---|---|---|",
+    ]
     for pack in packs_data():
-        if pack["name"] == "recommended":
+        if pack["include"]:
             continue
         for rule in pack["rules"]:
             first = rule["message"].split(". ")[0].rstrip(".") + "."
-            first = first.replace("|", "\\|")
             lines.append(
-                f"| `cupcake:{pack['name']}` | `{rule['id']}` | {rule['severity']} | {rule['action']}"
-                f" | {rule['tools'].replace('|', ', ')} | {first} |"
+                f"| `{rule['id']}` | {rule['level']} | {rule['tools'].replace('|', ', ')}"
+                f" | {_code(rule['example'])} | {_cell(first)} |"
             )
     return "\n".join(lines)
 

@@ -13,7 +13,7 @@ class Outcome:
     """What one event got: the decision, the text the agent is shown, the checks that fired (the one
     that decided first), the matched policies, and what the rehearsal did not run."""
 
-    __slots__ = ("decision", "text", "policy", "fired", "matched", "ctx", "failures", "warnings", "not_run")
+    __slots__ = ("decision", "text", "policy", "fired", "matched", "ctx", "failures", "warnings", "not_run", "warned")
 
     def __init__(self, ctx, rehearsal):
         from cupcake.stores.audit.record import decision_of, message_of
@@ -28,6 +28,14 @@ class Outcome:
         self.failures = [f.message for f in ctx.failures]
         self.warnings = list(ctx.warnings)
         self.not_run = list(rehearsal.not_run)
+        # Policies whose warning went out with a call that went ahead (the packs' warn lane).
+        self.warned = [
+            Policy(policies[i]).name
+            for i in ctx.matched
+            if i < len(policies) and Policy(policies[i]).action.kind == "warn"
+        ]
+        if self.warned and self.decision in ("allow", "context"):
+            self.decision = "warn"
 
 
 def rehearse(payload: dict, root: str, env, runs_programs: bool = False, agent=None, event=None) -> Outcome:
@@ -117,6 +125,10 @@ def describe(cond) -> str:
         return f"{kind} /{cond[1]}/"
     if kind == "field":
         return f"field {'.'.join(cond[1])} {cond[2]} {cond[3]!r}"
+    if kind in ("path", "secret", "sql", "hidden_code", "project_file"):
+        from cupcake.evaluate.pack_match import describe as describe_pack
+
+        return describe_pack(cond)
     if kind == "not":
         return f"not {describe(cond[1])}"
     if kind == "any":

@@ -8,7 +8,7 @@ A scenario file holds ``[[scenario]]`` tables:
     [[scenario]]
     name = "force pushes are stopped"
     command = "git push --force"          # a Bash call; or tool = "Read" and input = { file_path = ".env" }
-    expect = "block"                      # allow, block, ask, approve, feedback, context
+    expect = "block"                      # allow, block, ask, approve, feedback, context, warn
     expect_text = "Push normally"         # optional: the answer's text contains this
     expect_policy = "git.force-push"      # optional: a check that fired, or a policy that matched
 
@@ -29,7 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from cupcake.cli.rehearse import Outcome
 
-DECISIONS = ("allow", "block", "ask", "approve", "feedback", "context")
+DECISIONS = ("allow", "block", "ask", "approve", "feedback", "context", "warn")
 ALIASES = {"deny": "block", "none": "allow"}
 DEFAULT_DIR = os.path.join("tests", "cupcake")
 SCHEMA_VERSION = 1
@@ -262,20 +262,27 @@ def _pack_results(env, names):
     from cupcake import packs
 
     for name in names or packs.names():
-        if name == "recommended":
-            continue  # its rules are the other packs' rules
+        if packs.load(name).include:
+            continue  # a gathering pack (recommended): its rules are the other packs' rules
         with tempfile.TemporaryDirectory(prefix="cupcake-pack-") as scratch:
             root = os.path.realpath(os.path.join(scratch, "project"))
             os.makedirs(root)
             with open(os.path.join(root, "cupcake.toml"), "w", encoding="utf-8") as f:
-                f.write(f'imports = ["cupcake:{name}"]\n')
+                # The pack on its own: self-protection's blocks are its own (tests/protection).
+                f.write(f'imports = ["cupcake:{name}"]\n[settings]\nself_protection = false\n')
             for rule in packs.load(name).rules:
-                for expected, tool, tool_input in packs.examples(rule):
-                    outcome = run_payload(payload_for("PreToolUse", tool, tool_input, root), root, env)
+                for expected, tool, tool_input, files in packs.examples(rule):
+                    for file_name, text in files.items():  # the project files an example needs
+                        with open(os.path.join(root, file_name), "w", encoding="utf-8") as f:
+                            f.write(text)
+                    try:
+                        outcome = run_payload(payload_for("PreToolUse", tool, tool_input, root), root, env)
+                    finally:
+                        for file_name in files:
+                            os.remove(os.path.join(root, file_name))
                     hit = rule["id"] in outcome.matched
-                    action = "ask" if rule.get("action") == "ask" else "block"
-                    if expected == "match":
-                        ok = hit and outcome.decision == action
+                    if expected == "stop":  # caught in the rule's lane: block, ask, or warn
+                        ok = hit and outcome.decision == packs.level_of(rule)
                     else:
                         ok = not hit
                     yield name, rule, expected, tool, tool_input, outcome, ok and not outcome.failures
@@ -290,7 +297,7 @@ def run_pack_examples(env, out, err=print, names=None, json_out: bool = False, j
     results = []
     for pack, rule, expected, tool, tool_input, outcome, ok in pack_results(env, names):
         shown = tool_input.get("command") if tool == "Bash" else f"{tool} {json.dumps(tool_input)}"
-        want = "caught" if expected == "match" else "let through"
+        want = "caught" if expected == "stop" else "let through"
         result = Result(f"cupcake:{pack}", f"{rule['id']}: {shown!r} is {want}")
         result.expected = {"rule": rule["id"], "example": expected}
         result.outcome = outcome

@@ -17,6 +17,7 @@ ACTION_KIND = {
     "block_with_feedback": "block",
     "approve": "approve",
     "ask": "ask",
+    "warn": "warn",
     "inject_context": "context",
 }
 
@@ -64,7 +65,7 @@ def compile_action(action, event, report):
         from cupcake.compile.compile_context import compile_context
 
         return compile_context(action, report)
-    text = {"soft": "message", "block": "feedback_message"}.get(compiled, "reason")
+    text = {"soft": "message", "warn": "message", "block": "feedback_message"}.get(compiled, "reason")
     return (compiled, action.get(text) or "")
 
 

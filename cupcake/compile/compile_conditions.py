@@ -83,6 +83,10 @@ def compile_condition(cond, report, root: str = ""):
         from cupcake.compile.command_condition import compile_command_condition
 
         return compile_command_condition(cond, report, checked_regex)
+    if kind in schema.PACK_CONDITIONS:
+        from cupcake.compile.pack_conditions import compile_pack_condition
+
+        return compile_pack_condition(cond, report)
     if kind not in schema.CONDITION_TYPES:
         report(
             f'unknown condition type "{kind}"{suggestion(kind, schema.CONDITION_TYPES + schema.COMBINATORS)}',
@@ -130,6 +134,10 @@ def patterns_in(conditions):
             from cupcake.compile.command_condition import patterns_of
 
             yield from patterns_of(cond)
+        elif cond[0] in schema.PACK_CONDITIONS:
+            from cupcake.compile.pack_conditions import patterns_of as pack_patterns
+
+            yield from pack_patterns(cond)
         elif cond[0] == "field" and cond[2] == "regex" and cond[3]:
             yield cond[3]
         elif cond[0] in schema.STATE_CONDITIONS:

@@ -11,9 +11,11 @@ from cupcake.problems import ERROR, WARNING, Problem, suggestion
 
 
 def merged_settings(top_sources, problems) -> dict:
-    """``[packs]`` of every top-level file, checked: {"disable": set, "messages": dict}. The
-    project file's messages win over the user file's; every file's ``disable`` counts."""
+    """``[packs]`` of every top-level file, checked: {"disable": set, "levels": dict, "messages":
+    dict}. The project file's levels and messages win over the user file's; every file's
+    ``disable`` counts."""
     disable: set = set()
+    levels: dict = {}
     observe: set = set()
     messages: dict = {}
     for source in reversed(top_sources):  # the user file last in ``paths``: read it first
@@ -23,7 +25,7 @@ def merged_settings(top_sources, problems) -> dict:
 
         def report(message, key=None, severity=ERROR, source=source):
             if isinstance(key, tuple):  # ("messages", rule id): the line of that id in [packs.messages]
-                line = source.lines.table_key("packs.messages", key[1])
+                line = source.lines.table_key("packs." + key[0], key[1])
             else:
                 line = source.lines.table_key("packs", key) if key else None
             line = line or source.lines.top_key("packs") or _header(source.lines)
@@ -33,13 +35,16 @@ def merged_settings(top_sources, problems) -> dict:
         value = table.get("disable", [])
         if isinstance(value, list):
             disable.update(v for v in value if isinstance(v, str))
+        value = table.get("levels", {})
+        if isinstance(value, dict):
+            levels.update({k: v for k, v in value.items() if v in packs.LEVELS})
         value = table.get("messages", {})
         if isinstance(value, dict):
             messages.update({k: v for k, v in value.items() if isinstance(v, str) and v.strip()})
         value = table.get("observe", [])
         if isinstance(value, list):
             observe.update(v for v in value if isinstance(v, str))
-    return {"disable": disable, "messages": messages, "observe": observe}
+    return {"disable": disable, "levels": levels, "messages": messages, "observe": observe}
 
 
 def _header(lines):
@@ -66,7 +71,7 @@ def pack_sources(source, entries, report, imported) -> list:
     if not isinstance(entries, list):
         return []
     found = []
-    settings = imported.pack_settings or {"disable": set(), "messages": {}, "observe": set()}
+    settings = imported.pack_settings or {"disable": set(), "levels": {}, "messages": {}, "observe": set()}
     for n, entry in enumerate(entries):
         if not isinstance(entry, str) or not entry.startswith(packs.PREFIX):
             continue
@@ -82,7 +87,7 @@ def pack_sources(source, entries, report, imported) -> list:
             if rule_id in settings["disable"] or rule_id in imported.pack_rules:
                 continue
             imported.pack_rules.add(rule_id)
-            table = packs.policy_table(rule, settings["messages"].get(rule_id))
+            table = packs.policy_table(rule, settings["messages"].get(rule_id), settings["levels"].get(rule_id))
             if (
                 packs.observed(rule, settings.get("observe", ()))
                 or name in settings.get("observe", ())
@@ -91,7 +96,7 @@ def pack_sources(source, entries, report, imported) -> list:
                 table["mode"] = "observe"
             tables.append(table)
         # A pack's blocks come before its asks: the first hard action in list order decides, and an
-        # ask (sudo) must not pre-empt a block (sudo rm -rf /).
+        # ask (sudo) must not pre-empt a block (sudo rm -rf /). Warnings never decide.
         tables.sort(key=lambda t: t["action"]["type"] == "ask")
         found.append(PackSource(pack, source.name, source.root, {"policy": tables}))
     return found

@@ -143,6 +143,51 @@ class CommandCondition(BaseModel):
     piped_from: Names | None = Field(None)
 
 
+class PathCondition(BaseModel):
+    """``path``: the call reads or writes such a path, through any tool (``cupcake.compile.pack_conditions``)."""
+
+    model_config = _config("condition")
+    type: Literal["path"]
+    access: Literal["read", "write", "any"] | None = Field(None)
+    paths: Annotated[list[str], Field(min_length=1)]
+    except_: list[str] | None = Field(None, alias="except")
+    where: Literal["project", "outside"] | None = Field(None)
+
+
+class SecretCondition(BaseModel):
+    """``secret``: text the call writes holds a secret by detect-secrets' patterns."""
+
+    model_config = _config("condition")
+    type: Literal["secret"]
+    kinds: list[Literal["key", "keyword", "entropy"]] | None = Field(None, description='Default: ["key"].')
+
+
+class SqlCondition(BaseModel):
+    """``sql``: SQL a database client would run has a statement of one of these kinds."""
+
+    model_config = _config("condition")
+    type: Literal["sql"]
+    statements: Annotated[list[str], Field(min_length=1)]
+    unseen: bool | None = Field(None, description="SQL Cupcake cannot see counts too.")
+
+
+class HiddenCodeCondition(BaseModel):
+    """``hidden_code``: the Bash line hides what it runs."""
+
+    model_config = _config("condition")
+    type: Literal["hidden_code"]
+
+
+class ProjectFileCondition(BaseModel):
+    """``project_file``: the project's top directory holds such a file."""
+
+    model_config = _config("condition")
+    type: Literal["project_file"]
+    paths: Annotated[list[str], Field(min_length=1)]
+    except_: list[str] | None = Field(None, alias="except")
+    unignored: bool | None = Field(None)
+
+
 class NotCondition(BaseModel):
     model_config = _config("condition")
     not_: Condition = Field(alias="not")
@@ -153,7 +198,19 @@ class AnyCondition(BaseModel):
     any: list[Condition]
 
 
-Condition = RegexCondition | FieldCondition | StateCondition | CommandCondition | NotCondition | AnyCondition
+Condition = (
+    RegexCondition
+    | FieldCondition
+    | StateCondition
+    | CommandCondition
+    | PathCondition
+    | SecretCondition
+    | SqlCondition
+    | HiddenCodeCondition
+    | ProjectFileCondition
+    | NotCondition
+    | AnyCondition
+)
 
 
 # Actions: one model per ``type``.
@@ -181,6 +238,14 @@ class AskAction(BaseModel):
     model_config = _config("action")
     type: Literal["ask"]
     reason: str
+
+
+class WarnAction(BaseModel):
+    """``warn``: the call goes ahead; the message is shown to the person and to the agent."""
+
+    model_config = _config("action")
+    type: Literal["warn"]
+    message: str
 
 
 class InjectContextAction(BaseModel):
@@ -226,6 +291,7 @@ Action = (
     | FeedbackAction
     | ApproveAction
     | AskAction
+    | WarnAction
     | InjectContextAction
     | UpdateStateAction
     | RunCommandAction
@@ -246,6 +312,9 @@ class FullPolicy(Policy):
 class Packs(BaseModel):
     model_config = _config("packs")
     disable: list[str] | None = Field(None, description='Built-in rules switched off, by id ("git.force-push").')
+    levels: dict[str, Literal["block", "ask", "warn"]] | None = Field(
+        None, description="A rule id -> its lane instead of the pack's."
+    )
     messages: dict[str, str] | None = Field(None, description="A rule id -> what the agent is told instead.")
     observe: list[str] | None = Field(None, description="Rule ids or whole packs observed instead of enforced.")
 
@@ -293,6 +362,7 @@ COMPILED: dict[str, type[BaseModel]] = {
     "provide_feedback": FeedbackAction,
     "approve": ApproveAction,
     "ask": AskAction,
+    "warn": WarnAction,
     "inject_context": InjectContextAction,
     "update_state": UpdateStateAction,
 }

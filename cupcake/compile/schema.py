@@ -58,11 +58,14 @@ BlockAction = TableSchema("block_with_feedback")
 FeedbackAction = TableSchema("provide_feedback")
 ApproveAction = TableSchema("approve")
 AskAction = TableSchema("ask")
+WarnAction = TableSchema("warn")
 InjectContextAction = TableSchema("inject_context")
 UpdateStateAction = TableSchema("update_state")
 
 REGEX_CONDITIONS = ("command_regex", "filepath_regex", "file_content_regex")
-CONDITION_TYPES = REGEX_CONDITIONS + ("command", "field", "state_exists", "state_missing")
+# The packs' conditions (``cupcake.compile.pack_conditions``): checked there, not by a model.
+PACK_CONDITIONS = ("path", "secret", "sql", "hidden_code", "project_file")
+CONDITION_TYPES = REGEX_CONDITIONS + ("command", "field", "state_exists", "state_missing") + PACK_CONDITIONS
 COMBINATORS = ("not", "any")
 
 
@@ -71,6 +74,7 @@ ACTION_TABLES = {
     "provide_feedback": FeedbackAction,
     "approve": ApproveAction,
     "ask": AskAction,
+    "warn": WarnAction,
     "inject_context": InjectContextAction,
 }
 # The keys of inject_context that only make sense with ``command``.

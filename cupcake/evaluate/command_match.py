@@ -36,7 +36,13 @@ def _in_order(name: str, text: str) -> bool:
 
 def may_hold(cond, lowered: str) -> bool:
     """The prefilter over the lower-cased command text: False only when no reading could match."""
-    names = needles(cond)
+    return may_hold_names(needles(cond), lowered)
+
+
+def may_hold_names(names, lowered: str) -> bool:
+    """Whether a line (lower-cased) could spell one of ``names`` (program names, or pieces of words
+    such as ``.env``; ``()``: always): the names appear, or their letters in order where quotes or
+    backslashes could split them, and a line with expansions or globs always could."""
     if not names:
         return True
     for ch in _EXPANDS:
@@ -58,7 +64,7 @@ def holds(cond, view) -> bool:
     if not may_hold(cond, lowered):
         return False
     script = view.script()
-    for cmd in script.commands:
+    for cmd in view.facts().commands:  # nested ones too: a trap's action, a git alias, inline code's shell
         if command_matches(cond, cmd, view) is None:
             return True
     if script.incomplete:  # an unfinished reading: the condition may hold when the name is there

@@ -9,7 +9,7 @@ A policy: ``(name, event, tools, conditions, action, file, line)``. An action, b
 
 | kind | fields |
 |---|---|
-| ``block``, ``approve``, ``ask``, ``soft`` | ``text`` (the feedback message or reason) |
+| ``block``, ``approve``, ``ask``, ``soft``, ``warn`` | ``text`` (the feedback message, reason or warning) |
 | ``check`` (run_command) | ``spec`` (how to run it), ``on_failure`` (block, feedback, ignore), ``template`` (its feedback text) |
 | ``context`` (inject_context) | ``source`` (text, file, command), ``value`` |
 | ``state`` (update_state) | ``event``, ``data`` |

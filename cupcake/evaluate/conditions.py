@@ -30,6 +30,10 @@ def holds(cond, view) -> bool:
         from cupcake.evaluate.state_query import holds as state_holds
 
         return state_holds(cond, view.state)
+    if kind in ("path", "secret", "sql", "hidden_code", "project_file"):
+        from cupcake.evaluate.pack_match import holds as pack_holds
+
+        return pack_holds(cond, view)
     if kind == "not":
         return not holds(cond[1], view)
     if kind == "any":

@@ -25,6 +25,7 @@ class EventView:
         "_path",
         "_contents",
         "_script",
+        "_facts",
     )
 
     def __init__(self, event, root: str, state=None, patterns=None):
@@ -43,6 +44,7 @@ class EventView:
         self._path = False
         self._contents: tuple[str, ...] | None = None
         self._script = None
+        self._facts = None
 
     @property
     def command(self):
@@ -61,6 +63,15 @@ class EventView:
             env = known_env(adapter(self.agent).PROJECT_DIR_ENV, root, os.environ)
             self._script = self.patterns.parsed(self.command or "", cwd, home, env)
         return self._script
+
+    def facts(self, full: bool = False):
+        """What the Bash line would do, nested code included (``command_facts``): once per run.
+        ``full``: also the files read and the SQL run (each command read with the registry)."""
+        if self._facts is None or (full and not self._facts.full):
+            from cupcake.evaluate.command_facts import of
+
+            self._facts = of(self, full)
+        return self._facts
 
     @property
     def file_path(self):

@@ -2,15 +2,19 @@
 ``imports = ["cupcake:<name>"]`` (cold path: read only when the policies are compiled).
 
 A pack file holds ``description`` and ``[[rule]]`` tables. A rule: ``id`` (``<pack>.<name>``),
-``severity`` (critical, high, medium, low), ``action`` ("block", the default, or "ask"),
+``severity`` (critical, high, medium, low), ``level`` (its lane: "block", the default, "ask", or
+"warn": the call goes ahead and the message is shown to the person and to the agent),
 ``message`` (what the agent should do instead), ``matcher`` (the tools, "Bash" by default),
 ``hook_event`` ("PreToolUse" by default), ``conditions`` (the policy language's), and
-``examples.match`` / ``examples.pass``: calls the rule must catch and calls it must let through
-(a string is a Bash command; a table is ``{ tool = "Read", input = { file_path = "…" } }``).
+``examples.stop`` / ``examples.pass``: calls the rule must catch (block, ask or warn, by its
+level) and near misses it must let through (each shares the rule's program, a piece of its paths, or
+one of its ``keywords``) (a string is a Bash command; a table is
+``{ tool = "Read", input = { file_path = "…" } }``).
 
 A pack may instead gather others: ``include = ["git", …]`` and ``exclude = ["<rule id>", …]``
 (``recommended`` does). In ``cupcake.toml``, ``[packs] disable = ["<rule id>"]`` switches rules
-off and ``[packs.messages] "<rule id>" = "…"`` replaces a rule's message.
+off, ``[packs.levels] "<rule id>" = "warn"`` moves a rule to another lane and
+``[packs.messages] "<rule id>" = "…"`` replaces a rule's message.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import os
 PREFIX = "cupcake:"
 PACK_DIR = os.path.dirname(os.path.abspath(__file__))
 SEVERITIES = ("critical", "high", "medium", "low")
-ACTIONS = ("block", "ask")
+LEVELS = ("block", "ask", "warn")
 
 _cache: dict = {}
 
@@ -75,12 +79,20 @@ def all_rules() -> dict:
     return found
 
 
-def policy_table(rule: dict, message=None) -> dict:
-    """The ``[[policy]]`` table a rule stands for (its name is the rule's id)."""
+def level_of(rule: dict) -> str:
+    return rule.get("level", "block")
+
+
+def policy_table(rule: dict, message=None, level=None) -> dict:
+    """The ``[[policy]]`` table a rule stands for (its name is the rule's id), in its own lane or
+    in ``level`` when the team moved it."""
     text = message if isinstance(message, str) and message.strip() else rule["message"]
     text = f"{text} [{rule['id']}]"
-    if rule.get("action", "block") == "ask":
+    level = level or level_of(rule)
+    if level == "ask":
         action = {"type": "ask", "reason": text}
+    elif level == "warn":
+        action = {"type": "warn", "message": text}
     else:
         action = {"type": "block_with_feedback", "feedback_message": text}
     table = {
@@ -95,7 +107,7 @@ def policy_table(rule: dict, message=None) -> dict:
 
 
 # ``[packs]``: rules switched off, messages replaced, rules or whole packs observed (recorded, not enforced).
-SETTINGS_KEYS = ("disable", "messages", "observe")
+SETTINGS_KEYS = ("disable", "levels", "messages", "observe")
 
 
 def observed(rule: dict, observe) -> bool:
@@ -104,15 +116,17 @@ def observed(rule: dict, observe) -> bool:
 
 
 def settings_of(table) -> dict:
-    """``[packs]`` of a top-level policy file: {"disable": [...], "messages": {...}} (as written)."""
+    """``[packs]`` of a top-level policy file: {"disable": [...], "levels": {...}, "messages": {...}}
+    (as written)."""
     packs = table.get("packs") if isinstance(table, dict) else None
     return packs if isinstance(packs, dict) else {}
 
 
 def check_settings(packs: dict, report, warn) -> None:
-    """Report the shape of ``[packs]`` and every rule id no pack has: an error in ``disable`` (the rule
-    meant stays on), a warning in ``messages`` (the message is not used), each with the key's line
-    (``report(message, key)``: a key of ``[packs]``, or ``("messages", rule_id)``)."""
+    """Report the shape of ``[packs]`` and every rule id no pack has (with the nearest one): an error
+    in ``disable`` (the rule meant stays on) and in ``levels`` (the rule stays in its lane), a warning
+    in ``messages`` (the message is not used) and in ``observe``, each with the key's line
+    (``report(message, key)``: a key of ``[packs]``, or ``("messages", rule_id)`` / ``("levels", rule_id)``)."""
     from cupcake.problems import suggestion
 
     known = all_rules()
@@ -141,12 +155,30 @@ def check_settings(packs: dict, report, warn) -> None:
     if not isinstance(messages, dict) or not all(isinstance(v, str) and v.strip() for v in messages.values()):
         report('[packs.messages] maps a rule id to a message: "git.force-push" = "…"', "messages")
         messages = {}
+    levels = packs.get("levels", {})
+    if not isinstance(levels, dict):
+        report('[packs.levels] maps a rule id to a level: "git.force-push" = "ask"', "levels")
+        levels = {}
+    for rule_id, level in levels.items():
+        if level not in LEVELS:
+            report(
+                f'[packs.levels] "{rule_id}": the level is one of {", ".join(LEVELS)} (got {level!r})'
+                f"{suggestion(str(level), LEVELS)}",
+                ("levels", rule_id),
+            )
     for rule_id in disable:
         if rule_id not in known:
             report(
                 f'[packs] disable: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}, so no'
                 " rule is switched off for it (`cupcake packs` lists the ids)",
                 "disable",
+            )
+    for rule_id in levels:
+        if rule_id not in known:
+            report(
+                f'[packs.levels]: no built-in rule has the id "{rule_id}"{suggestion(rule_id, list(known))}, so no'
+                " rule changes lane for it (`cupcake packs` lists the ids)",
+                ("levels", rule_id),
             )
     for rule_id in messages:
         if rule_id not in known:
@@ -158,10 +190,18 @@ def check_settings(packs: dict, report, warn) -> None:
 
 
 def examples(rule: dict):
-    """(expected, tool, tool_input) for each example: expected is "match" or "pass"."""
-    for expected in ("match", "pass"):
+    """(expected, tool, tool_input, files) for each example: expected is "stop" or "pass"; files
+    ({name: text}) are put in the project first (``{ command = "git add -A", files = { ".env" = "…" } }``)."""
+    for expected in ("stop", "pass"):
         for example in (rule.get("examples") or {}).get(expected, ()):
             if isinstance(example, str):
-                yield expected, "Bash", {"command": example}
+                yield expected, "Bash", {"command": example}, {}
+            elif "command" in example:
+                yield expected, "Bash", {"command": example["command"]}, dict(example.get("files", {}))
             else:
-                yield expected, example.get("tool", "Bash"), dict(example.get("input", {}))
+                yield (
+                    expected,
+                    example.get("tool", "Bash"),
+                    dict(example.get("input", {})),
+                    dict(example.get("files", {})),
+                )

@@ -1,12 +1,13 @@
-"""Containers, clusters and infrastructure: docker/podman, kubectl, helm, terraform. Their global
-options (so the subcommand is found: ``docker -H x run``), the subcommands, and the few that write
-local files (``docker cp``, ``kubectl cp``, ``helm template --output-dir``, ``terraform plan -out``).
+"""Containers, clusters and infrastructure: docker/podman, kubectl, helm, terraform, and the cloud
+CLIs (aws, gcloud, az, gsutil). Their global options (so the subcommand is found: ``docker -H x run``,
+``aws --profile p s3 rm``), the subcommands, and the few that write local files (``docker cp``,
+``kubectl cp``, ``helm template --output-dir``, ``terraform plan -out``, ``aws s3 cp``).
 What a container does inside is not read; but a folder mounted into it writable (``-v SRC:DST``,
 ``--mount type=bind,source=SRC``) is written by the container, through the daemon, outside any jail."""
 
 from __future__ import annotations
 
-from cupcake.programs.spec import INTO, POSIX, READS, TOOL, WRITES, program
+from cupcake.programs.spec import DELETES, INTO, POSIX, READS, TOOL, WRITES, program
 from cupcake.shell.words import ANY, Word
 
 
@@ -66,6 +67,52 @@ def _bind_source(value, mount: bool):
     return Word(parts[0])
 
 
+def _remote(text: str) -> bool:
+    """``s3://b/k``, ``gs://b``, ``host:path``: not a file of this machine."""
+    return "://" in text or (":" in text.split("/", 1)[0] and not text.startswith(("/", ".", "~")))
+
+
+def _cloud_files(r) -> None:
+    """The local files a cloud CLI call reads or writes. A value given as ``file://PATH`` (or
+    ``fileb://``, ``@PATH``) is read. The copies (``aws s3 cp/mv/sync``, ``gcloud storage cp/mv/rsync``,
+    ``gsutil cp/mv/rsync``, ``az storage blob download/upload``) read a local source and write a local
+    destination (``mv`` removes its source). Any other operand that looks like a path (a ``/`` or a
+    ``.`` in it, a leading ``~``, no ``@``) may be where the call writes its output (``aws s3api get-object …
+    out.json``, ``gcloud iam service-accounts keys create key.json``)."""
+    for word in r.words[1:]:  # an option's value or not: the options of every service are not listed
+        text = word.value.split("=", 1)[1] if word.value.startswith("--") and "=" in word.value else word.value
+        for scheme in ("file://", "fileb://", "@"):
+            if word.known and text.startswith(scheme) and len(text) > len(scheme):
+                r.add(READS, Word(text[len(scheme) :]))
+    operands = list(r.operands)
+    verb = r.path[-1]
+    if operands and operands[0].known and operands[0].value in _COPIES:  # gcloud storage cp
+        verb = operands.pop(0).value
+    operands = [w for w in operands if not (w.known and (w.value in _CLOUD_VERBS or "@" in w.value))]
+    if verb in _COPIES and len(operands) >= 2:
+        *sources, dest = operands
+        for source in sources:
+            if not source.known or not _remote(source.value):
+                r.add(DELETES if r.path[-1] == "mv" else READS, source, tree=True)
+        if not dest.known or not _remote(dest.value):
+            r.add(WRITES, dest, tree=True)
+        return
+    for word in operands:
+        text = word.value
+        if not word.known or (not _remote(text) and ("/" in text or "." in text or text.startswith("~"))):
+            r.add(WRITES, word)
+
+
+# Words of a cloud CLI call that name what it does, never a file (``gcloud compute instances delete``).
+_CLOUD_VERBS = frozenset(("download", "upload", "upload-batch", "download-batch"))
+_COPIES = frozenset(("cp", "mv", "sync", "rsync"))
+_CLOUD = {"complete": False}
+
+
+def _services(*names, **more) -> dict:
+    return {**{n: (n, TOOL, _CLOUD) for n in names}, **more}
+
+
 _RUN = {
     "options": "-v,--volume= --mount= -w,--workdir= -e,--env= --env-file=:reads -p,--publish= --name= "
     "--network,--net= -u,--user= --entrypoint= -l,--label= --label-file=:reads --cidfile=:writes -a,--attach= "
@@ -93,6 +140,17 @@ _DOCKER_SUBS = {
     "save": ("save", TOOL, {"options": "-o,--output=:writes", "complete": False}),
     "export": ("export", TOOL, {"options": "-o,--output=:writes", "complete": False}),
     "load": ("load", TOOL, {"options": "-i,--input=:reads -q,--quiet", "complete": False}),
+    # The command runs in the container: its paths are the container's (the rule packs read it).
+    "exec": (
+        "exec",
+        TOOL,
+        {
+            "options": "-d,--detach -i,--interactive -t,--tty --privileged -e,--env= --env-file=:reads -u,--user= "
+            "-w,--workdir= --detach-keys=",
+            "operands": "value elsewhere",
+            "style": POSIX,
+        },
+    ),
     "compose": (
         "compose",
         TOOL,
@@ -208,14 +266,24 @@ for _name in (
 ):
     _DOCKER_SUBS.setdefault(_name, (_name, TOOL, {"complete": False}))
 
-_KUBECTL_SUBS = {"cp": ("cp", TOOL, {"options": "-c,--container= --no-preserve --retries=", "handler": _cp})}
+_KUBECTL_SUBS = {
+    "cp": ("cp", TOOL, {"options": "-c,--container= --no-preserve --retries=", "handler": _cp}),
+    # ``kubectl exec POD -- CMD``: the command runs in the pod (the rule packs read it).
+    "exec": (
+        "exec",
+        TOOL,
+        {
+            "options": "-i,--stdin -t,--tty -c,--container= -q,--quiet --pod-running-timeout= -f,--filename=:reads",
+            "operands": "value elsewhere",
+        },
+    ),
+}
 for _name in (
     "apply",
     "delete",
     "get",
     "describe",
     "logs",
-    "exec",
     "port-forward",
     "rollout",
     "scale",
@@ -275,6 +343,8 @@ SPECS = (
             "docker cp ctr:/etc/x ./x => writes ./x (tree)",
             "docker run --rm -it alpine sh => passes",
             "docker -H tcp://h:2375 ps => passes",
+            "docker exec -it db psql -c 'DROP TABLE t' => elsewhere psql -c DROP TABLE t",
+            "docker --context prod exec web rm -rf /data => elsewhere rm -rf /data",
             "docker save -o img.tar app => writes img.tar",
             "docker run --rm -v /srv/app:/w alpine rm /w/x => into /srv/app (tree)",
             "docker run -v /srv/app:/w:ro alpine ls /w => passes",
@@ -296,6 +366,8 @@ SPECS = (
         subcommands=_KUBECTL_SUBS,
         examples=(
             "kubectl -n prod get pods => passes",
+            "kubectl exec -it web -- rm -rf /data => elsewhere rm -rf /data",
+            "kubectl --context prod exec web -c app -- sh -c 'rm x' => elsewhere sh -c rm x",
             "kubectl cp pod:/x ./x => writes ./x (tree)",
             "kubectl apply -f k.yaml => reads k.yaml",
         ),
@@ -413,6 +485,102 @@ SPECS = (
         examples=(
             "terraform -chdir=infra plan -out=tf.plan => writes tf.plan",
             "terraform apply -auto-approve => passes",
+            "terraform -chdir=infra destroy -auto-approve => passes",
+        ),
+    ),
+    program(
+        "aws",
+        TOOL,
+        options="--profile= --region= --output= --endpoint-url= --query= --ca-bundle=:reads --cli-read-timeout= "
+        "--cli-connect-timeout= --color= --cli-binary-format= --debug --no-verify-ssl --no-paginate --no-sign-request "
+        "--no-cli-pager --cli-auto-prompt --no-cli-auto-prompt --cli-input-json= --cli-input-yaml=",
+        handler=_cloud_files,
+        subcommands=_services(
+            *("s3api", "ec2", "iam", "sts", "rds", "lambda", "cloudformation", "eks", "ecr", "ecs", "logs", "ssm"),
+            *("dynamodb", "sqs", "sns", "route53", "cloudfront", "kms", "secretsmanager", "configure", "sso"),
+            *(
+                "elbv2",
+                "autoscaling",
+                "apigateway",
+                "cloudwatch",
+                "events",
+                "kinesis",
+                "glue",
+                "athena",
+                "organizations",
+            ),
+            s3=(
+                "s3",
+                TOOL,
+                {
+                    "options": "--recursive --dryrun --force --quiet --exclude= --include= --delete --acl= "
+                    "--storage-class= --sse= --content-type= --exact-timestamps --size-only --follow-symlinks "
+                    "--no-follow-symlinks --only-show-errors --expires-in= --page-size= --human-readable --summarize",
+                    "complete": False,
+                    "subcommands": {
+                        n: (n, TOOL, {"complete": False})
+                        for n in ("cp", "mv", "sync", "rm", "rb", "mb", "ls", "presign", "website")
+                    },
+                },
+            ),
+        ),
+        examples=(
+            "aws --profile prod s3 rm s3://b --recursive => passes",
+            "aws --region us-east-1 --profile p ec2 terminate-instances --instance-ids i-1 => passes",
+            "aws s3 cp s3://b/k ./out/k.txt => writes ./out/k.txt (tree)",
+            "aws s3 mv ./a.txt s3://b/a.txt => deletes ./a.txt (tree)",
+            "aws s3api get-object --bucket b --key k out.json => writes out.json",
+            "aws iam put-role-policy --policy-document file://policy.json --role-name r => reads policy.json",
+        ),
+    ),
+    program(
+        "gcloud",
+        TOOL,
+        options="--project= --account= --configuration= --billing-project= --format= --verbosity= "
+        "--impersonate-service-account= --flags-file=:reads --flatten= --trace-token= --access-token-file=:reads "
+        "-q,--quiet --log-http --no-user-output-enabled --user-output-enabled --zone= --region=",
+        handler=_cloud_files,
+        subcommands=_services(
+            *("compute", "container", "sql", "iam", "projects", "functions", "run", "app", "auth", "config", "pubsub"),
+            *("secrets", "kms", "dns", "deployment-manager", "artifacts", "builds", "services", "beta", "alpha"),
+            storage=("storage", TOOL, {**_CLOUD, "options": "-r,--recursive --all-versions -R --continue-on-error"}),
+        ),
+        examples=(
+            "gcloud --project p compute instances delete web-1 => passes",
+            "gcloud storage cp gs://b/k ./k.txt => writes ./k.txt (tree)",
+            "gcloud iam service-accounts keys create key.json --iam-account a@p.iam => writes key.json",
+        ),
+    ),
+    program(
+        "az",
+        TOOL,
+        options="--subscription= -o,--output= --query= --only-show-errors --debug --verbose -y,--yes "
+        "-g,--resource-group= -n,--name= -l,--location=",
+        handler=_cloud_files,
+        subcommands=_services(
+            *("group", "vm", "aks", "storage", "webapp", "functionapp", "sql", "keyvault", "network", "account"),
+            *("ad", "role", "acr", "cosmosdb", "resource", "deployment", "login", "logout", "monitor", "redis"),
+        ),
+        examples=(
+            "az --subscription s group delete -n prod-rg --yes => passes",
+            "az storage blob download -c c -n b -f ./b.txt => writes ./b.txt",
+        ),
+    ),
+    program(
+        "gsutil",
+        TOOL,
+        options="-m -q -D -d -h= -o= -u= -i=",
+        style=POSIX,
+        handler=_cloud_files,
+        subcommands=_services(
+            *("ls", "rm", "rb", "mb", "du", "cat", "stat", "acl", "iam", "defacl", "lifecycle", "versioning"),
+            cp=("cp", TOOL, {"options": "-r -R -n -p -z= -Z -e -c -D -L= -I -j= -J -A -v -s= -U", "complete": False}),
+            mv=("mv", TOOL, {"options": "-p", "complete": False}),
+            rsync=("rsync", TOOL, {"options": "-r -R -d -n -c -e -p -x= -C -u -J -U", "complete": False}),
+        ),
+        examples=(
+            "gsutil -m rm -r gs://bucket => passes",
+            "gsutil cp gs://b/k ./k.txt => writes ./k.txt (tree)",
         ),
     ),
 )

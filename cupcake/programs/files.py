@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cupcake.programs import paths
 from cupcake.programs.spec import DELETES, INTO, LINKS, MODE, POSIX, READS, TOOL, WRITES, program
-from cupcake.shell.words import ANY, ONE, SUB, Word
+from cupcake.shell.words import ANY, ONE, SUB, Word, glob_tokens
 
 
 def _rm(r) -> None:
@@ -221,6 +221,8 @@ def _find(r) -> None:
         roots.append(words[i])
         i += 1
     roots = roots or [Word(".")]
+    name = None  # the -name every path found before this point has (a plain conjunction of tests only)
+    plain = all(w.known and w.value not in _FIND_EITHER and "path" not in w.value for w in words[i:])
     while i < len(words):
         text = words[i].value
         if text in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -229,9 +231,11 @@ def _find(r) -> None:
                 j += 1
             root = roots[0] if len(roots) == 1 else None
             same = text in ("-exec", "-ok")
-            r.more.append(([_found(w, root if same else None) for w in words[i + 1 : j]], same))
+            r.more.append(([_found(w, root if same else None, name) for w in words[i + 1 : j]], same))
             i = j + 1
             continue
+        if text == "-name" and plain and name is None and i + 1 < len(words):
+            name = words[i + 1].value
         if text == "-delete":
             for root in roots:
                 r.add(DELETES, root, "find -delete", tree=True)
@@ -247,8 +251,13 @@ def _find(r) -> None:
         i += 1
 
 
-def _found(word, root) -> Word:
-    """``{}`` in an ``-exec`` command: a path found under ``root`` (which one, unknown; it never climbs)."""
+# Words that make find's expression more than a conjunction of tests (then -name narrows nothing).
+_FIND_EITHER = frozenset(("-o", "-or", "!", "-not", ",", "(", ")", "-regex", "-iregex"))
+
+
+def _found(word, root, name=None) -> Word:
+    """``{}`` in an ``-exec`` command: a path found under ``root`` (which one, unknown; it never climbs),
+    whose last component matches ``name`` (``-name NAME`` tested before the ``-exec``) when given."""
     if "{}" not in word.value:
         return word
     prefix = list(root.value.rstrip("/") + "/") if root is not None and root.exact else []
@@ -258,6 +267,8 @@ def _found(word, root) -> Word:
             if k == 1 and not tokens:
                 tokens.extend(prefix)
             tokens.append(SUB if prefix else ANY)
+            if prefix and name is not None:
+                tokens.extend(glob_tokens(name))
         tokens.extend(piece)
     return Word(word.value, word.raw, False, False, word.quoted, tokens)
 
@@ -296,6 +307,7 @@ SPECS = (
             "find . -name '*.pyc' -delete => deletes . (tree)",
             "find src -name x -fprint out.txt => writes out.txt",
             "find . -type f -exec rm {} ; => deletes {}",
+            "find . -name __pycache__ -type d -exec rm -rf {} + => deletes {} (tree)",
             "find . -newer x -print => passes",
         ),
     ),

@@ -135,9 +135,14 @@ def _ssh(r) -> None:
         return
     host = r.operands[0]
     command = r.operands[1:]
-    if command and local_host(host):
-        text = " ".join(w.value for w in command)
-        r.add(RUNS, Word(text, known=all(w.known for w in command)), "ssh " + host.value)
+    if not command:
+        return
+    known = all(w.known for w in command)
+    text = " ".join(w.value if known else w.raw for w in command)
+    if local_host(host):
+        r.add(RUNS, Word(text, known=known), "ssh " + host.value)
+    else:  # the other host's shell runs the words joined: read by the rule packs, not this machine's paths
+        r.elsewhere = (Word("sh"), Word("-c"), Word(text, known=known))
 
 
 def _remote(word) -> bool:
@@ -283,7 +288,8 @@ SPECS = (
         language="sh",
         examples=(
             "ssh -o ProxyCommand='rm x' host => runs rm x",
-            "ssh host 'ls -la' => passes",
+            "ssh host 'ls -la' => elsewhere sh -c ls -la",
+            "ssh -p 2222 db.example.com psql -c 'DROP TABLE t' => elsewhere sh -c psql -c DROP TABLE t",
             "ssh localhost 'rm x' => runs rm x",
             "ssh -F cfg host => script cfg",
         ),

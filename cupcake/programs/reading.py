@@ -14,6 +14,7 @@ from cupcake.programs.spec import (
     CHANGES,
     CHDIR,
     COMMAND,
+    ELSEWHERE,
     OPTIONAL,
     POSIX,
     RUNS_CODE,
@@ -57,7 +58,8 @@ class Reading:
     value Word or None, word index)] in order; ``operands``: the operand Words; ``inner``: the
     command a wrapper runs (Words) or None, with ``env`` (variables it sets for it), ``extra`` (it
     appends arguments the reader cannot see) and ``remap`` (paths inside it name other files);
-    ``effects``: [Effect]; ``unknown``: what the reading could not tell, as phrases."""
+    ``elsewhere``: a command run in a container, a pod or on another host (Words; not this machine's
+    paths, so the Bash reader leaves it to the rule packs) or None; ``effects``: [Effect]; ``unknown``: what the reading could not tell, as phrases."""
 
     __slots__ = (
         "spec",
@@ -69,6 +71,7 @@ class Reading:
         "where",
         "chdirs",
         "inner",
+        "elsewhere",
         "effects",
         "unknown",
         "env",
@@ -87,6 +90,7 @@ class Reading:
         self.where: list = []  # the word index of each operand
         self.chdirs: list = []  # (word index, Word) of each option that changes directory
         self.inner = None
+        self.elsewhere = None  # the command run in a container, a pod or on another host (Words), if any
         self.effects: list = []
         self.unknown: list = []
         self.env: list = []  # (name, Word) a wrapper sets for the command it runs (env X=1 cmd)
@@ -228,6 +232,10 @@ def read(spec, words):
         tag = _slot(current, slot)
         if tag == COMMAND:
             reading.inner = words[i:]
+            break
+        if tag == ELSEWHERE:
+            rest = words[i:]
+            reading.elsewhere = rest[1:] if rest and rest[0].known and rest[0].value == "--" else rest
             break
         if tag == ARGS:
             options = False

@@ -45,10 +45,13 @@ STDIN_CODE = "stdin code"  # the program reads code from its standard input
 CONFIG = "config"  # a setting that may name a program to run (git -c key=value)
 COMMAND = "command"  # the words from here on are a command the program runs (wrappers)
 ARGS = "args"  # the words from here on are arguments for the script, never options
+# The words from here on are a command run somewhere else (a container, a pod, another host): not
+# read by the Bash reader (its paths are not this machine's), but read by the rule packs.
+ELSEWHERE = "elsewhere"
 UNKNOWN = "unknown"  # the reader cannot tell what this does (an option it does not know)
 EFFECTS = frozenset(
     (VALUE, READS, WRITES, DELETES, MODE, LINKS, INTO, CHDIR, RUNS, SCRIPT, CODE, STDIN_CODE, CONFIG, COMMAND, ARGS)
-    + (UNKNOWN,)
+    + (ELSEWHERE, UNKNOWN)
 )
 # Effects that change files, and those that run code the reader must read or refuse.
 CHANGES = frozenset((WRITES, DELETES, MODE, LINKS, INTO))

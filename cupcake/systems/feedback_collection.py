@@ -1,5 +1,6 @@
 """400 · Pass 1: evaluate each candidate policy's conditions once, and collect, in list order,
-every soft message and every context of the policies that match. A ``run_command`` with
+every soft message and every context of the policies that match. A ``warn`` lets the call go
+ahead and is told twice: to the agent as context, to the person as a warning (``systemMessage``). A ``run_command`` with
 ``on_failure = "feedback"`` runs here: its failure is one more soft message, at its place.
 An ``inject_context`` from a file or a command is read here too (a failure: a warning, no context).
 Then, when ``[settings.eval_feedback]`` serves this event, the evaluator's findings follow the
@@ -14,6 +15,10 @@ from cupcake.evaluate.patterns import of as run_patterns
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.systems._guards import can_evaluate
+
+# How a warning is introduced: the agent learns the call went ahead, the person what was let through.
+WARN_FOR_AGENT = "Cupcake warning (the call goes ahead): "
+WARN_FOR_PERSON = "Cupcake warning: "
 
 
 class FeedbackCollection(BaseSystem):
@@ -34,6 +39,9 @@ class FeedbackCollection(BaseSystem):
             action = policy.action
             if action.kind == "soft":
                 ctx.soft.append(action.text)
+            elif action.kind == "warn":
+                ctx.contexts.append(WARN_FOR_AGENT + action.text)
+                ctx.warnings.append(WARN_FOR_PERSON + action.text)
             elif action.kind == "context":
                 if action.source == "text":
                     ctx.contexts.append(action.value)

@@ -249,7 +249,7 @@ def _corpus(project):
             yield f"{folder.name} {path.stem}", json.loads(text), folder.name, path.stem
     for name in packs.names():
         for rule in packs.load(name).rules:
-            for expected, tool, tool_input in packs.examples(rule):
+            for expected, tool, tool_input, _files in packs.examples(rule):
                 yield f"{rule['id']} {expected}", project.tool_call(tool, tool_input), None, None
     for label, command, _protected in SELF_PROTECTION_EXAMPLES:
         yield f"self-protection {label}", project.tool_call("Bash", {"command": command}), None, None

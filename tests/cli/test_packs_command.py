@@ -27,7 +27,7 @@ def test_packs_name_shows_that_pack_in_full(project):
     assert lines[3:6] == [
         f"{first['id']}  (critical, block, Bash)",
         f"  {first['message']}",
-        "  catches: " + "; ".join(first["examples"]["match"]),
+        "  catches: " + "; ".join(first["examples"]["stop"]),
     ]
     assert _cli(project, "packs", "git").stdout == done.stdout
     data = json.loads(_cli(project, "packs", "git", "--json").stdout)

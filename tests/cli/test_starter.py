@@ -35,7 +35,7 @@ def test_the_template_turns_on_the_recommended_rules_and_the_readmes_first_polic
         0,
     )
     valid = _cli(project, "validate")
-    assert (valid.stdout, valid.returncode) == ("ok: 37 policies in cupcake.toml, cupcake:recommended\n", 0)
+    assert (valid.stdout, valid.returncode) == ("ok: 75 policies in cupcake.toml, cupcake:recommended\n", 0)
 
     own = project.send_process(project.tool_call("Bash", {"command": "rm -f xyz"}))
     assert own.specific["permissionDecisionReason"] == "Operation blocked: xyz must never be deleted"

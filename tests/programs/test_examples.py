@@ -41,6 +41,8 @@ def _effects(words, depth: int) -> list:
     if reading is None or depth > 8:
         return []
     out = [effect.render() for effect in reading.effects]
+    if reading.elsewhere:  # a command run in a container or a pod: named, never this machine's effects
+        out.append("elsewhere " + " ".join(w.value for w in reading.elsewhere))
     for inner in ([reading.inner] if reading.inner else []) + [w for w, _same in reading.more]:
         out += _effects([w.value for w in inner], depth + 1)
     return out

@@ -32,7 +32,6 @@ LIMITS = {
 # Blocked although harmless: why, and what the block tells the agent to do instead.
 KNOWN_BLOCKS = {
     "git stash && git pull --rebase && git stash pop": "a pull's commits arrive during it (the block says: fetch, then merge)",
-    "env | grep PATH": "cupcake:recommended's secrets.dump-environment rule (a pack's choice, not self-protection)",
     'out=${OUT_DIR:-build}; mkdir -p "$out"': "OUT_DIR is inherited: its value is not known, so the directory could be any path",
 }
 pytestmark = pytest.mark.skipif(not git_available(), reason="needs git")

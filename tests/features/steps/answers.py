@@ -60,6 +60,16 @@ def asked(run, reason):
     assert answer.specific.get("permissionDecisionReason") == reason, answer
 
 
+@then(parsers.parse('the tool call goes ahead with the warning "{text}"'))
+def goes_ahead_warned(run, text):
+    """No decision is taken (the call goes ahead), and both the model (context) and the person (a
+    note) are told the warning, which holds this text."""
+    answer = _answer(run)
+    assert "permissionDecision" not in answer.specific, answer
+    assert text in answer.specific.get("additionalContext", ""), answer
+    assert text in (answer.json or {}).get("systemMessage", ""), answer
+
+
 @then(parsers.parse("the model is given the context:"))
 def given_context(run, docstring):
     """The model is given exactly this text as additional context."""

@@ -1,0 +1,214 @@
+"""Compiling the conditions the rule packs are written with (cold path); any policy may use them.
+
+- ``{ type = "path", access = "read" | "write" | "any", paths = ["~/.ssh/**", "*.pem"],
+  except = ["*.pub"], where = "project" | "outside" }``: the call reads or writes such a path —
+  a file tool's path, what a Bash line reads (the registry of programs says which operands and
+  options are files read) or writes (the Bash reader's writes), the paths an MCP tool is given.
+  A glob with no ``/`` matches the file name; ``~/…`` is under the home directory; ``/…`` is
+  absolute; any other glob matches at any depth (``.ssh/id_*``). ``**`` crosses directories.
+- ``{ type = "secret", kinds = ["key", "keyword", "entropy"] }``: text the call writes (Write and
+  Edit contents, an MCP tool's arguments, a here-document or ``echo`` sent to a file) holds a
+  secret by detect-secrets' patterns (``cupcake.packs.secret_patterns``): a key format, a secret
+  assigned to a secret-sounding name, a high-entropy quoted string. ``kinds`` default: ["key"].
+- ``{ type = "sql", statements = ["drop", "truncate", "delete-without-where", …], unseen = true }``:
+  SQL a database client would run (``-c``, ``-e``, ``-f FILE``, standard input from a pipe, a
+  here-document or a file, an MCP tool's ``sql``/``query``) has a statement of one of these kinds;
+  ``unseen``: SQL Cupcake cannot see counts too.
+- ``{ type = "hidden_code" }``: the Bash line hides what it runs (code built or decoded at run
+  time, words split by a changed IFS, names looked up with ``getattr``…).
+- ``{ type = "project_file", paths = [".env", "*.pem"], except = […], unignored = true }``: the
+  project's top directory holds such a file (``unignored``: one no line of its ``.gitignore``
+  excludes). Read only when the other conditions of the policy held (list it last)."""
+
+from __future__ import annotations
+
+from cupcake.evaluate.pack_match import glob_regex as _regex
+from cupcake.evaluate.secret_scan import QUOTED  # noqa: E402
+from cupcake.problems import suggestion
+
+ACCESS = ("read", "write", "any")
+WHERE = ("project", "outside")
+SECRET_KINDS = ("key", "keyword", "entropy")
+# Substrings one of which a Bash line must hold for it to hide code (the prefilter of hidden_code).
+HIDDEN_NEEDLES = (
+    "eval",
+    "ifs",
+    "trap",
+    "alias",
+    "[$(",
+    "[`",
+    "base64",
+    "xxd",
+    "openssl",
+    "rev",
+    "python",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "deno",
+    "bun",
+    "gunzip",
+    "zcat",
+    "printf",
+    "echo -e",
+    "mapfile",
+    "readarray",
+    "compgen",
+    "source",
+    ". ",
+    "git",
+    "bash",
+    "sh ",
+)
+KEYS = {
+    "path": ("type", "access", "paths", "except", "where"),
+    "secret": ("type", "kinds"),
+    "sql": ("type", "statements", "unseen"),
+    "hidden_code": ("type",),
+    "project_file": ("type", "paths", "except", "unignored"),
+}
+TYPES = tuple(KEYS)
+
+
+def compile_pack_condition(cond: dict, report):
+    kind = cond["type"]
+    for key in cond:
+        if key not in KEYS[kind]:
+            report(f"condition {kind}: unknown key `{key}`{suggestion(key, KEYS[kind])}", "conditions")
+            return None
+    if kind == "hidden_code":
+        return ("hidden_code", HIDDEN_NEEDLES)
+    if kind == "project_file":
+        paths = _strings(cond.get("paths"), "paths", kind, report)
+        excepted = _strings(cond.get("except", []), "except", kind, report, empty=True)
+        unignored = cond.get("unignored", False)
+        if not isinstance(unignored, bool):
+            report("condition project_file: `unignored` is true or false", "conditions")
+            return None
+        if paths is None or excepted is None:
+            return None
+        return ("project_file", tuple(_regex(g) for g in paths), tuple(_regex(g) for g in excepted), unignored)
+    if kind == "sql":
+        from cupcake.evaluate.sql_text import KINDS
+
+        wanted = _strings(cond.get("statements"), "statements", kind, report, KINDS)
+        unseen = cond.get("unseen", False)
+        if wanted is None or not isinstance(unseen, bool):
+            if not isinstance(unseen, bool):
+                report("condition sql: `unseen` is true or false", "conditions")
+            return None
+        return ("sql", wanted, unseen)
+    if kind == "secret":
+        kinds = _strings(cond.get("kinds", ["key"]), "kinds", kind, report, SECRET_KINDS)
+        if kinds is None:
+            return None
+        return _secret(kinds, report)
+    access = cond.get("access", "any")
+    if access not in ACCESS:
+        report(f"condition path: `access` is one of {', '.join(ACCESS)} (got {access!r})", "conditions")
+        return None
+    where = cond.get("where")
+    if where is not None and where not in WHERE:
+        report(f"condition path: `where` is one of {', '.join(WHERE)} (got {where!r})", "conditions")
+        return None
+    paths = _strings(cond.get("paths"), "paths", kind, report)
+    excepted = _strings(cond.get("except", []), "except", kind, report, empty=True)
+    if paths is None or excepted is None:
+        return None
+    return (
+        "path",
+        access,
+        tuple(glob_form(g) for g in paths),
+        tuple(glob_form(g) for g in excepted),
+        where,
+        needles(paths),
+    )
+
+
+def _strings(value, key, kind, report, choices=None, empty=False):
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or (not value and not empty) or not all(isinstance(v, str) and v for v in value):
+        report(f"condition {kind}: `{key}` is a non-empty array of strings", "conditions")
+        return None
+    for v in value:
+        if choices is not None and v not in choices:
+            report(f"condition {kind}: unknown {key[:-1]} {v!r}{suggestion(v, choices)}", "conditions")
+            return None
+    return tuple(value)
+
+
+def _secret(kinds: tuple, report):
+    try:
+        from cupcake.packs import secret_patterns
+    except ImportError:  # pragma: no cover - a dependency of the package
+        report("condition secret: detect-secrets is not installed (pip install detect-secrets)", "conditions")
+        return None
+    try:
+        from cupcake.compile.literals import required_literals
+
+        keys = secret_patterns.key_patterns() if "key" in kinds else ()
+        keys = tuple((t, p, c, _literals(p, required_literals)) for t, p, c in keys)
+        code, config = secret_patterns.keyword_patterns() if "keyword" in kinds else ((), ())
+        entropy = secret_patterns.entropy_settings() if "entropy" in kinds else ()
+    except Exception as exc:  # a detect-secrets release that moved its detectors
+        report(f"condition secret: cannot read detect-secrets' patterns ({type(exc).__name__}: {exc})", "conditions")
+        return None
+    return ("secret", kinds, keys, code, config, entropy)
+
+
+def _literals(pattern: str, required_literals) -> tuple:
+    """The literals every match of ``pattern`` holds, lower-cased when the pattern ignores case
+    (the scan checks those against the lower-cased text): most key formats are skipped without
+    running their pattern over a large file."""
+    for flags in ("(?ix)", "(?i)"):
+        if pattern.startswith(flags):
+            return tuple(lit.lower() for lit in required_literals(pattern[len(flags) :]) if lit.isascii())
+    return tuple(required_literals(pattern))
+
+
+def glob_form(glob: str) -> tuple:
+    """(regex, form): ``form`` says which spelling of a path the regex is matched against —
+    "base" (the file name), "home" (``~/…``), "abs" (absolute) or "any" (absolute, at any depth)."""
+    if "/" not in glob.rstrip("/"):
+        return _regex(glob), "base"
+    if glob.startswith("~/"):
+        return "~/" + _regex(glob[2:]), "home"
+    if glob.startswith("/"):
+        return _regex(glob), "abs"
+    body = glob[3:] if glob.startswith("**/") else glob
+    return "(?:.*/)?" + _regex(body), "any"
+
+
+def needles(globs) -> tuple:
+    """For each glob, its longest literal piece (lower case): a Bash line naming such a path holds
+    one of them (unless it spells the name with an expansion, which is always read)."""
+    found = []
+    for glob in globs:
+        best = ""
+        piece: list[str] = []
+        for ch in glob.lstrip("~") + "*":
+            if ch in "*?[]{},/":
+                text = "".join(piece)
+                if len(text) > len(best):
+                    best = text
+                piece = []
+            else:
+                piece.append(ch)
+        if not best:
+            return ()  # a glob with no literal: no prefilter
+        found.append(best.lower())
+    return tuple(dict.fromkeys(found))
+
+
+def patterns_of(cond) -> list:
+    """The regexes a compiled pack condition evaluates (cached in the policy cache)."""
+    kind = cond[0]
+    if kind == "path":
+        return [r for r, _f in cond[2] + cond[3]]
+    if kind == "secret":
+        return [p for _t, p, _c, _l in cond[2]] + [p for p, _g in cond[3] + cond[4]] + [QUOTED]
+    if kind == "project_file":
+        return list(cond[1] + cond[2])
+    return []

@@ -1,0 +1,328 @@
+"""Evaluating the packs' conditions (``path``, ``secret``, ``sql``, ``hidden_code``; see
+``cupcake.compile.pack_conditions``) on a warm run, for every tool: the file tools' paths and
+contents, a Bash line as the reader and the registry of programs read it, an MCP tool's arguments.
+
+Cheap first: a Bash line is read only when it holds one of the condition's literal pieces (the
+``command`` condition's prefilter, by the same rule), and the secret scanner is imported only when
+there is text to scan."""
+
+from __future__ import annotations
+
+import os
+
+from cupcake.evaluate.command_match import may_hold_names
+
+READ_TOOLS = ("Read", "Grep", "Glob", "LS", "NotebookRead")
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+_PATH_KEYS = ("file_path", "notebook_path", "path")
+# An MCP tool's arguments: the keys that name paths, hold shell commands, SQL, or text written.
+MCP_PATH_KEYS: tuple[str, ...] = ("path", "file_path", "filepath", "file", "filename", "source", "destination")
+MCP_PATH_KEYS += ("target", "dir", "directory", "paths", "files", "src", "dest", "uri")
+MCP_SQL_KEYS = ("sql", "query", "statement", "statements")
+MCP_WRITE_VERBS: tuple[str, ...] = (
+    "write",
+    "edit",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "move",
+    "rename",
+    "put",
+    "upload",
+)
+MCP_WRITE_VERBS += ("save", "append", "patch", "insert")
+MAX_MCP_STRINGS = 200
+
+
+def holds(cond, view) -> bool:
+    kind = cond[0]
+    if kind == "path":
+        return _path(cond, view)
+    if kind == "secret":
+        return _secret(cond, view)
+    if kind == "sql":
+        return _sql(cond, view)
+    if kind == "project_file":
+        return _project_file(cond, view)
+    if kind == "hidden_code":
+        text = view.command
+        if text is None or not may_hold_names(cond[1], text.lower()):
+            return False
+        return bool(view.facts().hidden)
+    raise ValueError(f"unknown condition {kind!r}")
+
+
+def describe(cond) -> str:
+    kind = cond[0]
+    if kind == "path":
+        return f"path(access={cond[1]!r}, where={cond[4]!r})"
+    if kind == "secret":
+        return f"secret(kinds={list(cond[1])!r})"
+    if kind == "sql":
+        return f"sql(statements={list(cond[1])!r}, unseen={cond[2]!r})"
+    return kind + "()"
+
+
+# ## paths ##
+
+
+def _path(cond, view) -> bool:
+    _kind, access, globs, excepted, where, needles = cond
+    tool = view.tool or ""
+    for path in _tool_paths(view, tool, access):
+        if _path_matches(path, globs, excepted, where, view):
+            return True
+    if view.command is not None and (tool == "Bash" or tool.startswith("mcp__")):
+        if needles and not may_hold_names(needles, view.command.lower()):
+            return False
+        facts = view.facts(full=access != "write")
+        if access in ("read", "any"):
+            for word, cwd in facts.reads:
+                path = _word_path(word, cwd or view.root)
+                if path and _path_matches(path, globs, excepted, where, view):
+                    return True
+        if access in ("write", "any"):
+            for write in facts.writes:
+                path = write.path if write.path is not None else write.pattern
+                if path and _path_matches(path, globs, excepted, where, view):
+                    return True
+    return False
+
+
+def _tool_paths(view, tool: str, access: str):
+    tool_input = view.tool_input
+    if tool in READ_TOOLS:
+        if access == "write":
+            return
+        keys: tuple[str, ...] = _PATH_KEYS
+    elif tool in WRITE_TOOLS:
+        if access == "read":
+            return
+        keys = _PATH_KEYS + ("file_paths",)
+    elif tool.startswith("mcp__"):
+        writes = any(v in tool.lower() for v in MCP_WRITE_VERBS)
+        if (access == "read" and writes) or (access == "write" and not writes):
+            return
+        keys = MCP_PATH_KEYS
+    else:
+        return
+    for key in keys:
+        value = tool_input.get(key)
+        values = value if isinstance(value, list) else [value]
+        for v in values[:MAX_MCP_STRINGS]:
+            if isinstance(v, str) and v and "\0" not in v:
+                if v.startswith("file://"):
+                    v = v[len("file://") :]
+                yield _absolute(v, view.cwd if isinstance(view.cwd, str) else view.root)
+
+
+def _absolute(value: str, base: str) -> str:
+    from cupcake.shell.model import normpath
+
+    if value.startswith("~"):
+        value = os.path.expanduser(value)
+    if not value.startswith("/"):
+        value = (base or "/").rstrip("/") + "/" + value
+    return normpath(value)
+
+
+def _word_path(word, cwd: str):
+    value = word.value
+    if not value or value.startswith("-") or "\0" in value:
+        return None
+    return _absolute(value, cwd)
+
+
+def _forms(path: str, view) -> dict:
+    home = os.path.expanduser("~").rstrip("/")
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    forms = {"abs": path, "any": path, "base": name, "home": None}
+    if home and path.startswith(home + "/"):
+        forms["home"] = "~/" + path[len(home) + 1 :]
+    elif home and path == home:
+        forms["home"] = "~/"
+    return forms
+
+
+def _inside(path: str, root: str) -> bool:
+    root = root.rstrip("/") or "/"
+    return root == "/" or path == root or path.startswith(root + "/")
+
+
+def _path_matches(path: str, globs, excepted, where, view) -> bool:
+    if where is not None:
+        inside = _inside(path, view.root)
+        if inside != (where == "project"):
+            return False
+    forms = _forms(path, view)
+    if not _any_glob(forms, globs, view):
+        return False
+    return not _any_glob(forms, excepted, view)
+
+
+def _any_glob(forms: dict, globs, view) -> bool:
+    for pattern, form in globs:
+        text = forms[form]
+        if text is not None and view.patterns.regex(pattern).match(text) is not None:
+            return True
+    return False
+
+
+# ## the project's files ##
+
+MAX_LISTED = 4096  # entries of the project's top directory looked at
+MAX_GITIGNORE = 256 * 1024
+
+
+def _project_file(cond, view) -> bool:
+    _kind, globs, excepted, unignored = cond
+    try:
+        with os.scandir(view.root) as entries:
+            names = [e.name for _n, e in zip(range(MAX_LISTED), entries)]
+    except OSError:
+        return False
+    found = [
+        n
+        for n in names
+        if any(view.patterns.regex(g).match(n) for g in globs)
+        and not any(view.patterns.regex(g).match(n) for g in excepted)
+    ]
+    if not found or not unignored:
+        return bool(found)
+    ignored = _gitignore(view.root)
+    return any(not _ignored(name, ignored, view) for name in found)
+
+
+def _gitignore(root: str) -> list:
+    try:
+        with open(os.path.join(root, ".gitignore"), encoding="utf-8", errors="replace") as f:
+            text = f.read(MAX_GITIGNORE)
+    except OSError:
+        return []
+    return [
+        line.strip().lstrip("/").rstrip("/") for line in text.splitlines() if line.strip() and not line.startswith("#")
+    ]
+
+
+def _ignored(name: str, lines: list, view) -> bool:
+    """Whether a line of .gitignore excludes the top-level ``name`` (a later ``!name`` takes it back)."""
+    result = False
+    for line in lines:
+        negate = line.startswith("!")
+        pattern = line[1:] if negate else line
+        pattern = pattern[3:] if pattern.startswith("**/") else pattern
+        if "/" in pattern:
+            continue
+        if view.patterns.regex(glob_regex(pattern)).match(name):
+            result = not negate
+    return result
+
+
+# ## secrets ##
+
+
+def written_texts(view) -> list:
+    """The text the call writes: file tools' contents, an MCP tool's string arguments, what a Bash
+    line sends into files."""
+    tool = view.tool or ""
+    if tool in WRITE_TOOLS:
+        return list(view.contents)
+    if tool.startswith("mcp__"):
+        return _mcp_strings(view.tool_input)
+    if tool == "Bash" and view.command is not None:
+        text = view.command
+        if ">" not in text and "tee" not in text and "<<" not in text:
+            return []
+        return view.facts().contents
+    return []
+
+
+def _mcp_strings(value, out=None) -> list:
+    if out is None:
+        out = []
+    if len(out) >= MAX_MCP_STRINGS:
+        return out
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _mcp_strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _mcp_strings(v, out)
+    return out
+
+
+def _secret(cond, view) -> bool:
+    texts = written_texts(view)
+    if not texts or not any(texts):
+        return False
+    from cupcake.evaluate.secret_scan import find
+
+    path = view.tool_input.get("file_path")
+    return find(cond, texts, view.patterns, path if isinstance(path, str) else "") is not None
+
+
+# ## SQL ##
+
+
+_CLIENT_NAMES = ("psql", "mysql", "mariadb", "sqlite", "mongo", "redis", "clickhouse", "sqlcmd", "duckdb", "cockroach")
+
+
+def _sql(cond, view) -> bool:
+    _kind, wanted, unseen = cond
+    tool = view.tool or ""
+    texts: list = []
+    if tool.startswith("mcp__"):
+        for key in MCP_SQL_KEYS:
+            value = view.tool_input.get(key)
+            if isinstance(value, str):
+                texts.append(value)
+    if view.command is not None and (tool == "Bash" or tool.startswith("mcp__")):
+        if may_hold_names(_CLIENT_NAMES, view.command.lower()):
+            texts.extend(text for text, _what in view.facts(full=True).sql)
+    if not texts:
+        return False
+    from cupcake.evaluate.sql_text import kinds_of
+
+    for text in texts:
+        if text is None:
+            if unseen:
+                return True
+            continue
+        if kinds_of(text) & set(wanted):
+            return True
+    return False
+
+
+def glob_regex(glob: str) -> str:
+    """A glob as a regex over a path (``**`` crosses directories, ``*`` does not; ``{a,b}``)."""
+    out = []
+    k = 0
+    while k < len(glob):
+        ch = glob[k]
+        if glob.startswith("**", k):
+            out.append(".*")
+            k += 2
+            if glob.startswith("/", k):
+                out[-1] = "(?:.*/)?"
+                k += 1
+            continue
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif ch == "{" and "}" in glob[k:]:
+            end = glob.index("}", k)
+            out.append("(?:" + "|".join(glob_regex(p) for p in glob[k + 1 : end].split(",")) + ")")
+            k = end
+        elif ch == "[" and "]" in glob[k + 1 :]:
+            end = glob.index("]", k + 1)
+            inner = glob[k + 1 : end]
+            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
+            k = end
+        else:
+            out.append("\\" + ch if ch in ".^$+()|\\" else ch)
+        k += 1
+    return "".join(out) + "\\Z"
