@@ -603,23 +603,11 @@ def expect_any_deny(stdout: bytes) -> str | None:
     return None
 
 
-def large_source(size: int) -> str:
-    """``size`` characters of ordinary Python with no secret in it (what a Write of a large file carries)."""
-    block = (
-        two_kb_source() + '\ndb_password = os.environ.get("DB_PASSWORD", "")\nAPI_URL = "https://api.example.com/v1"\n'
-    )
-    parts, n = [], 0
-    while sum(map(len, parts)) < size:
-        parts.append(block.replace("total_price", f"total_price_{n}"))
-        n += 1
-    return "\n".join(parts)[:size]
-
-
 def make_budget_secret_scan(project: Path) -> Setup:
     """50 policies and the recommended packs, a Write of 100 KB whose content is scanned for secrets."""
     (project / "cupcake.toml").write_text(with_recommended(fifty_policies()), encoding="utf-8")
     (project / "src").mkdir(exist_ok=True)
-    tool_input = {"file_path": str(project / "src" / "big.py"), "content": large_source(100 * 1024)}
+    tool_input = {"file_path": str(project / "src" / "big.py"), "content": hundred_kb_source()}
     return Setup(payload(project, "Write", tool_input), expect_nothing)
 
 
