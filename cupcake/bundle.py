@@ -35,7 +35,7 @@ _CODE = (lambda: None).__code__.__class__
 def install(package_dir: str = "") -> bool:
     """Put the bundle's finder first on ``sys.meta_path`` if ``package_dir`` (by default this package's
     folder) holds a bundle this interpreter can read; False (nothing changed) otherwise."""
-    from _imp import _fix_co_filename
+    from _imp import _fix_co_filename  # type: ignore[attr-defined]  # importlib's own, not in typeshed
     from posix import O_CLOEXEC, O_RDONLY, close, open
 
     package_dir = package_dir or __file__.rpartition("/")[0]
@@ -114,7 +114,7 @@ def build(package_dir: str, out_path: str) -> int:
     import marshal
     import os
 
-    codes: list[tuple[str, bool, bytes]] = []
+    codes: list[tuple[str, bool, bytes, int]] = []
     root = os.path.dirname(os.path.abspath(package_dir))
     for folder, dirs, files in os.walk(package_dir):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
