@@ -29,7 +29,7 @@ from os import pread, stat
 BUNDLE_NAME = "modules.bundle"
 FORMAT = b"CCB1"
 _HEAD = 8  # the interpreter's magic (4 bytes) and FORMAT
-_CODE = (lambda: None).__code__.__class__
+_CODE = sys._getframe().f_code.__class__  # the code object type (``types`` costs an import)
 
 
 def install(package_dir: str = "") -> bool:

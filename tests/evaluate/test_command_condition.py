@@ -121,7 +121,7 @@ MIXED = [
     "ls; $RM -rf /",
     "echo a | xargs rm -rf",
     "git -C . commit -m x; make -j4; git push --force origin main",
-    "for f in *.c; do gcc -c \"$f\"; done && git commit -qm wip",
+    'for f in *.c; do gcc -c "$f"; done && git commit -qm wip',
     "cd src && make all | tee ../build/log; rm -rf build",
 ]
 CONDITIONS = [
