@@ -184,15 +184,8 @@ def classify(path: str, protected, ancestors: bool = False):
             return (AGENT_CONFIG, None)
     if path in protected.get("secrets", ()):  # replaced by a key the agent knows, a forged cache would pass
         return (SECRET, None)
-    for held in protected.get("install", ()):
-        if path == held or path.startswith(held + "/"):
-            return (INSTALL, None)
-    for folder, pattern in protected.get("install_names", ()):
-        if path.startswith(folder + "/"):
-            from cupcake.shell.globmatch import match_name
-
-            if match_name(pattern, path[len(folder) + 1 :].split("/", 1)[0]):
-                return (INSTALL, None)
+    if _installed(path, protected):
+        return (INSTALL, None)
     for held, entry in protected.get("import_dirs", ()):
         if path == held:
             return (IMPORT_DIR, entry)
@@ -223,6 +216,20 @@ def classify(path: str, protected, ancestors: bool = False):
                 if held.startswith(inside):
                     return (kind, held)
     return None
+
+
+def _installed(path: str, protected) -> bool:
+    """Whether ``path`` is part of what the hook runs: the installation's trees and start-up files."""
+    for held in protected.get("install", ()):
+        if path == held or path.startswith(held + "/"):
+            return True
+    for folder, pattern in protected.get("install_names", ()):
+        if path.startswith(folder + "/"):
+            from cupcake.shell.globmatch import match_name
+
+            if match_name(pattern, path[len(folder) + 1 :].split("/", 1)[0]):
+                return True
+    return False
 
 
 def _describe(literal: str, found, ctx, by: str = "") -> str:
