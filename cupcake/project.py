@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 import os
+import sys
 
 PROJECT_FILE = "cupcake.toml"
 # The user's policy file (under HOME), the same for every agent: Cupcake's contract, kept where it began,
 # beside the default agent's (Claude Code's) user settings.
 USER_FILE = ".claude/cupcake.toml"
 WORK_DIR = ".cupcake"
+
+# The organisation's tier: a policy file no project or user file can weaken, in a folder only an
+# administrator can write. Cupcake runs on Linux and macOS; the Windows folder is where it would go.
+MANAGED_FILE = "cupcake.toml"
+MANAGED_DIRS = {
+    "linux": "/etc/cupcake",
+    "darwin": "/Library/Application Support/Cupcake",
+    "win32": "C:\\ProgramData\\Cupcake",
+}
+# The tests put every system path Cupcake reads or writes (this folder, the agents' managed settings) under
+# a stand-in root with this variable, but only an installation that carries the marker file below beside
+# this module listens to it: the test suite writes the marker into the installation it tests while it
+# runs, and removes it at the end; a release has none. Why not the variable alone: an agent cannot set the hook's environment, but it can start
+# another agent with whatever environment it likes (`CUPCAKE_TEST_SYSTEM_ROOT=/tmp claude -p …`), and that
+# agent's hooks would inherit it. Whoever can create the marker can rewrite this module too, so it opens
+# nothing that was closed.
+SYSTEM_ROOT_VARIABLE = "CUPCAKE_TEST_SYSTEM_ROOT"
+SYSTEM_ROOT_MARKER = "_system_root_for_tests"
+TIERS = ("managed", "project", "user")  # the order the policy files are evaluated in
 
 
 def find_root(project_dir, cwd) -> str:
@@ -63,9 +83,35 @@ def user_policy_file(env) -> str:
     return os.path.join(home, USER_FILE)
 
 
-def policy_files(root: str, env) -> tuple[str, str]:
-    """Project file first, then the user's: one ordered list."""
-    return os.path.join(root, PROJECT_FILE), user_policy_file(env)
+def system_path(path: str, env) -> str:
+    """A system-wide path (``/etc/…``), or the same path under the test suite's stand-in root."""
+    root = env.get(SYSTEM_ROOT_VARIABLE) or os.environ.get(SYSTEM_ROOT_VARIABLE)
+    if root and os.path.exists(os.path.join(os.path.dirname(__file__), SYSTEM_ROOT_MARKER)):
+        return os.path.join(root, path.lstrip("/"))
+    return path
+
+
+def managed_dir(env) -> str:
+    """The folder of the organisation's policy file on this system."""
+    return system_path(MANAGED_DIRS.get(sys.platform, MANAGED_DIRS["linux"]), env)
+
+
+def managed_policy_file(env) -> str:
+    return os.path.join(managed_dir(env), MANAGED_FILE)
+
+
+def policy_files(root: str, env) -> tuple[str, str, str]:
+    """The organisation's file, then the project's, then the user's: one ordered list."""
+    return managed_policy_file(env), os.path.join(root, PROJECT_FILE), user_policy_file(env)
+
+
+def tier_of(path: str, env) -> str:
+    """managed, user or project: which tier a top-level policy file belongs to."""
+    if path == managed_policy_file(env):
+        return "managed"
+    if path == user_policy_file(env):
+        return "user"
+    return "project"
 
 
 def shown_path(path: str, root: str, cwd=None) -> str:

@@ -21,6 +21,7 @@ Feature: Custom stages from integrators
             | 800   | response_routing     | yes  | renders the answer for the agent                   |
             | 900   | state_write          | no   | records the session's tool use; runs the side effects |
             | 1000  | audit_write          | no   | the audit trail                                    |
+            | 1100  | telemetry_spool      | no   | the decision, spooled for an OpenTelemetry backend |
 
     Scenario: A stage enabled by its entry point blocks what no policy covers
         Given the integrator package "acme-cupcake" is installed
@@ -428,6 +429,7 @@ Feature: Custom stages from integrators
               800  response_routing      built-in, core      yes
               900  state_write           built-in            yes
              1000  audit_write           built-in            no       cupcake.toml:3
+             1100  telemetry_spool       built-in            yes
 
             Installed, not enabled (name one in [pipeline.systems] to run it):
               acme-decision-log  acme-cupcake 0.1.0

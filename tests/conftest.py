@@ -7,9 +7,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+from cupcake.project import SYSTEM_ROOT_MARKER, SYSTEM_ROOT_VARIABLE
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PAYLOADS = FIXTURES / "payloads"
@@ -91,6 +94,8 @@ class Project:
         self.cwd = root
         self.use_project_dir_env = True
         self.session_id = "8f14e45f-ceea-467e-9e2e-2a1b3c4d5e6f"
+        self.system = root.parent / "system"  # the stand-in for / where Cupcake looks for system-wide files
+        self.managed = self.system / "etc" / "cupcake"  # the organisation's folder (/etc/cupcake on Linux)
         self.python_path: list[str] = []  # what a `cupcake` process finds installed beyond its own venv
         self._installation: Installation | None = None
         self.extra_env: dict[str, str] = {}  # more of the environment the agent's client gives its hooks
@@ -116,6 +121,13 @@ class Project:
         path.write_text(text)
         return path
 
+    def write_managed_policy(self, text: str) -> Path:
+        """The organisation's policy file, in this test's stand-in for /etc/cupcake."""
+        self.managed.mkdir(parents=True, exist_ok=True)
+        path = self.managed / "cupcake.toml"
+        path.write_text(text)
+        return path
+
     def write_user_policy(self, text: str) -> Path:
         path = self.home / ".claude" / "cupcake.toml"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -131,6 +143,7 @@ class Project:
 
     def env(self) -> dict:
         env = {"HOME": str(self.home), "PATH": f"{self.home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
+        env[SYSTEM_ROOT_VARIABLE] = str(self.system)  # never this machine's /etc
         if self.use_project_dir_env:
             env["CLAUDE_PROJECT_DIR"] = str(self.root)
         env.update(self.extra_env)
@@ -212,6 +225,47 @@ class Answer:
         if "additionalContext" in spec:
             return spec["additionalContext"]
         raise AssertionError(f"the model is shown nothing by {self!r}")
+
+
+# Every process of the test session (the controller and each xdist worker import this module) looks for
+# system-wide files under an empty stand-in root of its own, whatever environment a test hands Cupcake:
+# this machine's /etc/cupcake never changes a test, and no test can create one.
+os.environ.setdefault(SYSTEM_ROOT_VARIABLE, tempfile.mkdtemp(prefix="cupcake-tests-system-"))
+
+
+def _installed_packages() -> set[Path]:
+    """The cupcake package these tests import, and the one the `cupcake` executable imports."""
+    found = subprocess.run(
+        [sys.executable, "-c", "import cupcake, os; print(os.path.dirname(cupcake.__file__))"],
+        capture_output=True,
+        text=True,
+        cwd=os.path.dirname(sys.executable),
+        check=True,
+    ).stdout.strip()
+    return {REPO / "cupcake", Path(found)}
+
+
+def pytest_sessionstart(session):
+    """While the tests run, every installation they use puts its system-wide paths under
+    CUPCAKE_TEST_SYSTEM_ROOT (see ``cupcake.project``); the marker that allows it is removed at the end.
+    Done once, by the process that runs the session (with pytest-xdist: the controller, not each worker)."""
+    if hasattr(session.config, "workerinput"):
+        return
+    created = []
+    for package in _installed_packages():
+        marker = package / SYSTEM_ROOT_MARKER
+        if not marker.exists():
+            marker.touch()
+            created.append(marker)
+    session.config.stash[_MARKERS] = created
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for marker in session.config.stash.get(_MARKERS, []):
+        marker.unlink(missing_ok=True)
+
+
+_MARKERS = pytest.StashKey[list]()
 
 
 @pytest.fixture

@@ -26,8 +26,14 @@ BY = "cupcake allow"  # how the decision is named where a policy name would be
 SCOPES = ("once", "until", "always")
 
 
-def mode_of(ctx) -> str:
-    mode = ctx.settings.get("approvals")
+def mode_of(ctx, rule=None) -> str:
+    """``[settings] approvals`` for a block by ``rule``; for a rule of the organisation's managed file,
+    what that file says (off unless it says code or ask: see ``cupcake.compile.tiers``)."""
+    policies = ctx.policies if isinstance(ctx.policies, dict) else {}
+    if rule is not None and rule in (policies.get("managed_rules") or ()):
+        mode = ctx.settings.get("managed_approvals", "off")
+    else:
+        mode = ctx.settings.get("approvals")
     return mode if mode in ("code", "ask", "off") else "code"
 
 
@@ -35,11 +41,11 @@ def has_channel(ctx) -> bool:
     return bool(getattr(ctx.agent, "USER_CHANNEL", None))
 
 
-def as_ask(ctx) -> bool:
+def as_ask(ctx, rule=None) -> bool:
     """``approvals = "ask"`` on an agent with no user-only channel that can ask: the block becomes the
     agent's own question to the person."""
     return (
-        mode_of(ctx) == "ask"
+        mode_of(ctx, rule) == "ask"
         and ctx.event == "PreToolUse"
         and not has_channel(ctx)
         and ctx.agent.action_supported("ask", ctx.event)
@@ -73,6 +79,8 @@ def use_grant(ctx, rule: str, text: str) -> bool:
     "once" grant is used up only when the call goes ahead (``approve_used``)."""
     if ctx.event != "PreToolUse" or ctx.incoming is None or ctx.root is None:
         return False
+    if mode_of(ctx, rule) == "off" and rule in ((ctx.policies or {}).get("managed_rules") or ()):
+        return False  # the organisation's rule, which its file does not let a person open
     if not os.path.isfile(os.path.join(ctx.root, WORK_DIR, STORE_NAME)):
         return False
     key = key_of(ctx.env)
@@ -144,7 +152,7 @@ def tell_used(ctx) -> None:
 
 def offer(ctx) -> None:
     """A code for the person, for the block ``ctx.hard`` (by a policy, on a tool call)."""
-    if mode_of(ctx) == "off" or not has_channel(ctx) or ctx.response is None or ctx.incoming is None:
+    if mode_of(ctx, ctx.hard.by) == "off" or not has_channel(ctx) or ctx.response is None or ctx.incoming is None:
         return
     rule = ctx.hard.by
     key = key_of(ctx.env)

@@ -117,10 +117,11 @@ def sync(
         str,
         typer.Option(
             "--scope",
-            metavar="project|local|user",
+            metavar="project|local|user|managed",
             help="project: the agent's file in the project, shared with the team (it names `cupcake`); local: "
             "your own file in the project (where the agent has one); user: the agent's file in your home. "
-            "local and user name this installation's absolute path.",
+            "local and user name this installation's absolute path. managed: where the agent reads its "
+            "organisation-wide settings, for every user of the machine (run it as root; docs/fleet.md).",
         ),
     ] = "project",
     agent: Annotated[
@@ -205,6 +206,13 @@ def sync(
             unshare_net=unshare_net,
         )
 
+    if scope == "managed":  # every user's hooks: no project, no OS layer
+        if sandbox or jail or unshare_net or trust or json_out:
+            _echo_err("cupcake sync: --scope managed writes the hooks only (no --sandbox, --jail, --trust or --json)")
+            raise typer.Exit(2)
+        from cupcake.cli.sync_managed import sync_managed
+
+        raise typer.Exit(sync_managed(agent, os.environ, command, dry_run, uninstall, out=typer.echo, err=_echo_err))
     if json_out:
         from cupcake.cli.sync_json import sync_as_json
 
@@ -265,6 +273,35 @@ def doctor(
     from cupcake.cli.doctor import doctor as run_doctor
 
     raise typer.Exit(run_doctor(os.environ, os.getcwd(), json_out=json_out, out=typer.echo, progress=_echo_err))
+
+
+@app.command()
+def export(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[PROJECT]...", help="Projects to send from (a folder in each); default: this one."),
+    ] = None,
+    retries: Annotated[
+        int,
+        typer.Option("--retries", metavar="N", min=0, max=20, help="Tries after the first when the receiver is away."),
+    ] = 3,
+    wait: Annotated[
+        float,
+        typer.Option("--wait", metavar="SECONDS", min=0, help="How long to wait for a forwarder already at work."),
+    ] = 30.0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print what was sent and what waits as JSON.")] = False,
+) -> None:
+    """Send the decisions waiting in the telemetry spool to the OpenTelemetry endpoint, now.
+
+    Runs start a forwarder in the background at most once per [telemetry] interval_seconds; this
+    sends what is waiting in the foreground (by hand, from cron or a CI job) and says how much was sent
+    and how much still waits. Exit code 1 when decisions still wait (they are kept for the next try).
+    """
+    from cupcake.cli.export import export as run_export
+
+    raise typer.Exit(
+        run_export(paths or [], os.environ, os.getcwd(), retries, wait, json_out, out=typer.echo, err=_echo_err)
+    )
 
 
 app.command()(init)

@@ -110,6 +110,10 @@ def diagnose(env, cwd: str, on_add=None, progress=None, on_root=None) -> Report:
     _check_unhooked(report, installed, compiled)
     _check_modes(report, installed, root, env, compiled)
     _check_workdir(report, root)
+    from cupcake.cli.doctor_fleet import check_policy_layers, check_telemetry
+
+    check_policy_layers(report, root, env, compiled)
+    check_telemetry(report, root, env, compiled)
     _check_agents(report, installed, root, env)
     _round_trip(report, installed, root, env)
     from cupcake.cli.doctor_layers import check_layers
@@ -125,8 +129,7 @@ def _check_settings(report: Report, root: str, env) -> list[Installed]:
     installed = []
     for agent in NAMES:
         install = installer(agent)
-        for scope in install.SCOPES:
-            path = install.config_path(scope, root, env)
+        for scope, path in _hook_files(agent, root, env):
             if not os.path.lexists(path):
                 continue
             label = scope_label(scope, path, root, env)
@@ -158,6 +161,17 @@ def _check_settings(report: Report, root: str, env) -> list[Installed]:
                 installed.append(item)
                 _check_handlers(report, item)
     return installed
+
+
+def _hook_files(agent: str, root: str, env) -> list[tuple[str, str]]:
+    """(scope, path) of every file the agent reads hooks from: its managed settings first (the
+    organisation's, ``sync --scope managed``), then its own scopes."""
+    from cupcake.agents.managed import managed_path
+    from cupcake.cli.sync import MANAGED
+
+    install = installer(agent)
+    managed = managed_path(agent, env)
+    return ([(MANAGED, managed)] if managed else []) + [(s, install.config_path(s, root, env)) for s in install.SCOPES]
 
 
 def _agent_events(agent: str, canonical) -> list[str]:
@@ -651,6 +665,7 @@ def doctor(env, cwd: str, json_out: bool = False, out=print, progress=None) -> i
                     "ok": problems == 0,
                     "findings": [f.as_dict() for f in report.findings],
                     "round_trip": report.round_trip,
+                    "policy_layers": getattr(report, "policy_layers", None),
                 },
                 indent=2,
                 ensure_ascii=False,

@@ -20,10 +20,11 @@ from cupcake.agents.installers import display_name, installer
 from cupcake.agents.settings_file import BACKUP_SUFFIX, Edits, SettingsFileError
 from cupcake.agents.settings_file import write as write_file
 from cupcake.evaluate.settings import DEFAULTS, fail_mode_of
-from cupcake.project import PROJECT_FILE, USER_FILE, find_root, policy_files, user_policy_file
+from cupcake.project import PROJECT_FILE, USER_FILE, find_root, managed_policy_file, policy_files, user_policy_file
 from cupcake.stores import gitignore
 
 EMPTY_SETTINGS = "{}\n"
+MANAGED = "managed"  # every user's hooks, where the agent reads its managed settings: cupcake.cli.sync_managed
 
 
 class Refused(Exception):
@@ -54,8 +55,11 @@ def scope_label(scope: str, path: str, root: str, env) -> str:
 
 def applicable_policy_files(scope: str, root: str, env) -> list[str]:
     """The policy files whose settings apply where the scope's hooks run: the user scope's hooks run
-    in every project, so only the user's file counts there."""
-    return list(policy_files(root, env)) if scope != "user" else [user_policy_file(env)]
+    in every project, so only the managed and the user's file count there; the managed scope's hooks
+    run for every user, so only the managed file counts there."""
+    if scope == "managed":
+        return [managed_policy_file(env)]
+    return list(policy_files(root, env)) if scope != "user" else [managed_policy_file(env), user_policy_file(env)]
 
 
 def hook_timeout(settings: dict):

@@ -11,9 +11,24 @@ from cupcake.problems import ERROR, WARNING, Problem, suggestion
 
 
 def merged_settings(top_sources, problems) -> dict:
-    """``[packs]`` of every top-level file, checked: {"disable": set, "levels": dict, "messages":
-    dict}. The project file's levels and messages win over the user file's; every file's
-    ``disable`` counts."""
+    """``[packs]`` of every top-level file, checked, for the packs each tier imports: {"managed": …,
+    "others": …}, each {"disable": set, "levels": dict, "messages": dict, "observe": set}. The managed
+    file's apply to the packs it imports and to nothing else; for the others, the project file's levels and
+    messages win over the user file's and every file's ``disable`` and ``observe`` count. A rule the managed
+    file took in is never taken in again, so no project or user file can disable it, lower its level,
+    observe it instead of enforcing it, or change its message."""
+    managed = [s for s in top_sources if getattr(s, "tier", None) == "managed"]
+    others = [s for s in top_sources if getattr(s, "tier", None) != "managed"]
+    return {"managed": _merged(managed, problems), "others": _merged(others, problems)}
+
+
+def settings_for(source, merged: dict) -> dict:
+    """The ``[packs]`` settings that apply to the packs ``source`` imports."""
+    empty: dict = {"disable": set(), "levels": {}, "messages": {}, "observe": set()}
+    return merged.get("managed" if getattr(source, "tier", None) == "managed" else "others") or empty
+
+
+def _merged(top_sources, problems) -> dict:
     disable: set = set()
     levels: dict = {}
     observe: set = set()
@@ -57,7 +72,8 @@ def _header(lines):
 class PackSource:
     """A pack, standing in for an imported policy file."""
 
-    def __init__(self, pack, imported_by: str, root: str, table: dict):
+    def __init__(self, pack, imported_by: str, root: str, table: dict, tier: str = "project"):
+        self.tier = tier
         self.path = pack.path
         self.name = packs.PREFIX + pack.name
         self.root = root
@@ -71,7 +87,7 @@ def pack_sources(source, entries, report, imported) -> list:
     if not isinstance(entries, list):
         return []
     found = []
-    settings = imported.pack_settings or {"disable": set(), "levels": {}, "messages": {}, "observe": set()}
+    settings = settings_for(source, imported.pack_settings or {})
     for n, entry in enumerate(entries):
         if not isinstance(entry, str) or not entry.startswith(packs.PREFIX):
             continue
@@ -98,5 +114,5 @@ def pack_sources(source, entries, report, imported) -> list:
         # A pack's blocks come before its asks: the first hard action in list order decides, and an
         # ask (sudo) must not pre-empt a block (sudo rm -rf /). Warnings never decide.
         tables.sort(key=lambda t: t["action"]["type"] == "ask")
-        found.append(PackSource(pack, source.name, source.root, {"policy": tables}))
+        found.append(PackSource(pack, source.name, source.root, {"policy": tables}, source.tier))
     return found

@@ -22,13 +22,15 @@ from cupcake.compile.imports import expand as expand_imports
 from cupcake.compile.lines import FileLines
 from cupcake.compile.messages import explain
 from cupcake.compile.state_conditions import state_plan
-from cupcake.evaluate.settings import merge, raw_settings
+from cupcake.compile.tiers import merge_settings, systems_allowed
 from cupcake.evaluator_findings.settings import eval_feedback_settings
 from cupcake.problems import ERROR, WARNING, Problem, suggestion
-from cupcake.project import file_identity, label
+from cupcake.project import TIERS, file_identity, label, tier_of
 from cupcake.protection.hook import protected_paths
 from cupcake.speedups import pack_forms
 from cupcake.stages import settings as pipeline_systems
+
+TELEMETRY = "telemetry"
 
 
 class _Source:
@@ -42,6 +44,8 @@ class _Source:
         self.lines = FileLines("")
         self.imported_by = imported_by  # the top-level file whose `imports` named this one
         self.eval_feedback_broken = False
+        self.telemetry: dict | None = None  # the checked [telemetry] table of a top-level file
+        self.tier = "project"  # managed, project or user: the top-level file's, or the file that imported it
 
 
 def compile_files(paths, root: str, env, nested: bool = False) -> dict:
@@ -50,14 +54,23 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
     shadow candidate's compile (its regexes left unpacked, its problems as objects)."""
     problems: list[Problem] = []
     sources = []
+    read: dict[str, str] = {}  # real path -> the name it was read under
     budget = _Budget()
     for path in paths:
+        real = os.path.realpath(path)
+        if real in read and os.path.exists(path):  # e.g. a project's cupcake.toml linked to the managed file
+            problems.append(
+                Problem(WARNING, label(path, root, env), None, None, f"the same file as {read[real]}: read once")
+            )
+            continue
         source = _read(path, root, env, problems, budget=budget)
         if source is not None:
+            source.tier = tier_of(path, env)
+            read[real] = source.name
             sources.append(source)
-    project = raw_settings(sources[0].table) if sources and sources[0].path == paths[0] else {}
-    user = raw_settings(sources[-1].table) if sources and sources[-1].path == paths[-1] else {}
-    settings = merge(project, user)
+    by_tier = {tier: next((s for s in sources if s.tier == tier), None) for tier in TIERS}
+    managed = by_tier["managed"]
+    settings = merge_settings(by_tier, problems)
     settings["eval_feedback"] = eval_feedback_settings(settings.get("eval_feedback"))
 
     systems: list | tuple  # check_together gives the checked entries as a tuple
@@ -73,6 +86,7 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
         units.extend(_imported_sources(source, root, env, problems, imported))
 
     policies: list = []  # the compiled policies in service
+    policy_tiers: list = []
     agents: dict[int, tuple] = {}  # policy index -> the agents it applies to (absent: every agent)
     observed: list = []  # policies in observe mode: evaluated and recorded, never enforced
     observed_agents: dict[int, tuple] = {}
@@ -97,7 +111,10 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
                 into, only = (observed, observed_agents) if extras.get("mode") == "observe" else (policies, agents)
                 if extras.get("agents"):
                     only[len(into)] = extras["agents"]
+                if into is policies:
+                    policy_tiers.append(source.tier)
                 into.append(compiled)
+    systems = systems_allowed(systems, {s.name: s.tier for s in sources}, managed.name if managed else None, problems)
     systems = pipeline_systems.check_together(systems, problems)
     for warning in shadowed_warnings(policies):
         warning.index = positions.get((warning.file, warning.line))
@@ -105,20 +122,26 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
     errors = [p for p in problems if p.severity == ERROR]
     if candidate is not None:  # after the errors that put policies out of service: a candidate's never do
         problems.extend(candidate.problems)
+    from cupcake.compile.telemetry import merge as merge_telemetry
+
+    telemetry = merge_telemetry({s.tier: s.telemetry for s in reversed(sources) if s.telemetry})
     result: dict = {
         "settings": settings,
         "problems": [p.as_dict() for p in problems],
         "files": [s.name for s in units],
+        "tiers": tuple(policy_tiers),  # each policy's tier (managed, project, user), for doctor
+        "managed_rules": tuple(p[0] for p, tier in zip(policies, policy_tiers) if tier == "managed"),
         "imports": imported.identities + (candidate.identities if candidate is not None else []),
         "protected": protected_paths(
             root,
             env,
-            paths,
+            [p for p in paths if os.path.exists(p) or tier_of(p, env) != "managed"],  # its folder guards the rest
             [s.path for s in units if s.imported_by] + (candidate.protected if candidate is not None else []),
             imported.patterns,
             _eval_dirs(settings),
         ),
         "systems": systems,  # [pipeline.systems] of every file: (name, order or False, file, line)
+        "telemetry": telemetry,
     }
     state_filters, state_needs = state_plan(policies)
     result.update(
@@ -154,15 +177,17 @@ def compile_files(paths, root: str, env, nested: bool = False) -> dict:
 def _candidate(sources, paths, root: str, env, problems, nested: bool):
     """The shadow candidate the project file names, compiled (None when there is none). ``[shadow]``
     anywhere else, or in a candidate, is an error of that file."""
-    from cupcake.project import user_policy_file
+    from cupcake.project import managed_policy_file, user_policy_file
     from cupcake.shadow import compile as shadow
 
     found = None
     for source in sources:
-        if source.path == paths[0] and not nested and source.path != user_policy_file(env):
+        if source.tier == "project" and not nested:
             path = shadow.candidate_path(source, root, problems)
             if path is not None:
-                found = shadow.compile_candidate(path, user_policy_file(env), root, env, compile_files)
+                found = shadow.compile_candidate(
+                    path, user_policy_file(env), root, env, compile_files, managed_policy_file(env)
+                )
         else:
             shadow.misplaced(source, problems)
     return found
@@ -316,8 +341,12 @@ def _read(path: str, root: str, env, problems, imported_by=None, budget=None):
 
 def _check_file(source, problems) -> None:
     table = source.table
-    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline", "packs", "shadow")}
-    _check_file_model(source, rest, ("policy_schema_version", "settings", "policy", "imports", "packs"), problems)
+    rest = {k: v for k, v in table.items() if k not in ("imports", "pipeline", "packs", "shadow", TELEMETRY)}
+    _check_file_model(
+        source, rest, ("policy_schema_version", "settings", "policy", "imports", "packs", TELEMETRY), problems
+    )
+    if TELEMETRY in table:
+        source.telemetry = _check_telemetry(source, table[TELEMETRY], problems)
     settings = table.get("settings")
     if isinstance(settings, dict):
         if "eval_feedback" in settings:
@@ -329,6 +358,17 @@ def _check_file(source, problems) -> None:
             for loc, message in explain(exc.errors(), schema.SETTINGS_TABLE.keys):
                 key = str(loc[0]) if loc else "settings"
                 problems.append(Problem(ERROR, source.name, source.lines.top_key(key), None, "settings: " + message))
+
+
+def _check_telemetry(source, table, problems):
+    """``[telemetry]`` (see ``cupcake.telemetry.config``): a table with an error is out of service as a whole."""
+    from cupcake.compile.telemetry import check
+
+    def report(message: str, key=None) -> None:
+        line = source.lines.table_key(TELEMETRY, key) if key else None
+        problems.append(Problem(ERROR, source.name, line or _table_header(source.lines, TELEMETRY), None, message))
+
+    return check(table, report)
 
 
 def _check_file_model(source, table, known, problems) -> None:
@@ -481,6 +521,7 @@ def _imported_sources(source, root: str, env, problems, imported: _Imported) -> 
         imported.identities.append(file_identity(item.path))  # before reading: a later change is seen
         child = _read(item.path, root, env, problems, imported_by=source.name, budget=imported.budget)
         if child is not None:
+            child.tier = source.tier
             _check_imported_file(child, problems)
             found.append(child)
     return found + packs

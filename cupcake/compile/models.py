@@ -333,6 +333,31 @@ class Shadow(BaseModel):
     )
 
 
+class Telemetry(BaseModel):
+    """``[telemetry]``: every decision sent as an OpenTelemetry span (docs/fleet.md). Credentials never go here."""
+
+    model_config = _config("telemetry")
+    enabled: bool | None = Field(None, description="Spool every decision for the forwarder.")
+    endpoint: str | None = Field(None, description="The OTLP/HTTP base URL (else OTEL_EXPORTER_OTLP_ENDPOINT).")
+    traces_endpoint: str | None = Field(None, description="The full URL for spans (…/v1/traces).")
+    logs_endpoint: str | None = Field(None, description="The full URL for log records (…/v1/logs).")
+    signals: Annotated[list[Literal["traces", "logs"]], Field(min_length=1)] | None = Field(None)
+    service_name: Annotated[str, Field(min_length=1)] | None = Field(None)
+    headers: dict[str, str] | None = Field(
+        None, description="Headers sent with each export, never a credential (those come from the environment)."
+    )
+    resource: dict[str, str | bool | int | float] | None = Field(None, description="More resource attributes.")
+    hash: list[Literal["session", "user", "host"]] | None = Field(None, description="Identifiers sent hashed.")
+    interval_seconds: Annotated[int, Field(ge=1)] | Annotated[float, Field(ge=1)] | None = Field(
+        None, description="The background forwarder starts at most once per interval."
+    )
+    max_spool_bytes: Annotated[int, Field(ge=65536)] | None = Field(
+        None, description="The spool's bound on disk; the oldest decisions are dropped, with a count, beyond it."
+    )
+    timeout_seconds: Annotated[int, Field(gt=0, le=300)] | Annotated[float, Field(gt=0, le=300)] | None = Field(None)
+    compression: Literal["gzip", "none"] | None = Field(None)
+
+
 class CupcakeFile(BaseModel):
     """``cupcake.toml``: settings, imports, packs, custom systems and the policies."""
 
@@ -345,6 +370,7 @@ class CupcakeFile(BaseModel):
     packs: Packs | None = Field(None)
     pipeline: Pipeline | None = Field(None)
     shadow: Shadow | None = Field(None)
+    telemetry: Telemetry | None = Field(None)
     policy: list[FullPolicy] | None = Field(None)
 
 
@@ -365,6 +391,7 @@ COMPILED: dict[str, type[BaseModel]] = {
     "warn": WarnAction,
     "inject_context": InjectContextAction,
     "update_state": UpdateStateAction,
+    "telemetry": Telemetry,
 }
 
 

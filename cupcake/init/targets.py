@@ -58,11 +58,11 @@ def targets_for(discovery, root: str, env) -> list[Target]:
 def files_run_loads(targets, root: str, env, written: bool = True) -> list[str]:
     """The policy files `run` will load once the targets are saved: each target's temporary file
     (``written``) or final file in its place, and the file of a scope init does not touch."""
-    from cupcake.project import policy_files
+    from cupcake.project import managed_policy_file
 
     by_scope = {t.scope: t for t in targets}
-    paths = []
-    for scope, path in zip((PROJECT, USER), policy_files(root, env)):
+    paths = [managed_policy_file(env)]  # the organisation's file, which init never writes
+    for scope, path in ((PROJECT, os.path.join(root, PROJECT_FILE)), (USER, user_policy_file(env))):
         target = by_scope.get(scope)
         paths.append((target.tmp if written else target.final) if target else path)
     return paths

@@ -14,6 +14,7 @@ class Stage:
     RESPONSE_ROUTING = 800
     STATE_WRITE = 900
     AUDIT_WRITE = 1000
+    TELEMETRY_SPOOL = 1100
 
 
 # (order, name) of every built-in system, in order: the table the docs and features show. A built-in

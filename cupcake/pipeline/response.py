@@ -51,3 +51,26 @@ class Response:
 
     def __repr__(self) -> str:
         return f"Response({self.decision!r}, text={self.text!r})"
+
+
+# Response.decision -> the decision a reader of a record (the audit trail, telemetry) sees.
+OUTCOMES = {NONE: "allow", SOFT: "feedback", BLOCK: "block", APPROVE: "approve", ASK: "ask", ERROR: "error"}
+
+
+def outcome(response: Response | None) -> str:
+    """allow, feedback, block, approve, ask, context (an allow that gave the model context) or error."""
+    if response is None:
+        return "error"
+    kind = OUTCOMES.get(response.decision, "error")
+    if kind == "allow" and response.context:
+        return "context"
+    return kind
+
+
+def sent_text(response: Response | None) -> str:
+    """The text the agent (or, for an error, the user) was sent."""
+    if response is None:
+        return ""
+    if response.decision in (APPROVE, ASK):
+        return "\n\n".join(t for t in (response.reason, response.soft_text) if t)
+    return response.text or ""

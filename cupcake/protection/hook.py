@@ -346,9 +346,12 @@ def agent_config_paths(root: str, env) -> list:
     """Every agent's own hook configuration (files, or a directory of hook files), project and user:
     whichever agent runs, it may not rewrite which hooks the agents run."""
     from cupcake.agents import NAMES, adapter
+    from cupcake.agents.managed import guarded_paths
+    from cupcake.project import managed_dir
 
-    found: list = []
+    found: list = [managed_dir(env)]  # the organisation's policy folder: nothing may be created or changed there
     for name in NAMES:
+        found.extend(p for p in guarded_paths(name, env) if p not in found)  # the organisation's hooks
         if name == "claude":
             continue  # Claude Code's settings are guarded by name in its settings directories
         try:

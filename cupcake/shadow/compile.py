@@ -86,14 +86,16 @@ def misplaced(source, problems) -> None:
         )
 
 
-def compile_candidate(path: str, user_file: str, root: str, env, compile_files) -> Candidate:
-    """The candidate compiled as ``run`` would compile it in place of ``cupcake.toml`` (by the
-    compiler's own ``compile_files``, which hands itself in: the compiler imports this module)."""
+def compile_candidate(path: str, user_file: str, root: str, env, compile_files, managed_file=None) -> Candidate:
+    """The candidate compiled as ``run`` would compile it in place of ``cupcake.toml`` (after the
+    organisation's managed file, when there is one; by the compiler's own ``compile_files``, which hands
+    itself in: the compiler imports this module)."""
     from cupcake.project import file_identity, label
 
     candidate = Candidate(path, label(path, root, env))
     candidate.identities.append(file_identity(path))
-    compiled = compile_files((path, user_file), root, env, nested=True)
+    files = (managed_file, path, user_file) if managed_file else (path, user_file)
+    compiled = compile_files(files, root, env, nested=True)
     candidate.identities.extend(compiled.get("imports") or ())
     candidate.protected.extend(ident[0] for ident in compiled.get("imports") or () if isinstance(ident[0], str))
     candidate.forms = compiled.pop("sre_forms", {})
@@ -102,6 +104,8 @@ def compile_candidate(path: str, user_file: str, root: str, env, compile_files) 
     for p in compiled.get("problem_objects") or ():
         if p.file == "~/.claude/cupcake.toml" or p.file.endswith("/.claude/cupcake.toml"):
             continue  # the user's file: reported once, for the enforced set
+        if managed_file and p.file == label(managed_file, root, env):
+            continue  # the managed file: likewise
         p.message = f"(shadow candidate) {p.message}"
         candidate.problems.append(p)
     return candidate

@@ -14,6 +14,7 @@ from cupcake.systems.response_preparation import ResponsePreparation
 from cupcake.systems.response_routing import ResponseRouting, ensure_envelope
 from cupcake.systems.state_load import StateLoad
 from cupcake.systems.state_write import StateWrite
+from cupcake.systems.telemetry_spool import TelemetrySpool
 
 BUILTIN = (
     InputParse,
@@ -26,6 +27,7 @@ BUILTIN = (
     ResponseRouting,
     StateWrite,
     AuditWrite,
+    TelemetrySpool,
 )
 
 

@@ -86,14 +86,16 @@ class HardActionScan(BaseSystem):
             if action.kind in HARD:
                 if action.kind == "block" and _person_allowed(ctx, policy.name, action.text):
                     continue  # a person let this exact call through: the scan goes on
-                ctx.decide(_kind(ctx, action.kind), action.text, policy.name)  # stricter than a custom decision, or not
+                ctx.decide(
+                    _kind(ctx, action.kind, policy.name), action.text, policy.name
+                )  # stricter than a custom decision, or not
                 break
             if action.kind == "check" and action.on_failure == "block":
                 from cupcake.run_command.check import run_check  # only when a check matched
 
                 ok, text = run_check(ctx, policy.name, action)
                 if not ok and not _person_allowed(ctx, policy.name, text):
-                    ctx.decide(_kind(ctx, "block"), text, policy.name)
+                    ctx.decide(_kind(ctx, "block", policy.name), text, policy.name)
                     break
         if "cupcake.approvals" in ctx.ext:  # a person's grant was met on the way: used, or not
             from cupcake.approvals.at_block import approve_used
@@ -108,14 +110,14 @@ def _person_allowed(ctx, rule: str, text: str) -> bool:
     return use_grant(ctx, rule, text)
 
 
-def _kind(ctx, kind: str) -> str:
+def _kind(ctx, kind: str, rule: str) -> str:
     """A block stays a block, unless ``[settings] approvals = "ask"`` makes it the agent's own question
     (only on an agent with no user-only channel for an approval code)."""
-    if kind != "block" or ctx.settings.get("approvals") != "ask":
+    if kind != "block" or "ask" not in (ctx.settings.get("approvals"), ctx.settings.get("managed_approvals")):
         return kind
     from cupcake.approvals.at_block import as_ask
 
-    return "ask" if as_ask(ctx) else kind
+    return "ask" if as_ask(ctx, rule) else kind
 
 
 def _blocked(ctx) -> bool:

@@ -14,6 +14,7 @@ from tests.features.steps.commands import *  # noqa: F403
 from tests.features.steps.doctor import *  # noqa: F403
 from tests.features.steps.evaluator_findings import *  # noqa: F403
 from tests.features.steps.events import *  # noqa: F403
+from tests.features.steps.fleet import *  # noqa: F403
 from tests.features.steps.git_work import *  # noqa: F403
 from tests.features.steps.helpers import *  # noqa: F403
 from tests.features.steps.init import *  # noqa: F403

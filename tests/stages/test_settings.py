@@ -138,6 +138,7 @@ def test_the_plan_takes_custom_systems_in_order_and_leaves_disabled_built_ins_ou
         (800, "response_routing"),
         (850, "acme_cupcake.decision_log:DecisionLog"),
         (900, "state_write"),
+        (1100, "telemetry_spool"),
     ]
     assert ctx.failures == []
     assert plan[2].origin == "acme-cupcake 0.1.0"

@@ -10,17 +10,10 @@ import time
 
 from cupcake import __version__
 from cupcake.evaluate.compiled import Policy
+from cupcake.pipeline.response import outcome as decision_of
+from cupcake.pipeline.response import sent_text as message_of
 from cupcake.stores.audit.mask import mask_cut
 
-# Response.decision → the decision a reader of the log sees.
-DECISIONS = {
-    "none": "allow",
-    "soft": "feedback",
-    "block": "block",
-    "approve": "approve",
-    "ask": "ask",
-    "error": "error",
-}
 KINDS = ("allow", "block", "approve", "ask", "feedback", "context", "error")
 
 SESSION_CHARS = 128
@@ -67,24 +60,6 @@ def summarize_input(event) -> dict:
     if prompt is not None:
         out["prompt"] = mask_cut(prompt, PROMPT_CHARS)
     return out
-
-
-def decision_of(response) -> str:
-    if response is None:
-        return "error"
-    kind = DECISIONS.get(response.decision, "error")
-    if kind == "allow" and response.context:
-        return "context"
-    return kind
-
-
-def message_of(response) -> str:
-    """The text the agent (or, for an error, the user) was sent."""
-    if response is None:
-        return ""
-    if response.decision in ("approve", "ask"):
-        return "\n\n".join(t for t in (response.reason, response.soft_text) if t)
-    return response.text or ""
 
 
 def _command(check: dict) -> dict:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import cupcake
+from cupcake.project import SYSTEM_ROOT_VARIABLE
 from cupcake.stores.policies.loader import load
 from tests.conftest import give_cache_secret
 
@@ -56,7 +57,7 @@ def test_a_warm_run_that_writes_an_audit_line_imports_nothing_slow(tmp_path):
         [sys.executable, "-S", "-c", WARM_RUN, str(tmp_path)],
         input=json.dumps(payload).encode(),
         capture_output=True,
-        env={"PYTHONPATH": repo},
+        env={"PYTHONPATH": repo, SYSTEM_ROOT_VARIABLE: os.environ[SYSTEM_ROOT_VARIABLE]},  # the session's stand-in /etc
         check=True,
     )
     answer, slow = done.stdout.decode().splitlines()
