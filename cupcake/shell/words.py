@@ -92,6 +92,31 @@ def match(tokens, text: str, fold: bool = False) -> bool:
         return True
     if fold:
         text = text.lower()
+    # The literal characters a pattern starts and ends with are compared as strings: most patterns are
+    # known paths (literal throughout), and the walk below costs its length times the text's.
+    head = 0
+    for tok in tokens:
+        if tok.__class__ is not str:
+            break
+        head += 1
+    if head:
+        prefix = "".join(tokens[:head])
+        if fold:
+            prefix = prefix.lower()
+        if head == len(tokens):
+            return text == prefix
+        if not text.startswith(prefix):
+            return False
+        tokens, text = tokens[head:], text[head:]
+    tail = 0
+    for tok in reversed(tokens):
+        if tok.__class__ is not str:
+            break
+        tail += 1
+    if tail:
+        suffix = "".join(tokens[-tail:])
+        if not text.endswith(suffix.lower() if fold else suffix):
+            return False
     n = len(text)
     reach = [False] * (n + 1)
     reach[0] = True
