@@ -550,6 +550,68 @@ def make_self_protection_compound(project: Path) -> Setup:
     return Setup(bash_payload(project, SELF_PROTECTION_COMMAND), expect_nothing)
 
 
+# The budgets of issue 29: each on 50 policies and the recommended packs, as a team would run them.
+RECOMMENDED = 'imports = ["cupcake:recommended"]\n\n'
+
+
+def with_recommended(blocks: list[str]) -> str:
+    return RECOMMENDED + policy_file(blocks)
+
+
+def make_budget_harmless(project: Path) -> Setup:
+    """50 policies and the recommended packs, a harmless Bash call (ls -la): no output."""
+    (project / "cupcake.toml").write_text(with_recommended(fifty_policies()), encoding="utf-8")
+    return Setup(bash_payload(project), expect_nothing)
+
+
+def make_budget_compound(project: Path) -> Setup:
+    """50 policies and the recommended packs; a 200-character compound command (pipes, a loop, quotes,
+    redirections, ``$(…)``-free but nothing a literal prefilter can skip) that the Bash reader must parse,
+    for the packs and for self-protection: no output."""
+    (project / "cupcake.toml").write_text(with_recommended(fifty_policies()), encoding="utf-8")
+    for name in ("src", "build"):
+        (project / name).mkdir(exist_ok=True)
+    return Setup(bash_payload(project, SELF_PROTECTION_COMMAND), expect_nothing)
+
+
+DENY_MESSAGE = "Recursive deletes are not allowed here."
+
+
+def make_budget_deny(project: Path) -> Setup:
+    """50 policies (one of them blocks ``rm -rf``) and the recommended packs; ``rm -rf ~``: a deny."""
+    blocks = fifty_policies()
+    blocks[7:7] = [
+        policy_block(
+            "block: rm -rf",
+            "Bash",
+            [("command_regex", r"\brm\s+-(?:rf|fr)\b")],
+            {"type": "block_with_feedback", "feedback_message": DENY_MESSAGE},
+        )
+    ]
+    (project / "cupcake.toml").write_text(with_recommended(blocks), encoding="utf-8")
+    return Setup(bash_payload(project, "rm -rf ~"), expect_any_deny)
+
+
+def expect_any_deny(stdout: bytes) -> str | None:
+    """A PreToolUse deny with Cupcake's block text (whichever rule decides: the policy or a pack)."""
+    try:
+        hso = json.loads(stdout)["hookSpecificOutput"]
+        decision, reason = hso["permissionDecision"], hso["permissionDecisionReason"]
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"expected a PreToolUse deny answer, could not read it ({exc!r})"
+    if decision != "deny" or not reason.startswith("Operation blocked: "):
+        return f"expected a deny with 'Operation blocked: ...', got {decision!r}: {reason[:200]!r}"
+    return None
+
+
+def make_budget_secret_scan(project: Path) -> Setup:
+    """50 policies and the recommended packs, a Write of 100 KB whose content is scanned for secrets."""
+    (project / "cupcake.toml").write_text(with_recommended(fifty_policies()), encoding="utf-8")
+    (project / "src").mkdir(exist_ok=True)
+    tool_input = {"file_path": str(project / "src" / "big.py"), "content": hundred_kb_source()}
+    return Setup(payload(project, "Write", tool_input), expect_nothing)
+
+
 class ReceiverStandIn:
     """An OTLP/HTTP receiver on 127.0.0.1 that accepts every batch (for the telemetry scenario with the
     receiver up): the standard library's HTTP server in a thread, started once, for the whole bench."""
@@ -720,6 +782,44 @@ SCENARIOS.append(
         make_jailed_allow,
     )
 )
+
+# Issue 29's budgets (ids 21-24; 17-20 are other features'): the same four a README table shows.
+BUDGET_SCENARIOS = [
+    Scenario(
+        21,
+        "budget-harmless",
+        "50 policies + cupcake:recommended, a harmless Bash call (ls -la): no output",
+        1.5,
+        1.5,
+        make_budget_harmless,
+    ),
+    Scenario(
+        22,
+        "budget-compound",
+        "50 policies + cupcake:recommended, a 200-character compound command the reader parses: no output",
+        1.8,
+        1.5,
+        make_budget_compound,
+    ),
+    Scenario(
+        23,
+        "budget-deny",
+        "50 policies (one blocks rm -rf) + cupcake:recommended, rm -rf ~: deny",
+        1.7,
+        1.5,
+        make_budget_deny,
+    ),
+    Scenario(
+        24,
+        "budget-secret-scan",
+        "50 policies + cupcake:recommended, a Write of 100 KB whose content is scanned for secrets: no output",
+        2.5,
+        1.5,
+        make_budget_secret_scan,
+    ),
+]
+SCENARIOS += BUDGET_SCENARIOS
+
 
 SCENARIOS += [
     Scenario(
@@ -1255,6 +1355,7 @@ def summarize(p: Prepared) -> dict:
         "samples_ms": [round(x, 3) for x in ms],
         "samples_max_rss_kib": list(p.rss_kib),
         "samples_cpu_ms": [round(c / 1e6, 3) for c in p.cpu_ns],
+        "cpu_median_ms": statistics.median(c / 1e6 for c in p.cpu_ns) if p.cpu_ns else 0.0,
     }
 
 
@@ -1265,6 +1366,8 @@ def evaluate(stats: dict, base: dict, sc: Scenario) -> dict:
     mem_ok = sc.mem_budget is None or mem_ratio <= sc.mem_budget
     return {
         "ratio_median": ratio,
+        # Processor time (user + system, wait4) over the baseline's: what a busy machine inflates least.
+        "ratio_cpu": stats["cpu_median_ms"] / base["cpu_median_ms"] if base["cpu_median_ms"] else 0.0,
         "ratio_p95": stats["p95_ms"] / base["median_ms"],
         "max_rss_ratio": mem_ratio,
         "time_budget": sc.time_budget,
@@ -1278,13 +1381,13 @@ def evaluate(stats: dict, base: dict, sc: Scenario) -> dict:
 def print_table(base: dict, rows: list[tuple[Scenario, dict | None]]) -> None:
     head = (
         f"{'id':>2}  {'scenario':<20} {'median ms':>9} {'p95 ms':>8} {'x base':>7} {'p95 x':>6} {'pair x':>6} "
-        f"{'budget':>7}  {'RSS MiB':>7} {'x base':>6} {'budget':>6}  result"
+        f"{'budget':>7} {'cpu x':>6}  {'RSS MiB':>7} {'x base':>6} {'budget':>6}  result"
     )
     print(head)
     print("-" * len(head))
     print(
         f"{'':>2}  {'baseline (-c pass)':<20} {base['median_ms']:9.2f} {base['p95_ms']:8.2f} "
-        f"{1.0:7.2f} {base['p95_ms'] / base['median_ms']:6.2f} {'':>6} {'':>7}  {base['max_rss_median_mib']:7.1f} "
+        f"{1.0:7.2f} {base['p95_ms'] / base['median_ms']:6.2f} {'':>6} {'':>7} {1.0:6.2f}  {base['max_rss_median_mib']:7.1f} "
         f"{1.0:6.2f} {'':>6}"
     )
     for sc, r in rows:
@@ -1299,7 +1402,8 @@ def print_table(base: dict, rows: list[tuple[Scenario, dict | None]]) -> None:
         )
         print(
             f"{sc.id:>2}  {sc.name:<20} {r['median_ms']:9.2f} {r['p95_ms']:8.2f} {r['ratio_median']:7.2f} "
-            f"{r['ratio_p95']:6.2f} {r['ratio_paired_median']:6.2f} {'<=' + format(sc.time_budget, 'g'):>7}  "
+            f"{r['ratio_p95']:6.2f} {r['ratio_paired_median']:6.2f} {'<=' + format(sc.time_budget, 'g'):>7} "
+            f"{r['ratio_cpu']:6.2f}  "
             f"{r['max_rss_median_mib']:7.1f} "
             f"{r['max_rss_ratio']:6.2f} {mem_budget:>6}  {verdict}"
         )
@@ -1339,11 +1443,14 @@ def importtime_report(p: Prepared) -> None:
     else:
         p.run()  # warm-up: builds .cupcake/policy.cache
     p.before_run()
-    # PYTHONPROFILEIMPORTTIME=1 is -X importtime; through the environment it profiles the very process
-    # users run, the console script's own imports included (`python -m cupcake` would skip them).
-    env = dict(p.env, PYTHONPROFILEIMPORTTIME="1")
+    # The launcher starts Python with -I -S, which ignores PYTHONPROFILEIMPORTTIME: start the Python
+    # part of the very same launcher the way its shell part does, with -X importtime added.
+    env = dict(p.env)
     argv = list(p.argv)
-    how = "the console script with PYTHONPROFILEIMPORTTIME=1 (= -X importtime)"
+    python = str(Path(argv[0]).parent / "python")
+    if Path(python).exists():
+        argv = [python, "-I", "-S", "-X", "importtime", *argv]
+    how = "the launcher's Python part under -X importtime (python -I -S -X importtime bin/cupcake ...)"
     res = run_once(argv, p.cwd, env, p.payload_path, p.scratch)
     rows, other = [], []
     for line in res.stderr.decode("utf-8", "replace").splitlines():
@@ -1486,7 +1593,9 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
 
     baseline = prepare_baseline(tmp / "scenarios", venv / "bin" / "python")
     prepared = [prepare(sc, tmp / "scenarios", command, check_output) for sc in built]
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     measure(baseline, prepared, args.runs, check_output)
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
     base = summarize(baseline)
     rows: list[tuple[Scenario, dict | None]] = []
@@ -1548,6 +1657,7 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
     print(
         "\nx base = median / baseline median (the budgeted figure); p95 x = p95 / baseline median;\n"
         "pair x = median of each run / the baseline run just before it (a cross-check, steadier under load);\n"
+        "cpu x = median processor time (user + system, wait4) / the baseline's (what load inflates least);\n"
         "RSS MiB = median of the child's peak resident set (wait4); the memory budget applies to warm runs only."
     )
 
@@ -1588,6 +1698,8 @@ def _run(args: argparse.Namespace, selected: list[Scenario], tmp: Path) -> int:
         "python": platform.python_version(),
         "platform": f"{platform.system()} {platform.release()} {platform.machine()}",
         "cpus": os.cpu_count(),
+        # The one-minute load average before and after the rounds: a shared machine's figures move with it.
+        "load": [load_before, load_after],
         "cupcake_version": info["version"],
         "install": "editable" if info["editable"] else ("none" if args.no_install else "regular"),
         "venv": venv_kind,

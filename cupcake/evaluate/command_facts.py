@@ -41,7 +41,7 @@ GIT_RUNS = frozenset(
 
 
 class Facts:
-    __slots__ = ("commands", "hidden", "sql", "reads", "writes", "contents", "full", "_nested")
+    __slots__ = ("commands", "hidden", "sql", "reads", "writes", "contents", "full", "_nested", "by_program")
 
     def __init__(self, full: bool = False):
         self.full = full  # every command read with the registry (reads and SQL known), not only those that nest
@@ -52,6 +52,7 @@ class Facts:
         self.writes: list = []  # Write: paths changed (the reader's)
         self.contents: list = []  # texts written into files (here-documents, echo > f)
         self._nested = 0
+        self.by_program = None  # ``command_match.candidates``' index of the commands, made on first use
 
 
 # Programs whose arguments name paths without reading what is in them.

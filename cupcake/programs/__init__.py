@@ -39,6 +39,7 @@ FAMILIES = (
 _index: dict | None = None  # name -> (declaration, family), every family loaded (``_load``)
 _families: dict = {}  # family -> {name: declaration}, each family loaded when a name needs it
 _built: dict = {}  # id(declaration) -> Spec
+_value_options: dict = {}  # name -> the options before its subcommand that take a value
 
 
 class DuplicateProgram(ValueError):
@@ -135,7 +136,7 @@ def index_source() -> str:
     lines.append(")")
     lines += [
         "",
-        "# Single commands of plain words that need no reading (``protection.bash.quick_pass``): programs",
+        "# Single commands of plain words that need no reading (``protection.quick.quick_pass``): programs",
         "# that look at names only (readers whose operands are values, builtins the shell gives no meaning),",
         "# and git's reading subcommands; with the options that would make them read, write or run anything.",
         "QUICK = {",
@@ -206,8 +207,14 @@ def reading_of(spec, words):
 
 def value_options(name: str) -> frozenset:
     """The global options of a program with subcommands that take a value: what a rule needs to
-    find the subcommand (``git -C dir push``). Empty for a program without subcommands."""
-    spec = lookup(name)
-    if spec is None or not spec.subcommands:
-        return frozenset()
-    return frozenset(n for opt in spec.options if opt.arg for n in opt.names)
+    find the subcommand (``git -C dir push``). Empty for a program without subcommands. Made once per
+    name (``_value_options``): the packs' conditions ask it of the same commands a hundred times a run."""
+    found = _value_options.get(name)
+    if found is None:
+        spec = lookup(name)
+        if spec is None or not spec.subcommands:
+            found = frozenset()
+        else:
+            found = frozenset(n for opt in spec.options if opt.arg for n in opt.names)
+        _value_options[name] = found
+    return found

@@ -712,7 +712,7 @@ NAMES = (
     "\n"
 )
 
-# Single commands of plain words that need no reading (``protection.bash.quick_pass``): programs
+# Single commands of plain words that need no reading (``protection.quick.quick_pass``): programs
 # that look at names only (readers whose operands are values, builtins the shell gives no meaning),
 # and git"s reading subcommands; with the options that would make them read, write or run anything.
 QUICK = {

@@ -105,6 +105,12 @@ def violation(ctx, view):
         found = secret_violation(view, protected, ctx, _display)
         if found or view.tool in READ_TOOLS:
             return found
+    if shell:
+        from cupcake.protection.quick import quick_pass
+
+        command = view.command
+        if not isinstance(command, str) or not command or quick_pass(command):
+            return None  # a plain reading command: nothing below would read it
     from cupcake.protection.install import with_install  # what this process runs: not in the cache
 
     protected = with_install(protected, ctx.env)

@@ -50,9 +50,12 @@ class _WithInstall(dict):
     def _fill(self) -> None:
         if "install" not in self:
             trees, names = installation_paths(self._env)
-            dict.__setitem__(self, "install", _forms(trees))
+            resolved: dict = {}  # the paths share most of their folders: each resolved once
+            dict.__setitem__(self, "install", _forms(trees, resolved))
             dict.__setitem__(
-                self, "install_names", [[f, pattern] for folder, pattern in names for f in _forms([folder])]
+                self,
+                "install_names",
+                [[f, pattern] for folder, pattern in names for f in _forms([folder], resolved)],
             )
 
     def get(self, key, default=None):

@@ -84,7 +84,7 @@ def _read(ctx: Context, raw: bytes) -> object:
     if raw.count(b",") > MAX_VALUES and _values(raw) > MAX_VALUES:  # commas in strings count first: cheap
         raise _unreadable(ctx, f"it holds more than {MAX_VALUES:,} values", "send fewer values at once")
     try:
-        text = raw.decode("utf-8-sig")
+        text = speedups.utf8_text(raw)
     except UnicodeDecodeError as exc:
         raise _unreadable(
             ctx, f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})", "use UTF-8 text"

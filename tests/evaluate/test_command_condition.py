@@ -109,3 +109,41 @@ def test_mistakes_are_reported(cond, message):
     compiled, problems = _compile(cond)
     assert compiled is None
     assert any(message in p for p in problems), problems
+
+
+# Lines of several commands, some of whose program words are globs or unknown parts: the index of
+# commands by program (``candidates``) must answer as asking every command does.
+MIXED = [
+    "ls -la; git status && rm -rf /",
+    "ls; /bin/r? -rf /",
+    "ls; r[m] -rf /etc",
+    "ls; $RM -rf /",
+    "echo a | xargs rm -rf",
+    "git -C . commit -m x; make -j4; git push --force origin main",
+    'for f in *.c; do gcc -c "$f"; done && git commit -qm wip',
+    "cd src && make all | tee ../build/log; rm -rf build",
+]
+CONDITIONS = [
+    RM,
+    {"type": "command", "program": "git", "subcommand": "commit"},
+    {"type": "command", "program": "git", "subcommand": "push", "flags": ["--force|-f"]},
+    {"type": "command", "program": ["make", "gcc"]},
+    {"type": "command", "program": "tee"},
+]
+
+
+@pytest.mark.parametrize("command", MIXED)
+def test_asking_only_the_commands_that_could_be_the_program_answers_as_asking_all(command):
+    from cupcake.evaluate.command_match import candidates, command_matches
+
+    for cond in CONDITIONS:
+        compiled, problems = _compile(cond)
+        assert not problems, problems
+        payload = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": "/p"}
+        view = EventView(Event("PreToolUse", payload), "/p")
+        view.script()
+        facts = view.facts()
+        every = [cmd for cmd in facts.commands if command_matches(compiled, cmd, view) is None]
+        asked = [cmd for cmd in candidates(facts, compiled[1]) if command_matches(compiled, cmd, view) is None]
+        assert sorted(map(id, every)) == sorted(map(id, asked)), (command, cond)
+        assert holds(compiled, view) is bool(every)

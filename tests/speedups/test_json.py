@@ -55,3 +55,34 @@ def test_a_syntax_error_is_a_value_error_in_a_fresh_interpreter():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf{}", b"{}", b"\xef\xbb\xbf\xef\xbb\xbf1", "é€😀".encode()],
+)
+def test_utf8_text_is_the_utf_8_sig_codec(data):
+    assert speedups.utf8_text(data) == data.decode("utf-8-sig")
+
+
+@pytest.mark.parametrize(("data", "start"), [(b"a\xffb", 1), (b"\xef\xbb\xbf\xff", 3), (b"\xed\xa0\x80", 0)])
+def test_utf8_text_says_where_the_bad_byte_is_in_what_was_sent(data, start):
+    with pytest.raises(UnicodeDecodeError) as caught:
+        speedups.utf8_text(data)
+    assert caught.value.start == start and data[caught.value.start] == data[start]
+
+
+def test_reading_input_imports_no_codec_module():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        f"import sys; sys.path.insert(0, {str(Path(speedups.__file__).parents[1])!r})\n"
+        "from cupcake import speedups\n"
+        "speedups.json_loads(b'\\xef\\xbb\\xbf{\"a\": 1}')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('encodings.utf_8_sig')))\n"
+    )
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,31 @@
+"""The build step pyproject.toml cannot declare: the compiled-module bundle (``cupcake/bundle.py``) that
+lets ``cupcake run`` import its modules from one file. Written into the built package only, never into the
+source tree, and not for an editable install (a developer's edits must be what runs)."""
+
+import os
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+class BuildWithBundle(build_py):
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        package = os.path.join(self.build_lib, "cupcake")
+        namespace: dict = {"__name__": "cupcake_bundle_build"}
+        with open(os.path.join(package, "bundle.py"), encoding="utf-8") as f:
+            exec(compile(f.read(), "cupcake/bundle.py", "exec"), namespace)
+        out = os.path.join(package, namespace["BUNDLE_NAME"])
+        count = namespace["build"](package, out)
+        print(f"cupcake: {count} modules compiled into {os.path.relpath(out, self.build_lib)}")
+
+    def get_outputs(self, include_bytecode=True):
+        outputs = super().get_outputs(include_bytecode)
+        if not getattr(self, "editable_mode", False):
+            outputs.append(os.path.join(self.build_lib, "cupcake", "modules.bundle"))
+        return outputs
+
+
+setup(cmdclass={"build_py": BuildWithBundle})
