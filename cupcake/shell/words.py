@@ -89,8 +89,8 @@ def match(tokens, text: str, fold: bool = False, prefix: bool = False) -> bool:
         return True
     if fold:
         text = text.lower()
-    decided, tokens, text = _literal_ends(tokens, text, fold)
-    if decided is not None:
+    decided, tokens, text = (None, tokens, text) if prefix else _literal_ends(tokens, text, fold)
+    if decided is not None:  # (a prefix has no literal end to compare: the walk decides)
         return decided
     n = len(text)
     reach = [False] * (n + 1)
