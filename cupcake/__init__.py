@@ -22,8 +22,18 @@ _API = {
 
 __all__ = ["__version__", *_API]
 
+TYPE_CHECKING = False  # not typing's: `import cupcake` stays free
+if TYPE_CHECKING:  # what a type checker sees for each name of the table above
+    from cupcake.errors import CupcakeError as CupcakeError
+    from cupcake.pipeline.context import Context as Context
+    from cupcake.pipeline.order import Stage as Stage
+    from cupcake.pipeline.protocol import System as System
+    from cupcake.pipeline.response import Decision as Decision
+    from cupcake.pipeline.response import Response as Response
+    from cupcake.pipeline.system import BaseSystem as BaseSystem
 
-def __getattr__(name):
+
+def __getattr__(name: str) -> object:
     module = _API.get(name)
     if module is None:
         raise AttributeError(f"module 'cupcake' has no attribute {name!r}")
@@ -32,5 +42,5 @@ def __getattr__(name):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_API))

@@ -13,11 +13,11 @@ import orjson
 DecodeError = orjson.JSONDecodeError
 
 
-def loads(data: bytes | str):
+def loads(data: bytes | str) -> object:
     """One JSON value; ``DecodeError`` (a ValueError) when ``data`` is not JSON."""
     return orjson.loads(data)
 
 
-def dumps(value) -> str:
+def dumps(value: object) -> str:
     """Compact JSON text, one line; keys in their order, non-ASCII kept as it is."""
     return orjson.dumps(value).decode()

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 ERROR, WARNING = "error", "warning"
 
 
 class Problem:
     __slots__ = ("severity", "file", "line", "policy", "message", "index")
 
-    def __init__(self, severity: str, file: str, line, policy, message: str, index=None):
+    def __init__(
+        self, severity: str, file: str, line: int | None, policy: str | None, message: str, index: int | None = None
+    ) -> None:
         self.severity = severity
         self.file = file
         self.line = line
@@ -43,7 +49,7 @@ class Problem:
 _MEAN = ' (did you mean "'
 
 
-def suggested(message: str):
+def suggested(message: str) -> str | None:
     """The replacement a message's "did you mean" names (made by ``suggestion``), or None."""
     start = message.rfind(_MEAN)
     if start < 0 or not message.endswith('"?)'):
@@ -51,7 +57,7 @@ def suggested(message: str):
     return message[start + len(_MEAN) : -3]
 
 
-def suggestion(word, choices) -> str:
+def suggestion(word: object, choices: Iterable[str]) -> str:
     """`` (did you mean "x"?)`` when one of ``choices`` is close to ``word``."""
     import difflib
 

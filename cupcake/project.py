@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
 PROJECT_FILE = "cupcake.toml"
 # The user's policy file (under HOME), the same for every agent: Cupcake's contract, kept where it began,
 # beside the default agent's (Claude Code's) user settings.
@@ -31,7 +35,7 @@ SYSTEM_ROOT_MARKER = "_system_root_for_tests"
 TIERS = ("managed", "project", "user")  # the order the policy files are evaluated in
 
 
-def find_root(project_dir, cwd) -> str:
+def find_root(project_dir: str | None, cwd: object) -> str:
     """The project directory the agent names (``project_dir``, from its adapter), else the directory
     holding ``cupcake.toml`` found walking up from the agent's cwd (then the process's cwd), else the
     git top level, else the agent's cwd. Commands a person runs pass no ``project_dir``.
@@ -67,7 +71,7 @@ def find_root(project_dir, cwd) -> str:
     return git_top or os.path.realpath(starts[0])
 
 
-def walk_up(here: str, home):
+def walk_up(here: str, home: str | None) -> Iterator[str]:
     """``here`` and each folder above it; below ``home`` only, when given and ``here`` is under it."""
     stop = home if home and here.startswith(home.rstrip("/") + "/") else None
     while True:
@@ -78,12 +82,12 @@ def walk_up(here: str, home):
         here = up
 
 
-def user_policy_file(env) -> str:
+def user_policy_file(env: Mapping[str, str]) -> str:
     home = env.get("HOME") or os.path.expanduser("~")
     return os.path.join(home, USER_FILE)
 
 
-def system_path(path: str, env) -> str:
+def system_path(path: str, env: Mapping[str, str]) -> str:
     """A system-wide path (``/etc/…``), or the same path under the test suite's stand-in root."""
     root = env.get(SYSTEM_ROOT_VARIABLE) or os.environ.get(SYSTEM_ROOT_VARIABLE)
     if root and os.path.exists(os.path.join(os.path.dirname(__file__), SYSTEM_ROOT_MARKER)):
@@ -91,21 +95,21 @@ def system_path(path: str, env) -> str:
     return path
 
 
-def managed_dir(env) -> str:
+def managed_dir(env: Mapping[str, str]) -> str:
     """The folder of the organisation's policy file on this system."""
     return system_path(MANAGED_DIRS.get(sys.platform, MANAGED_DIRS["linux"]), env)
 
 
-def managed_policy_file(env) -> str:
+def managed_policy_file(env: Mapping[str, str]) -> str:
     return os.path.join(managed_dir(env), MANAGED_FILE)
 
 
-def policy_files(root: str, env) -> tuple[str, str, str]:
+def policy_files(root: str, env: Mapping[str, str]) -> tuple[str, str, str]:
     """The organisation's file, then the project's, then the user's: one ordered list."""
     return managed_policy_file(env), os.path.join(root, PROJECT_FILE), user_policy_file(env)
 
 
-def tier_of(path: str, env) -> str:
+def tier_of(path: str, env: Mapping[str, str]) -> str:
     """managed, user or project: which tier a top-level policy file belongs to."""
     if path == managed_policy_file(env):
         return "managed"
@@ -114,7 +118,7 @@ def tier_of(path: str, env) -> str:
     return "project"
 
 
-def shown_path(path: str, root: str, cwd=None) -> str:
+def shown_path(path: str, root: str, cwd: object = None) -> str:
     """A path as conditions see it: absolute, normalised, symlinks resolved; relative to the
     root with ``/`` separators when inside it, absolute otherwise."""
     if not os.path.isabs(path):
@@ -130,7 +134,7 @@ def shown_path(path: str, root: str, cwd=None) -> str:
     return path
 
 
-def label(path: str, root: str, env) -> str:
+def label(path: str, root: str, env: Mapping[str, str]) -> str:
     """How a policy file is named in messages: relative to the root, or under ``~``."""
     home = env.get("HOME") or ""
     if path.startswith(root.rstrip("/") + "/"):
@@ -140,7 +144,7 @@ def label(path: str, root: str, env) -> str:
     return path
 
 
-def file_identity(path: str):
+def file_identity(path: str) -> tuple:
     """What makes a cached compile valid for one file: its stat fields, or its absence."""
     try:
         st = os.stat(path)

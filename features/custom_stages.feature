@@ -20,6 +20,7 @@ Feature: Custom stages from integrators
             | 700   | feedback_guarantee   | yes  | makes sure an answer exists, then seals it         |
             | 800   | response_routing     | yes  | renders the answer for the agent                   |
             | 900   | state_write          | no   | records the session's tool use; runs the side effects |
+            | 950   | shadow_evaluation    | no   | the shadow candidate and observed policies (when set) |
             | 1000  | audit_write          | no   | the audit trail                                    |
             | 1100  | telemetry_spool      | no   | the decision, spooled for an OpenTelemetry backend |
 

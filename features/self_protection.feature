@@ -251,3 +251,44 @@ Feature: The agent cannot change what governs it
             | mcp__filesystem__read_file         | {"path": "~/.cache/cupcake/cache-secret"}                  |
             | mcp__filesystem__read_multiple_files | {"paths": ["notes.md", "~/.cache/cupcake/cache-secret"]} |
             | Write                              | {"file_path": "~/.cache/cupcake/cache-secret", "content": "k"} |
+
+    Scenario Outline: No tool may read the agents' session transcripts, which hold the approval codes shown to the person
+        When the agent uses the tool "<tool>" with:
+            """
+            <input>
+            """
+        Then the tool call is denied
+        And the model is shown a note that "an agent's session transcripts, which hold the approval codes shown to the person"
+
+        Examples:
+            | tool                       | input                                                                |
+            | Read                       | {"file_path": "~/.claude/projects/-home-dev-project/00893aaf.jsonl"} |
+            | Grep                       | {"pattern": "approve", "path": "~/.factory/sessions"}                |
+            | Grep                       | {"pattern": "approve", "path": "~/.claude"}                          |
+            | Glob                       | {"pattern": "**/*.jsonl", "path": "~/.codex/sessions"}               |
+            | mcp__filesystem__read_file | {"path": "~/.copilot/session-state/2b96429a/events.jsonl"}           |
+            | Read                       | {"file_path": "~/.gemini/tmp/proj/chats/session-1.jsonl"}            |
+
+    Scenario Outline: The agents' session transcripts cannot be read through Bash
+        When the agent asks to run "<command>"
+        Then the tool call is denied
+        And the model is shown a note that "an agent's session transcripts, which hold the approval codes shown to the person and must stay unreadable to agents"
+
+        Examples:
+            | command                                              |
+            | cat ~/.claude/projects/*/*.jsonl                     |
+            | grep -r "cupcake allow" ~/.factory/sessions          |
+            | grep -r "cupcake allow" ~/.claude                    |
+            | tail -n 5 ~/.codex/sessions/2026/11/22/rollout.jsonl |
+            | cat ~/.gemini/tmp/$PROJECT/chats/*.jsonl             |
+
+    Scenario Outline: Work beside the transcripts goes on
+        When the agent asks to run "<command>"
+        Then the tool call is not denied
+
+        Examples:
+            | command                                   |
+            | ls ~/.claude                              |
+            | grep -rn "projects" src                   |
+            | python3 -c "print('sessions', 'projects')" |
+            | cat ~/.claude/CLAUDE.md                   |

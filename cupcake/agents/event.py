@@ -60,18 +60,5 @@ class Event:
             tool_input is not None and not isinstance(tool_input, dict)
         )
 
-    def named_in(self) -> str | None:
-        """The event name the payload itself carries, if any."""
-        return _text(self.payload.get("hook_event_name"))
-
     def __repr__(self) -> str:
         return f"Event({self.name!r}, agent={self.agent!r}, tool={self.tool!r})"
-
-
-def canonical_payload(event: str, fields: dict, keep: dict | None = None) -> dict:
-    """A canonical payload for ``event`` from canonical ``fields`` (what adapters of other agents build),
-    with the agent's own fields ``keep`` underneath (never overriding a canonical one)."""
-    out = dict(keep) if keep else {}
-    out.update((k, v) for k, v in fields.items() if v is not None)
-    out["hook_event_name"] = event
-    return out

@@ -64,11 +64,12 @@ class Headless(Agent):
     def __init__(self, words, root, targets, env, timeout):
         super().__init__(words, root, targets, env, timeout)
         self.session_id = None
-        self.scratch = None  # a private directory for the files the run is given (settings, prompt)
 
     # -- for each agent -----------------------------------------------------------
 
     def argv(self, prompt: str, prompt_file: str) -> list[str]:
+        """The command line; ``prompt_file`` sits in a private directory, where the files the run is given
+        (settings) go too."""
         raise NotImplementedError
 
     def environment(self) -> dict:
@@ -88,7 +89,6 @@ class Headless(Agent):
 
     def _run(self, prompt: str) -> Reply:
         with tempfile.TemporaryDirectory(prefix="cupcake-translate-") as scratch:
-            self.scratch = scratch
             prompt_file = os.path.join(scratch, "prompt.md")
             with open(prompt_file, "w", encoding="utf-8") as f:
                 f.write(prompt)

@@ -191,6 +191,10 @@ def no_settings_dirs(project_dir, env) -> list[str]:
     return []
 
 
+def no_transcript_dirs(env) -> list[str]:
+    return []
+
+
 def no_jail_notes(jail_dirs=()) -> list[str]:
     return []
 

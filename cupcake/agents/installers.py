@@ -19,15 +19,17 @@ Each adapter package has an ``install`` module, the agent's installer, with the 
   ignore, and takes out again, with what to tell the person; ``file_findings(text)``: what doctor says
   about the file; ``doctor_findings(root, env, paths, jail)``: what doctor says about the agent beside
   its files; ``notes(scope, root, env, **options)``: what sync says after writing (Codex's trust step);
-- ``protected_paths(project_dir, env)``: its files self-protection keeps the agent off.
+- ``protected_paths(project_dir, env)``: its files self-protection keeps the agent off; unless
+  ``settings_dirs(project_dir, env)`` names folders: those whose ``settings*.json`` files it reads its
+  hooks from, which self-protection guards by name (any such file there, a new one too);
+- ``transcript_dirs(env)``: the folders of its session transcripts (they hold what the person was
+  shown, approval codes included): secrets to self-protection, unreadable to the agent's tools.
 
 Nothing outside ``cupcake/agents/`` names an agent's module, file or key: it asks here."""
 
 from __future__ import annotations
 
-import os
-
-from cupcake.agents import DEFAULT, NAMES, adapter
+from cupcake.agents import NAMES, adapter
 
 
 def installer(agent: str):
@@ -92,14 +94,39 @@ def unhooked_message(event: str) -> str:
 
 
 def settings_dirs(root: str, env) -> list[str]:
-    """The directories whose ``settings*.json`` files hold the default agent's hooks: guarded by name,
-    any file there (a new ``settings.local.json`` too)."""
-    return installer(DEFAULT).settings_dirs(root, env)
+    """The directories whose ``settings*.json`` files hold an agent's hooks (those its installer's
+    ``settings_dirs`` names: Claude Code's): guarded by name, any file there (a new ``settings.local.json`` too)."""
+    found: list[str] = []
+    for agent in NAMES:
+        found.extend(d for d in installer(agent).settings_dirs(root, env) if d not in found)
+    return found
 
 
-def executable_in(command: str):
-    """The executable a hook command names (its first word, ``~`` expanded), or None."""
-    from cupcake.agents.hook_command import executable_of
+def transcript_dirs(env) -> list[str]:
+    """Every agent's folder of session transcripts (its installer's ``transcript_dirs``)."""
+    found: list[str] = []
+    for agent in NAMES:
+        found.extend(d for d in installer(agent).transcript_dirs(env) if d not in found)
+    return found
 
-    found = executable_of(command)
-    return os.path.expanduser(found) if found else None
+
+def hook_config_paths(root: str, env) -> list[str]:
+    """Every agent's own hook configuration (files, or a directory of hook files), project and user,
+    and the organisation's (its policy folder and each agent's managed settings): whichever agent runs,
+    it may not rewrite which hooks the agents run. An agent whose installer names ``settings_dirs`` is
+    left out of the project and user part: its files are guarded by name in those (``settings_dirs``)."""
+    from cupcake.agents.managed import guarded_paths
+    from cupcake.project import managed_dir
+
+    found: list[str] = [managed_dir(env)]  # the organisation's policy folder: nothing may be created or changed there
+    for agent in NAMES:
+        found.extend(p for p in guarded_paths(agent, env) if p not in found)  # the organisation's hooks
+        try:
+            install = installer(agent)
+            if install.settings_dirs(root, env):
+                continue
+            paths = install.protected_paths(root, env)
+        except Exception:  # an adapter that cannot say: the others still count
+            continue
+        found.extend(p for p in paths if p not in found)
+    return found

@@ -94,8 +94,8 @@ def unjudged(ctx, record: Record) -> list:
     return found
 
 
-def _all(conditions, view, record, why):
-    result = True
+def _all(conditions, view, record, why) -> bool | None:
+    result: bool | None = True
     for cond in conditions:
         held = _holds(cond, view, record, why)
         if held is False:

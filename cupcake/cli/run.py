@@ -15,13 +15,13 @@ FAIL_CLOSED_FLAG = "--fail-closed"
 # A run that cannot even start blocks then too: a command never runs outside the jail the user asked for.
 JAIL_FLAG = "--jail"
 JAIL_UNSHARE_NET_FLAG = "--jail-unshare-net"
-# The blocking exit code of the agents' hooks: the call (or prompt, or stop) is blocked and stderr says why.
-BLOCKING_EXIT = 2
 
 
-def parse_args(args):
+def parse_args(args: list[str]) -> tuple[str | None, dict, str | None]:
     """(event, options, problem): a bad command line is reported in the answer, never a crash."""
-    event, options, problem = None, {"agent": None}, None
+    event: str | None = None
+    problem: str | None = None
+    options: dict = {"agent": None}
     i = 0
     while i < len(args):
         arg = args[i]

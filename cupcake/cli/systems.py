@@ -11,7 +11,7 @@ import json
 import os
 
 from cupcake.agents import project_dir_in
-from cupcake.pipeline.order import CORE
+from cupcake.pipeline.order import CORE, NAME_OF, Stage
 from cupcake.pipeline.plan import build_plan
 from cupcake.project import find_root, label, policy_files
 from cupcake.stages.configure import GROUP, resolve
@@ -46,19 +46,18 @@ def plan_report(env, cwd) -> dict:
         for order, name in builtin_plan()
     ]
     if compiled.get("shadow") is not None or compiled.get("observe") is not None:
-        from cupcake.systems.shadow_evaluation import NAME, ORDER
-
         # built in, and planned only when a shadow candidate or an observed policy exists (cupcake.shadow)
+        name = NAME_OF[Stage.SHADOW_EVALUATION]
         rows.append(
             {
-                "order": ORDER,
-                "name": NAME,
+                "order": Stage.SHADOW_EVALUATION,
+                "name": name,
                 "from": "built-in",
                 "distribution": None,
                 "version": None,
                 "core": False,
-                "enabled": True,
-                "configured_in": '[shadow] / mode = "observe"',
+                "enabled": name not in off,
+                "configured_in": off.get(name, '[shadow] / mode = "observe"'),
             }
         )
     for item in resolve(entries, None):

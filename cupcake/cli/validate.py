@@ -41,6 +41,7 @@ class Report:
         self.problems: list[dict] = []
         self.policies = 0
         self.shadow: list[str] = []  # what is evaluated beside the enforced set (cupcake.shadow)
+        self.cache_problem: str | None = None  # the policy cache disagreed with the source (then removed)
 
     def add(self, compiled: dict, root: str | None = None, env=None) -> None:
         from cupcake.compile.agent_warnings import capability_warnings
@@ -150,7 +151,7 @@ def collect(files, env, cwd=None):
     return report, None
 
 
-def _cache_check(root, env, compiled):
+def _cache_check(root: str, env, compiled: dict) -> str | None:
     """Say loudly when the policy cache disagrees with the source, and remove it so no run trusts it."""
     from cupcake.project import WORK_DIR
     from cupcake.stores.policies.cache import CACHE_NAME
@@ -189,7 +190,7 @@ def validate_files(files, env, json_out=False, strict=False, out=print) -> int:
         else:
             out(f"cupcake validate: {nothing}")
         return 2
-    cache_problem = getattr(report, "cache_problem", None)
+    cache_problem = report.cache_problem
     if json_out:
         data = report.as_json(strict)
         if cache_problem:

@@ -32,6 +32,10 @@ def compile_action(action, event, report):
             report('`action` must be a table such as { type = "block_with_feedback", … }', "action")
         return None
     kind = action.get("type")
+    if not isinstance(kind, str):
+        found = "no `type`" if kind is None else f"`type` is {type(kind).__name__}"
+        report(f'the action needs a type, such as type = "block_with_feedback" ({found})', ("action", "type"))
+        return None
     if kind == "run_command":
         return compile_run_command(action, report)
     if kind == "update_state":

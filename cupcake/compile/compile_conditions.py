@@ -51,7 +51,7 @@ def checked_regex(pattern, what: str, report):
     return pattern
 
 
-def compile_condition(cond, report, root: str = ""):
+def compile_condition(cond, report: ConditionReporter, root: str = ""):
     if not isinstance(cond, dict):
         report('each condition must be a table such as { type = "command_regex", value = "…" }', "conditions")
         return None
@@ -63,16 +63,13 @@ def compile_condition(cond, report, root: str = ""):
                     return None
                 inner = cond[combinator]
                 if combinator == "not":
-                    return ("not", compile_condition(inner, condition_reporter(report, report.path + ("not",)), root))
+                    return ("not", compile_condition(inner, report.inner("not"), root))
                 if not isinstance(inner, list) or not inner:
                     report("`any` takes a non-empty array of conditions", "conditions")
                     return None
                 return (
                     "any",
-                    tuple(
-                        compile_condition(c, condition_reporter(report, report.path + ("any", m)), root)
-                        for m, c in enumerate(inner)
-                    ),
+                    tuple(compile_condition(c, report.inner("any", m), root) for m, c in enumerate(inner)),
                 )
         report("a condition needs a `type` (or is `not = {…}` / `any = […]`)", "conditions")
         return None
@@ -114,14 +111,21 @@ def compile_condition(cond, report, root: str = ""):
     return (kind, pattern, required_literals(pattern or ""))
 
 
-def condition_reporter(report, path):
+class ConditionReporter:
     """``report`` for one condition: "conditions" means the line of the condition at ``path``."""
 
-    def at(message: str, key=None, severity: str = ERROR) -> None:
-        report(message, path if key == "conditions" else key, severity)
+    __slots__ = ("report", "path")
 
-    at.path = path
-    return at
+    def __init__(self, report, path: tuple) -> None:
+        self.report = report
+        self.path = path
+
+    def __call__(self, message: str, key=None, severity: str = ERROR) -> None:
+        self.report(message, self.path if key == "conditions" else key, severity)
+
+    def inner(self, *where) -> ConditionReporter:
+        """The reporter of a condition inside this one (``not``, or the ``any`` at an index)."""
+        return ConditionReporter(self, self.path + where)
 
 
 def patterns_in(conditions):

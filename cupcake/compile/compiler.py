@@ -16,7 +16,7 @@ from cupcake.agents import catalog
 from cupcake.compile import schema
 from cupcake.compile.compile_actions import compile_action, context_events, pydantic_message
 from cupcake.compile.compile_agents import compile_agents
-from cupcake.compile.compile_conditions import compile_condition, compile_matcher, condition_reporter
+from cupcake.compile.compile_conditions import ConditionReporter, compile_condition, compile_matcher
 from cupcake.compile.compile_index import build_index, shadowed_warnings, sre_forms_of
 from cupcake.compile.imports import expand as expand_imports
 from cupcake.compile.lines import FileLines
@@ -461,7 +461,7 @@ def _compile_policy(source, index: int, table, problems, extras=None):
     if isinstance(conditions, list):
         for n, condition in enumerate(conditions):
             compiled_conditions.append(
-                compile_condition(condition, condition_reporter(report, ("conditions", n)), source.root)
+                compile_condition(condition, ConditionReporter(report, ("conditions", n)), source.root)
             )
     action = compile_action(table.get("action"), event, report)
     only = compile_agents(table.get("agents"), report)

@@ -33,13 +33,13 @@ class TableSchema:
 
     def __init__(self, name: str):
         self.name = name
-        self._validator = None
+        self._validator: SchemaValidator | None = None
 
     @property
     def keys(self) -> dict:
         return dict.fromkeys(_table(self.name)["schema"]["fields"])
 
-    def validate(self, value):
+    def validate(self, value: object) -> object:
         if self._validator is None:
             table = _table(self.name)
             self._validator = SchemaValidator(table["schema"], table["config"])

@@ -23,6 +23,7 @@ class EventView:
         "tool_input",
         "cwd",
         "_path",
+        "_path_read",
         "_contents",
         "_script",
         "_facts",
@@ -41,7 +42,8 @@ class EventView:
         self.tool = event.tool
         self.tool_input = event.tool_input
         self.cwd = event.cwd
-        self._path = False
+        self._path: str | None = None
+        self._path_read = False
         self._contents: tuple[str, ...] | None = None
         self._script = None
         self._facts = None
@@ -74,10 +76,10 @@ class EventView:
         return self._facts
 
     @property
-    def file_path(self):
+    def file_path(self) -> str | None:
         """The tool's file path: absolute, normalised, symlinks resolved; relative to the root when inside it."""
-        if self._path is False:
-            self._path = None
+        if not self._path_read:
+            self._path_read = True
             for key in _PATH_KEYS:
                 value = self.tool_input.get(key)
                 if isinstance(value, str) and value and "\0" not in value:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
@@ -102,7 +102,7 @@ class ScriptedModel(LoopbackServer):
 
     def __init__(
         self,
-        script: list[Turn],
+        script: Sequence[Turn],
         *,
         shell: Callable[[str], ToolCall] | None = None,
         final_text: str = "Done.",

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 BULLET = "\u2022"
 
 
-def _bullets(messages) -> str:
+def _bullets(messages: Iterable[str]) -> str:
     return "\n".join(f"{BULLET} {m}" for m in messages)
 
 
-def soft_text(messages) -> str:
+def soft_text(messages: Iterable[str]) -> str:
     return f"Policy feedback found:\n{_bullets(messages)}\n\nPlease address these issues before proceeding."
 
 
-def block_text(reason: str, messages=()) -> str:
+def block_text(reason: str, messages: Iterable[str] = ()) -> str:
     text = f"Operation blocked: {reason}"
     if messages:
         text += f"\n\nAdditional policy feedback:\n{_bullets(messages)}"
@@ -40,7 +44,7 @@ def shorten(piece: str, excess: int) -> str:
     return f"{piece[:head]}\n{cut_note(len(piece) - keep)}\n{tail_text}"
 
 
-def cap(text: str, pieces, limit: int) -> str:
+def cap(text: str, pieces: Iterable[str | None], limit: int) -> str:
     """Fit ``text`` into ``limit`` characters by cutting the longest of ``pieces`` (command
     outputs, long messages) in its middle; as a last resort cut the text itself."""
     if len(text) <= limit:

@@ -14,6 +14,11 @@ import time
 from cupcake import speedups
 from cupcake.errors import DeadlineExceeded, DeadlinePassed
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+
 REPEAT = 0.25
 GRACE = 1.0
 MESSAGE = "ran past the run's deadline (hook_timeout_seconds minus 5 s)"
@@ -23,13 +28,13 @@ custom_running = False
 
 
 class AlarmClock:
-    def __init__(self, seconds_total: float | None = None, last_resort=None):
+    def __init__(self, seconds_total: float | None = None, last_resort: Callable[[], object] | None = None) -> None:
         self.seconds_total = seconds_total
         self.last_resort = last_resort
-        self.deadline = None
+        self.deadline: float | None = None
         self.rung = False
 
-    def arm(self, deadline, repeat: bool = False) -> None:
+    def arm(self, deadline: float | None, repeat: bool = False) -> None:
         if deadline is None:
             return
         if deadline != self.deadline:
@@ -40,7 +45,7 @@ class AlarmClock:
     def disarm(self) -> None:
         speedups.clear_alarm()
 
-    def _ring(self, signum, frame):
+    def _ring(self, signum: int, frame: FrameType | None) -> None:
         if not self.rung:
             self.rung = True
             raise DeadlineExceeded(MESSAGE)

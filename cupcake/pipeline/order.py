@@ -13,6 +13,7 @@ class Stage:
     FEEDBACK_GUARANTEE = 700
     RESPONSE_ROUTING = 800
     STATE_WRITE = 900
+    SHADOW_EVALUATION = 950
     AUDIT_WRITE = 1000
     TELEMETRY_SPOOL = 1100
 
@@ -34,6 +35,10 @@ CORE = frozenset(
         Stage.RESPONSE_ROUTING,
     }
 )
+
+# Systems planned only when the compiled policies ask for them (the replan after policy load adds them):
+# the shadow candidate and the observed policies (``cupcake.shadow``). Every other run never imports them.
+ON_DEMAND = frozenset({Stage.SHADOW_EVALUATION})
 
 # The answer is sealed once the guarantee has run: later systems may add warnings only.
 SEALED_AFTER = Stage.FEEDBACK_GUARANTEE

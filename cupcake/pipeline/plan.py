@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable
+
+    from cupcake.pipeline.system import BaseSystem
+
 
 class PlanError(ValueError):
     """The configured pipeline cannot be built; the message says which system and why."""
 
 
-def build_plan(systems, disabled=(), core=frozenset()):
+def build_plan(
+    systems: Iterable[BaseSystem], disabled: Collection[str] = (), core: Collection[int] = frozenset()
+) -> list[BaseSystem]:
     """Return ``systems`` sorted by order, without the ``disabled`` names.
 
     ``core`` holds the orders of systems that cannot be disabled.
     """
-    names = {}
-    orders = {}
+    names: dict[str, BaseSystem] = {}
+    orders: dict[int, BaseSystem] = {}
     for system in systems:
         if not isinstance(getattr(system, "name", None), str) or not isinstance(getattr(system, "order", None), int):
             raise PlanError(f"{system!r} is not a system: it needs a str `name` and an int `order`")
@@ -33,7 +41,3 @@ def build_plan(systems, disabled=(), core=frozenset()):
             raise PlanError(f"{name!r} is a core system (it loads, evaluates or answers) and cannot be disabled")
     off = set(disabled)
     return sorted((s for s in systems if s.name not in off), key=lambda s: s.order)
-
-
-def describe_plan(plan) -> str:
-    return "\n".join(f"{s.order:>5}  {s.name}" for s in plan)

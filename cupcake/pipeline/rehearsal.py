@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from cupcake.pipeline.order import Stage
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.pipeline.system import BaseSystem
+
 
 class Rehearsal:
     __slots__ = ("runs_programs", "not_run")
@@ -22,7 +26,7 @@ class Rehearsal:
         self.runs_programs = runs_programs
         self.not_run: list[str] = []  # what a hook run would have started here, and this one did not
 
-    def allows(self, system) -> bool:
+    def allows(self, system: BaseSystem) -> bool:
         """Whether ``system`` runs in this rehearsal (the runner asks before each one)."""
         if system.order > Stage.RESPONSE_ROUTING:
             return False  # it records what happened: nothing happened

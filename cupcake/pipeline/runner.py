@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from time import monotonic, perf_counter
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from cupcake.pipeline.clock import AlarmClock
+    from cupcake.pipeline.context import Context
+    from cupcake.pipeline.system import BaseSystem
+
+    Replan = Callable[[Context, list[BaseSystem]], Sequence[BaseSystem]]
+
 
 class Failure:
     """A system that raised (or ran out of time), recorded instead of escaping.
@@ -34,7 +44,13 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def run_plan(plan, ctx, finish=None, clock=None, replan=None):
+def run_plan(
+    plan: Sequence[BaseSystem],
+    ctx: Context,
+    finish: Callable[[Context], None] | None = None,
+    clock: AlarmClock | None = None,
+    replan: tuple[int, Replan] | None = None,
+) -> Context:
     """Run every system of ``plan`` in order; ``finish(ctx)`` runs in ``finally`` (the guarantee).
 
     ``clock`` (an object with ``arm(deadline, repeat)`` and ``disarm()``) bounds the run by
@@ -79,7 +95,7 @@ def run_plan(plan, ctx, finish=None, clock=None, replan=None):
     return ctx
 
 
-def _replan(fn, ctx, rest):
+def _replan(fn: Replan, ctx: Context, rest: list[BaseSystem]) -> list[BaseSystem]:
     started = perf_counter()
     try:
         return list(fn(ctx, rest))
@@ -90,7 +106,7 @@ def _replan(fn, ctx, rest):
         ctx.timings.append(("(replan)", perf_counter() - started))
 
 
-def _step(system, ctx) -> None:
+def _step(system: BaseSystem, ctx: Context) -> None:
     started = perf_counter()
     rehearsal = ctx.options.get("rehearsal")  # explain, test, replay: see ``rehearsal``
     try:

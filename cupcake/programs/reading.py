@@ -20,7 +20,7 @@ from cupcake.programs.spec import (
     RUNS_CODE,
     VALUE,
 )
-from cupcake.shell.words import ANY, Word
+from cupcake.shell.words import Word
 
 
 class Effect:
@@ -84,7 +84,7 @@ class Reading:
         self.spec = spec
         self.top = spec
         self.words = words
-        self.path = (spec.name,)
+        self.path: tuple[str, ...] = (spec.name,)
         self.opts: list = []
         self.operands: list = []
         self.where: list = []  # the word index of each operand
@@ -398,7 +398,3 @@ def _effects(reading: Reading) -> None:
         tag = _slot(spec, k)
         if tag not in (VALUE, ARGS, COMMAND):
             reading.add(tag, word, what, index=reading.where[k]).operand = True
-
-
-def unknown_word() -> Word:
-    return Word("…", "…", known=False, tokens=[ANY])

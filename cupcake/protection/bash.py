@@ -421,20 +421,29 @@ class Check:
         return self._secrets
 
     def read(self, read):
-        """A read of a secret Cupcake relies on (the cache key): by its path, a link to it, a
-        directory holding it read whole, or a pattern that could name it."""
+        """A read of a secret Cupcake relies on (the cache key, the agents' transcripts): by its path, a
+        link to it, a directory holding it read whole, or a pattern that could name it (or name something
+        in a secret folder)."""
+        from cupcake.protection.other_tools import in_secret
+
         for secret in self.secrets():
             hit = False
+            folder = secret.endswith("/")
             if read.path is not None:
                 for form in read.forms():
-                    if form == secret or (read.recursive and secret.startswith(form.rstrip("/") + "/")):
+                    if in_secret(form, (secret,)) or (read.recursive and secret.startswith(form.rstrip("/") + "/")):
                         hit = True
             elif read.tokens != [3]:  # a path not written out at all: the operating system's part
-                hit = read.could_be(secret)
+                hit = read.could_be(secret.rstrip("/")) or (folder and _could_lie_in(read, secret))
             if hit:
+                what = "an agent's session transcripts, which hold the approval codes shown to the person and"
                 return _text(
-                    f"this command ({read.kind}) reads {hook._display(secret, self.ctx)}, the key Cupcake seals its "
-                    "policy cache with, which must stay unreadable to agents",
+                    f"this command ({read.kind}) reads {hook._display(secret.rstrip('/'), self.ctx)}, "
+                    + (
+                        f"{what} must stay unreadable to agents"
+                        if folder
+                        else "the key Cupcake seals its policy cache with, which must stay unreadable to agents"
+                    ),
                     _NO_READ,
                 )
         return None
@@ -503,10 +512,15 @@ class Check:
 
         out = {"cupcake"}
         p = self.protected
-        for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]) + list(self.secrets()):
+        secrets = self.secrets()
+        files = [s for s in secrets if not s.endswith("/")]
+        for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]) + files:
             base = _squash(path.rstrip("/").rsplit("/", 1)[-1])
             if len(base) >= 4 and base not in ("toml",):
                 out.add(base)
+        for folder in secrets:  # a folder of transcripts by its last two names ("claudeprojects"): its own
+            if folder.endswith("/"):  # name alone ("projects", "sessions") is every project's word
+                out.add(_squash("".join(folder.rstrip("/").rsplit("/", 2)[-2:])))
         for prefix, _parts, _entry in p["globs"]:
             base = _squash(prefix.rstrip("/").rsplit("/", 1)[-1])
             if len(base) >= 4:
@@ -514,6 +528,14 @@ class Check:
         package, _launcher = _installed()
         out.add(_squash(package.rsplit("/", 1)[-1]))
         return tuple(sorted(out))
+
+
+def _could_lie_in(read, folder: str) -> bool:
+    """Whether a read whose path is a pattern could name something in ``folder`` (ending in "/"): some
+    leading part of the pattern matches the folder (``*`` never crosses a "/"; an unknown part may)."""
+    from cupcake.shell.words import match
+
+    return match(read.tokens, folder, read.fold, prefix=True)
 
 
 # git subcommands that move no branch, tag or HEAD (a later check in the same line sees the same commits).

@@ -13,7 +13,9 @@ path absolute, as written and resolved, lower-cased where names fold), key by ke
   ``parts`` would be imported; a folder that could lead to such a path is protected too;
 - ``import_dirs``: ``[folder, entry]``, each folder an import goes through to its files;
 - ``inodes``: ``(st_dev, st_ino)`` of the policy files (a hard link to one is that file);
-- ``secrets``: files no tool of the agent may read or replace (the key that seals the policy cache);
+- ``secrets``: files no tool of the agent may read or replace (the key that seals the policy cache); an
+  entry ending in ``/`` is a folder, everything under it (the agents' session transcripts, which hold
+  the approval codes shown to the person: ``other_tools.in_secret``);
 - ``install`` and ``install_names``: what the hook runs (its package, launcher, Python and the Python
   start-up files beside them: ``cupcake.protection.install``), added by each run, never cached.
 
@@ -55,7 +57,7 @@ _WHAT = {
     SETTINGS: "Claude Code's settings, where Cupcake's hooks are installed",
     AGENT_CONFIG: "an agent's hook configuration, where Cupcake's hooks are installed",
     IMPORT_DIR: "a folder Cupcake reads policy files from",
-    SECRET: "a secret Cupcake relies on (the key that seals its policy cache)",
+    SECRET: "a secret Cupcake relies on (the key that seals its policy cache, or an agent's session transcripts)",
     INSTALL: "part of the installed Cupcake package or of what runs it (its launcher, its Python, a Python start-up file)",
     NESTED_POLICY: "where Cupcake would read the policies of an agent started in that folder",
 }
@@ -182,8 +184,10 @@ def classify(path: str, protected, ancestors: bool = False):
     for held in protected.get("agent_config", ()):
         if path == held or path.startswith(held + "/"):
             return (AGENT_CONFIG, None)
-    if path in protected.get("secrets", ()):  # replaced by a key the agent knows, a forged cache would pass
-        return (SECRET, None)
+    secrets = protected.get("secrets", ())
+    inside = path.rstrip("/") + "/"  # in a secret folder (``other_tools.in_secret``), the same test
+    if path in secrets or any(s.endswith("/") and inside.startswith(s) for s in secrets):
+        return (SECRET, None)  # replaced by a key the agent knows, a forged cache would pass
     if _installed(path, protected):
         return (INSTALL, None)
     for held, entry in protected.get("import_dirs", ()):
@@ -290,6 +294,7 @@ def _bash(view, protected, ctx):
 def protected_paths(root: str, env, top_files, imported_files, import_patterns, extra_dirs=()) -> dict:
     """The protected set for this root and home, in the plain form the cache stores. ``extra_dirs``:
     directories protected like ``.cupcake/`` (the evaluator's eval folder, which gates the agent)."""
+    from cupcake.agents.installers import hook_config_paths, transcript_dirs
     from cupcake.agents.installers import settings_dirs as agent_settings_dirs
     from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
     from cupcake.shell.globmatch import has_magic
@@ -315,10 +320,11 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         rest = [p.lower() for p in parts[literal:]] if _FOLD else parts[literal:]
         for prefix in _forms([os.path.join(base, *parts[:literal])]):
             globs.append((prefix, rest, pattern))
-    agent_config = _forms(agent_config_paths(root, env))
+    agent_config = _forms(hook_config_paths(root, env))
     from cupcake.stores.user_secret import secret_path
 
-    secrets = _forms([secret_path(env)])  # unreadable to the agent's tools (and not to be replaced)
+    # unreadable to the agent's tools (and not to be replaced); a folder's entry ends in "/"
+    secrets = _forms([secret_path(env)]) + [form + "/" for form in _forms(transcript_dirs(env))]
     inodes = []
     for path in policy_files:
         try:
@@ -340,27 +346,6 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         # and names no project folder, outside a git worktree (project.find_root): [folder, name].
         "policy_names": [[form, PROJECT_FILE] for form in _forms([root])],
     }
-
-
-def agent_config_paths(root: str, env) -> list:
-    """Every agent's own hook configuration (files, or a directory of hook files), project and user:
-    whichever agent runs, it may not rewrite which hooks the agents run."""
-    from cupcake.agents import NAMES, adapter
-    from cupcake.agents.managed import guarded_paths
-    from cupcake.project import managed_dir
-
-    found: list = [managed_dir(env)]  # the organisation's policy folder: nothing may be created or changed there
-    for name in NAMES:
-        found.extend(p for p in guarded_paths(name, env) if p not in found)  # the organisation's hooks
-        if name == "claude":
-            continue  # Claude Code's settings are guarded by name in its settings directories
-        try:
-            install = __import__(adapter(name).__name__ + ".install", fromlist=("protected_paths",))
-            paths = install.protected_paths(root, env)
-        except Exception:  # an adapter that cannot say: the others still count
-            continue
-        found.extend(p for p in paths if p not in found)
-    return found
 
 
 def protected_defaults(root: str, env) -> dict:

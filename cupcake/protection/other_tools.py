@@ -83,10 +83,6 @@ MAX_DEPTH = 8
 MAX_LINK_SCAN = 5000  # files under the protected folders compared for a hard link
 
 
-def is_mcp(tool) -> bool:
-    return isinstance(tool, str) and tool.startswith("mcp__")
-
-
 def reads_only(tool: str) -> bool:
     name = tool.rsplit("__", 1)[-1].lower()
     return name.startswith(_READ_ONLY) and not any(verb in name for verb in ("write", "edit", "set", "put"))
@@ -128,14 +124,7 @@ def mcp_violation(view, protected, ctx, classify, describe, person: str):
             continue
         if not pathish and "/" not in value and not value.startswith(".") and "cupcake" not in value.lower():
             continue
-        literal = _as_path(value, cwd, home)
-        forms = [literal]
-        try:
-            real = os.path.realpath(literal)
-        except (OSError, ValueError):
-            real = literal
-        if real != literal:
-            forms.append(real)
+        literal, real, forms = _named(value, cwd, home)
         for form in forms:
             found = classify(form, protected, ancestors=pathish and (removing or key in _TAKES_AWAY))
             if found:
@@ -173,7 +162,7 @@ def hard_link_violation(path: str, protected, ctx):
 
 def _protected_inodes(protected):
     """{(dev, ino): path} of the protected files as they are now, and whether the scan was complete."""
-    found = {}
+    found: dict[tuple[int, int], str] = {}
     seen = 0
 
     def add(path):
@@ -203,6 +192,16 @@ def _protected_inodes(protected):
     return found, True
 
 
+def _named(value: str, cwd: str, home: str) -> tuple[str, str, list[str]]:
+    """The path a tool's value names: as written, as the kernel reaches it, and both (once each)."""
+    literal = _as_path(value, cwd, home)
+    try:
+        real = os.path.realpath(literal)
+    except (OSError, ValueError):
+        real = literal
+    return literal, real, [literal] if real == literal else [literal, real]
+
+
 def _same_file_as_a_secret(path: str, secrets) -> bool:
     """Whether ``path`` is another name (a hard link) of a secret: one stat, and only for a file with
     other links is each secret looked at."""
@@ -220,6 +219,22 @@ def _same_file_as_a_secret(path: str, secrets) -> bool:
         if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
             return True
     return False
+
+
+def in_secret(path: str, secrets) -> str | None:
+    """The secret ``path`` is, or lies in (an entry ending in ``/`` is a folder), else None."""
+    inside = path.rstrip("/") + "/"
+    for secret in secrets:
+        if path == secret or (secret.endswith("/") and inside.startswith(secret)):
+            return secret
+    return None
+
+
+def secret_is(secret: str) -> str:
+    """What a secret is, for the agent's note."""
+    if secret.endswith("/"):
+        return "an agent's session transcripts, which hold the approval codes shown to the person"
+    return "the key that seals its policy cache"
 
 
 # Tools that read files but never their folders' contents: the secret itself is theirs to refuse only.
@@ -247,25 +262,19 @@ def secret_violation(view, protected, ctx, display):
             continue
         if key not in PATH_KEYS and "/" not in value and not value.startswith((".", "~")):
             continue
-        literal = _as_path(value, cwd, home)
-        forms = [literal]
-        try:
-            real = os.path.realpath(literal)
-        except (OSError, ValueError):
-            real = literal
-        if real != literal:
-            forms.append(real)
+        literal, real, forms = _named(value, cwd, home)
         if tool in _ONE_FILE_READERS and _same_file_as_a_secret(real, secrets):
             forms.append(real)
             secrets = [*secrets, real]  # a hard link to the secret is the secret
         for form in forms:
             for secret in secrets:
-                if form == secret or (folders and secret.startswith(form.rstrip("/") + "/")):
-                    what = display(secret, ctx)
-                    via = "" if form == secret else f" ({display(literal, ctx)} holds it)"
+                inside = in_secret(form, (secret,))
+                if inside or (folders and secret.startswith(form.rstrip("/") + "/")):
+                    what = display(secret.rstrip("/"), ctx)
+                    via = "" if inside else f" ({display(literal, ctx)} holds it)"
                     return (
                         f"Cupcake self-protection: this {tool} call would read {what}{via}, a secret Cupcake "
-                        "relies on (the key that seals its policy cache). Agents may not read it; nothing in "
+                        f"relies on ({secret_is(secret)}). Agents may not read it; nothing in "
                         "the project needs it. Search a narrower folder if that is what you meant."
                     )
     return None

@@ -597,8 +597,6 @@ def _change(w, cmd, effect, st, via) -> None:
     write.effect = effect
     cmd.writes.append(write)
     _remember(w, write, None)
-    if worktree:
-        w.git_moved = True
 
 
 def _read_effect(w, cmd, effect, st, via) -> None:

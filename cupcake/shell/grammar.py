@@ -395,7 +395,7 @@ class Parser(Reader):
         self.skip_blanks()
         subject = self.read_word()
         self.take("in")
-        arms = []
+        arms: list = []
         while self.pos < self.n and not self.budget.stopped:
             self.skip_newlines()
             if self.reserved() == "esac":
@@ -457,7 +457,9 @@ class Parser(Reader):
         return Compound("group", Seq([(AndOr(Pipeline([Simple([], words, [])]), []), False)]))
 
     def simple(self, stops):
-        assigns, words, redirs = [], [], []
+        assigns: list = []
+        words: list = []
+        redirs: list = []
         src = self.src
         while self.pos < self.n and not self.budget.stopped:
             self.skip_blanks()
@@ -533,7 +535,7 @@ class Parser(Reader):
         """A redirection at the reading position, or None."""
         src, n, pos = self.src, self.n, self.pos
         j = pos
-        fd = None
+        fd: int | str | None = None
         while j < n and src[j].isdigit():
             j += 1
         if j > pos:

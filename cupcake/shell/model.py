@@ -79,10 +79,6 @@ class Opaque:
         self.text = text
         self.known = known
 
-    def mentions(self, name: str) -> bool:
-        """Whether ``name`` appears in the code (unknown code: True, it may)."""
-        return (not self.known) or self.text is None or name in self.text
-
     def __repr__(self) -> str:
         return f"Opaque({self.kind!r}, {self.language!r}, {self.text!r}{'' if self.known else ', unknown'})"
 
@@ -134,8 +130,8 @@ class Command:
         self.cwd = cwd  # the directory it runs in; None: unknown
         self.home = home
         self.via = tuple(via)  # wrappers and contexts, outermost first: ("sudo", "sh -c")
-        self.wrappers = ()  # the wrappers' own argv tuples, outermost first
-        self.opaque = ()
+        self.wrappers: tuple[tuple[str, ...], ...] = ()  # the wrappers' own argv tuples, outermost first
+        self.opaque: tuple[Opaque, ...] = ()
         self.stdin_from = None  # the Command whose output it reads (a pipe), if any
         self.stdin_text = None  # (text, known) fed to stdin, when the reader knows it
         self.extra_args = False  # it receives further arguments the reader cannot see (xargs)

@@ -175,7 +175,6 @@ class Walker:
         self.made: list = []  # (Write, itself, target): paths this command may have left a link at
         self.files: dict = {}  # path -> (text, known): files this command wrote, and what they hold
         self.traps: list = []  # (text Word, State): code to run when the shell exits
-        self.git_moved = False  # a git command that may move branches has run
 
     def lookup(self, st: State, name: str):
         if name in st.env:

@@ -77,23 +77,20 @@ class Word:
         return hash(self.value)
 
 
-def unknown_word(raw: str) -> Word:
-    """A word nothing is known about (it may be any text, any path)."""
-    return Word(raw, raw, known=False, tokens=[ANY])
-
-
 # ## Patterns #####################################################################################
 
 
-def match(tokens, text: str, fold: bool = False) -> bool:
+def match(tokens, text: str, fold: bool = False, prefix: bool = False) -> bool:
     """Whether ``text`` matches pattern ``tokens``. ``*``/``?``/classes do not cross ``/``; an
-    unknown part does. A pattern too long to walk is said to match (the safe answer)."""
+    unknown part does. A pattern too long to walk is said to match (the safe answer). With
+    ``prefix``: whether a text that begins with ``text`` could match (a leading part of the pattern
+    matches ``text`` whole; what follows can always be met), in the same one walk."""
     if len(tokens) > MAX_PATTERN:
         return True
     if fold:
         text = text.lower()
-    decided, tokens, text = _literal_ends(tokens, text, fold)
-    if decided is not None:
+    decided, tokens, text = (None, tokens, text) if prefix else _literal_ends(tokens, text, fold)
+    if decided is not None:  # (a prefix has no literal end to compare: the walk decides)
         return decided
     n = len(text)
     reach = [False] * (n + 1)
@@ -134,6 +131,8 @@ def match(tokens, text: str, fold: bool = False) -> bool:
         if not any_reach:
             return False
         reach = nxt
+        if prefix and reach[n]:
+            return True
     return reach[n]
 
 
@@ -594,7 +593,7 @@ def _has_brace(parts) -> bool:
 
 def _braces(parts, ctx):
     """Brace-expand a word's parts: a list of part lists (bounded by ``MAX_BRACE``)."""
-    units = []
+    units: list = []
     for part in parts:
         if part[0] == "u":
             units.extend(("u", ch) for ch in part[1])
@@ -602,7 +601,7 @@ def _braces(parts, ctx):
             units.append(part)
     if sum(1 for u in units if u == ("u", "{")) > 64:
         return [_overflow(units)]
-    out = []
+    out: list = []
     if not _expand_units(units, out, ctx):
         return [_overflow(units)]
     return [_merge(u) for u in out]
@@ -637,7 +636,7 @@ def _group(units, i):
     """The brace group opening at ``i``: (closing index, alternatives or None past the bound),
     or None when it is not a group (no comma, no valid sequence)."""
     depth = 0
-    commas = []
+    commas: list[int] = []
     for j in range(i + 1, len(units)):
         u = units[j]
         if u[0] != "u":
@@ -701,7 +700,7 @@ def _is_int(text: str) -> bool:
 
 
 def _merge(units):
-    parts = []
+    parts: list = []
     for u in units:
         if u[0] == "u" and parts and parts[-1][0] == "u":
             parts[-1] = ("u", parts[-1][1] + u[1])

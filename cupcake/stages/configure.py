@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake.pipeline.order import CORE, Stage
+from cupcake.pipeline.order import CORE, NAME_OF, ON_DEMAND, Stage
 from cupcake.pipeline.plan import PlanError, build_plan
 from cupcake.pipeline.runner import Failure, describe_exception
 from cupcake.project import WORK_DIR
@@ -53,7 +53,11 @@ class Resolved:
 def configure(ctx, rest):
     """The rest of the plan after policy load: disabled built-ins out, configured systems in."""
     entries = ctx.policies.get("systems") or ()
-    disabled = [name for name, value, _file, _line in entries if value is False]
+    planned = {system.name for system in rest}
+    on_demand = {NAME_OF[order] for order in ON_DEMAND}  # turning one off that is not planned changes nothing
+    disabled = [
+        name for name, value, _file, _line in entries if value is False and (name in planned or name not in on_demand)
+    ]
     added = []
     for item in resolve(entries, ctx.root):
         if item.problem:

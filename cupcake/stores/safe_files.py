@@ -62,15 +62,6 @@ def ensure_dir(directory: str, create: bool = True) -> None:
             raise _refuse(path, "not a directory")
 
 
-def dir_is_safe(directory: str) -> bool:
-    """True when ``directory`` exists and no folder up to ``.cupcake`` is a symlink (nothing created)."""
-    try:
-        ensure_dir(directory, create=False)
-    except OSError:
-        return False
-    return True
-
-
 def create_temp(dir_fd: int, base: str) -> tuple[int, str]:
     """A new, empty file ``<base>.<random>.tmp`` in ``dir_fd``, opened for writing: ``(fd, name)``."""
     for _ in range(8):

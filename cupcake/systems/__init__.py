@@ -16,6 +16,11 @@ from cupcake.systems.state_load import StateLoad
 from cupcake.systems.state_write import StateWrite
 from cupcake.systems.telemetry_spool import TelemetrySpool
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.pipeline.context import Context
+    from cupcake.pipeline.system import BaseSystem
+
 BUILTIN = (
     InputParse,
     PolicyLoad,
@@ -31,11 +36,11 @@ BUILTIN = (
 )
 
 
-def builtin_systems():
+def builtin_systems() -> list[BaseSystem]:
     return [cls() for cls in BUILTIN]
 
 
-def configured_plan(ctx, rest):
+def configured_plan(ctx: Context, rest: list[BaseSystem]) -> list[BaseSystem]:
     """After policy load: the rest of the plan as ``[pipeline.systems]`` has it, and the shadow
     evaluation when a candidate or observed policy exists. Runs that name neither import nothing more."""
     policies = ctx.policies
@@ -56,7 +61,7 @@ def configured_plan(ctx, rest):
 REPLAN = (Stage.POLICY_LOAD, configured_plan)
 
 
-def finish(ctx) -> None:
+def finish(ctx: Context) -> None:
     """The guarantee outside the pipeline: an answer exists and is rendered, even after a crash."""
     ensure_response(ctx)
     ensure_envelope(ctx)

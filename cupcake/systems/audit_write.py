@@ -14,8 +14,12 @@ from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.project import WORK_DIR
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.pipeline.context import Context
 
-def _whole(value, default: int, least: int) -> int:
+
+def _whole(value: object, default: int, least: int) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value >= least:
         return value
     return default
@@ -25,7 +29,7 @@ class AuditWrite(BaseSystem):
     order = Stage.AUDIT_WRITE
     decides = False
 
-    def should_process(self, ctx) -> bool:
+    def should_process(self, ctx: Context) -> bool:
         settings = ctx.settings
         if not ctx.configured or not ctx.root:
             return False
@@ -43,7 +47,8 @@ class AuditWrite(BaseSystem):
             or ext_notes(ctx)
         )
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
+        assert ctx.root is not None  # should_process checked it
         from cupcake.stores.audit import mask
         from cupcake.stores.audit.record import build
         from cupcake.stores.audit.writer import DEFAULT_KEEP, DEFAULT_MAX_BYTES, append

@@ -14,7 +14,11 @@ from cupcake.evaluate.event_view import EventView
 from cupcake.evaluate.patterns import of as run_patterns
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
-from cupcake.systems._guards import can_evaluate
+from cupcake.systems._guards import can_evaluate, evaluating
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.pipeline.context import Context
 
 # How a warning is introduced: the agent learns the call went ahead, the person what was let through.
 WARN_FOR_AGENT = "Cupcake warning (the call goes ahead): "
@@ -24,14 +28,15 @@ WARN_FOR_PERSON = "Cupcake warning: "
 class FeedbackCollection(BaseSystem):
     order = Stage.FEEDBACK_COLLECTION
 
-    def should_process(self, ctx) -> bool:
+    def should_process(self, ctx: Context) -> bool:
         return can_evaluate(ctx)
 
-    def process(self, ctx) -> None:
-        policies = ctx.policies["policies"]
+    def process(self, ctx: Context) -> None:
+        compiled, event, root = evaluating(ctx)
+        policies = compiled["policies"]
         patterns = run_patterns(ctx)
-        view = EventView(ctx.incoming, ctx.root, ctx.state, patterns)
-        for i in event_candidates(ctx.policies, ctx.incoming, patterns):
+        view = EventView(event, root, ctx.state, patterns)
+        for i in event_candidates(compiled, event, patterns):
             policy = Policy(policies[i])
             if not all_hold(policy.conditions, view):
                 continue

@@ -13,15 +13,20 @@ from cupcake.pipeline.order import Stage
 from cupcake.pipeline.response import ASK, BLOCK, ERROR, NONE, SOFT, Response
 from cupcake.pipeline.system import BaseSystem
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.pipeline.context import Context
+    from cupcake.pipeline.runner import Failure
+
 
 class FeedbackGuarantee(BaseSystem):
     order = Stage.FEEDBACK_GUARANTEE
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
         ensure_response(ctx)
 
 
-def failure_text(ctx, failures) -> str:
+def failure_text(ctx: Context, failures: list[Failure]) -> str:
     what = "\n".join(f.message for f in failures)
     if any(f.blocks for f in failures):  # whatever fail_mode says: the agent may have made it unreadable
         return f"Cupcake could not read this hook event, so it is blocked: {what}"
@@ -36,13 +41,13 @@ def failure_text(ctx, failures) -> str:
     return f'Cupcake: could not evaluate policies, so none was enforced for this event (fail_mode "open"): {what}'
 
 
-def _warning(failure) -> str:
+def _warning(failure: Failure) -> str:
     if failure.system == "policies":  # errors in the policy files, under a block that stands
         return f"Cupcake: out of service until fixed:\n{failure.message}"
     return f"Cupcake: {failure.message}"
 
 
-def stands(response, fail_mode: str) -> bool:
+def stands(response: Response | None, fail_mode: str) -> bool:
     """Whether a prepared answer is at least as strict as the failure answer fail_mode gives."""
     if response is None:
         return False
@@ -51,7 +56,7 @@ def stands(response, fail_mode: str) -> bool:
     return fail_mode != "closed" and response.decision in (SOFT, ASK)
 
 
-def ensure_response(ctx) -> None:
+def ensure_response(ctx: Context) -> None:
     """Idempotent: also called by the runner's ``finally`` when the pipeline itself broke."""
     if ctx.sealed:
         return

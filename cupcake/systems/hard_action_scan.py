@@ -30,14 +30,18 @@ from cupcake.pipeline.context import HardDecision
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.protection import hook as self_protection
-from cupcake.systems._guards import can_evaluate
+from cupcake.systems._guards import can_evaluate, evaluating
+
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.pipeline.context import Context
 
 HARD = ("block", "approve", "ask")
 # The tools the evaluator's gate stops: Write and Edit, and the other tools that write files.
 GATED_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 
 
-def gate_settings(ctx):
+def gate_settings(ctx: Context) -> dict | None:
     """``[settings.eval_feedback]`` when its blocking gate applies to this event, else None."""
     evals = ctx.settings.get("eval_feedback")
     if evals is None or not evals["blocking"] or ctx.event != "PreToolUse" or ctx.incoming is None:
@@ -48,14 +52,14 @@ def gate_settings(ctx):
 class HardActionScan(BaseSystem):
     order = Stage.HARD_ACTION_SCAN
 
-    def should_process(self, ctx) -> bool:
+    def should_process(self, ctx: Context) -> bool:
         if self_protection.applies(ctx):
             return True
         if _blocked(ctx):  # a custom system before this one blocked: no policy could change that
             return False
         return can_evaluate(ctx) and (bool(ctx.matched) or gate_settings(ctx) is not None)
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
         guard = _self_protection(ctx) if self_protection.applies(ctx) else None
         if not can_evaluate(ctx):  # the policies could not be loaded or evaluated: only self-protection stands
             if guard:
@@ -64,13 +68,14 @@ class HardActionScan(BaseSystem):
         if guard:
             _with_policy_block(ctx, guard)
             return
+        compiled, event, _root = evaluating(ctx)
         evals = gate_settings(ctx)
         by = None
-        if evals is not None and ctx.incoming.tool == "Bash":
+        if evals is not None and event.tool == "Bash":
             from cupcake.protection.bash import project_write
 
             by = project_write(ctx)  # a Bash call is gated only when it changes a project file
-        if evals is not None and (by is not None or ctx.incoming.tool != "Bash"):
+        if evals is not None and (by is not None or event.tool != "Bash"):
             from cupcake.evaluator_findings.gate import GATE_NAME, gate_reason
 
             reason = gate_reason(ctx, evals, by)
@@ -79,7 +84,7 @@ class HardActionScan(BaseSystem):
                 return
         if _blocked(ctx):
             return
-        policies = ctx.policies["policies"]
+        policies = compiled["policies"]
         for i in ctx.matched:
             policy = Policy(policies[i])
             action = policy.action
@@ -103,14 +108,14 @@ class HardActionScan(BaseSystem):
             approve_used(ctx)
 
 
-def _person_allowed(ctx, rule: str, text: str) -> bool:
+def _person_allowed(ctx: Context, rule: str, text: str) -> bool:
     """A person's grant (``cupcake allow``) for this exact call and rule (read only when a policy blocks)."""
     from cupcake.approvals.at_block import use_grant
 
     return use_grant(ctx, rule, text)
 
 
-def _kind(ctx, kind: str, rule: str) -> str:
+def _kind(ctx: Context, kind: str, rule: str) -> str:
     """A block stays a block, unless ``[settings] approvals = "ask"`` makes it the agent's own question
     (only on an agent with no user-only channel for an approval code)."""
     if kind != "block" or "ask" not in (ctx.settings.get("approvals"), ctx.settings.get("managed_approvals")):
@@ -120,14 +125,15 @@ def _kind(ctx, kind: str, rule: str) -> str:
     return "ask" if as_ask(ctx, rule) else kind
 
 
-def _blocked(ctx) -> bool:
+def _blocked(ctx: Context) -> bool:
     return ctx.hard is not None and ctx.hard.kind == "block"
 
 
-def _self_protection(ctx):
+def _self_protection(ctx: Context) -> str | None:
     """Self-protection's block text for this call, or None."""
     try:
-        return self_protection.violation(ctx, EventView(ctx.incoming, ctx.root, None, run_patterns(ctx)))
+        _policies, event, root = evaluating(ctx)  # self_protection.applies() held: policies were loaded
+        return self_protection.violation(ctx, EventView(event, root, None, run_patterns(ctx)))
     except Exception as exc:  # a check that cannot be made safely is a block, and only its own failure
         return (
             "Cupcake self-protection could not check this call safely "
@@ -135,13 +141,13 @@ def _self_protection(ctx):
         )
 
 
-def _with_policy_block(ctx, guard: str) -> None:
+def _with_policy_block(ctx: Context, guard: str) -> None:
     """Self-protection blocks: the block of a custom system before the scan, or else of the first hard
     action in list order when it is a block, decides with its own text, and self-protection's follows.
     An approve or ask first in list order is pre-empted (self-protection comes before every policy)."""
     found = ctx.hard if _blocked(ctx) else None
     if found is None:
-        policies = ctx.policies["policies"]
+        policies = evaluating(ctx)[0]["policies"]
         for i in ctx.matched:
             policy = Policy(policies[i])
             action = policy.action

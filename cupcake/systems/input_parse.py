@@ -15,11 +15,13 @@ TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of ev
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from cupcake.pipeline.context import Context
+
 
 class InputParse(BaseSystem):
     order = Stage.INPUT_PARSE
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
         raw = ctx.raw
         payload = _read(ctx, raw)
         if not isinstance(payload, dict):
@@ -27,52 +29,56 @@ class InputParse(BaseSystem):
         too_deep = shape_problem(payload, False)
         if too_deep:
             raise _unreadable(ctx, *too_deep)
+        agent = ctx.agent
+        assert agent is not None  # the command sets the adapter before the pipeline runs
         try:
-            event, canonical, project_dir = ctx.agent.parse(payload, ctx.event_arg, ctx.env)
+            event, canonical, project_dir = agent.parse(payload, ctx.event_arg, ctx.env)
         except ValueError as exc:
             raise CupcakeError(f"the hook event could not be read: {exc}") from None
         ctx.event = event
         if not event:
             raise CupcakeError("no event: pass --event <Event> or send the event's name in the payload")
         ctx.payload = canonical
-        ctx.incoming = Event(event, canonical, ctx.agent.NAME, project_dir)
+        incoming = ctx.incoming = Event(event, canonical, agent.NAME, project_dir)
         not_unicode = _may_hold_surrogates(raw) and shape_problem(payload, True)
         if not_unicode:  # read as far as the audit trail goes (it masks them), then blocked
             raise _unreadable(ctx, *not_unicode)
-        command = ctx.incoming.tool_input.get("command")
+        command = incoming.tool_input.get("command")
         if command.__class__ is str and "/cupcake/jail/" in command[:4096]:  # cheap: the OS layer's own
-            _read_through_jail(ctx, command)
-        if ctx.event_arg and event not in ctx.agent.CAPABILITIES:  # cheap: the agent's own table first
+            incoming = _read_through_jail(ctx, incoming, command)
+        if ctx.event_arg and event not in agent.CAPABILITIES:  # cheap: the agent's own table first
             sent = _sent(ctx, payload)
             if event != sent and event not in _known():
-                unknown(ctx, sent)
+                unknown(ctx, incoming, sent)
 
 
-def _read_through_jail(ctx, command: str) -> None:
+def _read_through_jail(ctx: Context, incoming: Event, command: str) -> Event:
     """A shell call the OS layer jailed, seen again (after the call, or by a second hook before it):
     the policies judge the command inside. Before a call this happens only with the layer on, which
-    then jails the command inside (again, or as it is when it is exactly this jail)."""
+    then jails the command inside (again, or as it is when it is exactly this jail). Returns the event
+    the policies judge."""
     from cupcake.jail import unwrap
 
     if ctx.event not in ("PostToolUse", "PostToolUseFailure") and not (
         ctx.event == "PreToolUse" and ctx.options.get("jail")
     ):
-        return
+        return incoming
     if not unwrap.looks_jailed(command):
-        return
+        return incoming
     from cupcake.project import find_root
 
-    root = find_root(ctx.incoming.project_dir, ctx.incoming.cwd)
+    root = find_root(incoming.project_dir, incoming.cwd)
     user_command = unwrap.inner(command, root)
     if user_command is None:
-        return
-    tool_input = dict(ctx.incoming.tool_input, command=user_command)
-    ctx.payload = dict(ctx.payload, tool_input=tool_input)
-    ctx.incoming = Event(ctx.event, ctx.payload, ctx.agent.NAME, ctx.incoming.project_dir)
+        return incoming
+    tool_input = dict(incoming.tool_input, command=user_command)
+    ctx.payload = dict(incoming.payload, tool_input=tool_input)
+    ctx.incoming = Event(incoming.name, ctx.payload, incoming.agent, incoming.project_dir)
     ctx.options["jail_wrapped"] = command
+    return ctx.incoming
 
 
-def _read(ctx, raw: bytes):
+def _read(ctx: Context, raw: bytes) -> object:
     if len(raw) > MAX_INPUT_BYTES:
         raise _unreadable(ctx, f"it is larger than {MAX_INPUT_BYTES >> 20} MiB", "send less at once")
     if raw.count(b",") > MAX_VALUES and _values(raw) > MAX_VALUES:  # commas in strings count first: cheap
@@ -99,10 +105,10 @@ def _read(ctx, raw: bytes):
 _FLATTER = "nest it less deeply"
 
 
-def _unreadable(ctx, why: str, how: str) -> UnreadableInput:
+def _unreadable(ctx: Context, why: str, how: str) -> UnreadableInput:
     """The error for an event Cupcake cannot read; the event's name comes from ``--event``, so that
     the answer takes that event's form (a denial where it can deny)."""
-    if ctx.event_arg:
+    if ctx.event_arg and ctx.agent is not None:
         try:
             ctx.event = ctx.agent.parse({}, ctx.event_arg, ctx.env)[0]  # the canonical name of the agent's event
         except ValueError:
@@ -122,7 +128,7 @@ def _may_hold_surrogates(raw: bytes) -> bool:
     return b"\\ud" in raw or b"\\uD" in raw
 
 
-def shape_problem(payload, surrogates: bool):
+def shape_problem(payload: object, surrogates: bool) -> tuple[str, str] | None:
     """(why, how to write it instead) when ``payload`` cannot be read safely (nested too deep, or
     text with a lone surrogate, which names no file and no command a program could run), else None."""
     stack = [(payload, 0, "")]
@@ -169,15 +175,16 @@ def _known() -> tuple[str, ...]:
     return catalog.events()
 
 
-def _sent(ctx, payload: dict):
+def _sent(ctx: Context, payload: dict) -> str | None:
     """The canonical event the agent itself named in its payload (without ``--event``), or None."""
+    assert ctx.agent is not None  # the event was read with it
     try:
         return ctx.agent.parse(payload, None, ctx.env)[0]
     except ValueError:
         return None
 
 
-def unknown(ctx, named) -> None:
+def unknown(ctx: Context, incoming: Event, named: str | None) -> None:
     """``--event`` names an event no agent sends, and not the one the agent sent: a typo in the hook
     command, so no policy would ever apply. It is a failure, answered in the form of the event the
     agent did send, so that fail_mode "closed" blocks. (An event the agent itself names that Cupcake
@@ -188,7 +195,7 @@ def unknown(ctx, named) -> None:
     known = _known()
     if isinstance(named, str) and named in known:
         ctx.event = named
-        ctx.incoming = Event(named, ctx.payload, ctx.agent.NAME, ctx.incoming.project_dir)
+        ctx.incoming = Event(named, incoming.payload, incoming.agent, incoming.project_dir)
     raise CupcakeError(
         f'unknown event "{bad}"{suggestion(bad, known)}: no agent sends it, so no policy applies to it;'
         " fix the hook command (`cupcake sync` writes it)"

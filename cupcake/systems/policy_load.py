@@ -17,11 +17,15 @@ from cupcake.pipeline.system import BaseSystem
 from cupcake.project import find_root
 from cupcake.stores.policies.loader import load
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.pipeline.context import Context
+
 
 class PolicyLoad(BaseSystem):
     order = Stage.POLICY_LOAD
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
         # The deadline starts with the run, before the policies (and their timeout) are known: until
         # they are, the default timeout bounds the load itself.
         if ctx.deadline is None:
@@ -30,6 +34,7 @@ class PolicyLoad(BaseSystem):
         if event is not None:
             ctx.root = find_root(event.project_dir, event.cwd)
         else:
+            assert ctx.agent is not None  # the command sets the adapter before the pipeline runs
             ctx.root = find_root(ctx.agent.project_dir(ctx.env), None)
         loaded = load(ctx.root, ctx.env)
         ctx.configured = loaded is not None
@@ -53,7 +58,8 @@ class PolicyLoad(BaseSystem):
 OUT_OF_SERVICE = "policies"
 
 
-def report_out_of_service(ctx, text: str) -> None:
+def report_out_of_service(ctx: Context, text: str) -> None:
+    assert ctx.agent is not None  # the command sets the adapter before the pipeline runs
     if ctx.fail_mode == "closed" and ctx.agent.action_supported("block", ctx.event or ""):
         # Like a custom system's failure, it does not stop the evaluation: a block a policy finds
         # stands with its own reason; without one, the guarantee blocks with this text.

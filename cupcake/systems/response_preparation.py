@@ -8,18 +8,25 @@ from cupcake.pipeline.response import APPROVE, ASK, BLOCK, NONE, SOFT, Response
 from cupcake.pipeline.system import BaseSystem
 from cupcake.systems._guards import can_evaluate
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from cupcake.pipeline.context import Context, HardDecision
+
 
 class ResponsePreparation(BaseSystem):
     order = Stage.RESPONSE_PREPARATION
 
-    def should_process(self, ctx) -> bool:
+    def should_process(self, ctx: Context) -> bool:
         # A self-protection block stands even when the policies could not be evaluated.
         return can_evaluate(ctx) or ctx.hard is not None
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
         outputs = [c.get(k) for c in ctx.checks for k in ("stdout", "stderr")]
         # The other checks that block the call too come first among the further findings.
         soft = [text for _by, text in ctx.other_blocks] + ctx.soft if ctx.other_blocks else ctx.soft
+        assert ctx.agent is not None  # the command sets the adapter before the pipeline runs
         ctx.response = prepare(ctx.hard, soft, ctx.contexts, outputs, ctx.agent.ANSWER_CAP)
         if ctx.event in ("Stop", "SubagentStop") and ctx.incoming is not None:
             from cupcake.stores.state.stop_blocks import cap  # the Stop loop cap
@@ -36,13 +43,19 @@ class ResponsePreparation(BaseSystem):
             tell_used(ctx)
 
 
-def _by_policy(ctx, name: str) -> bool:
+def _by_policy(ctx: Context, name: str) -> bool:
     """The block came from a policy in service (not self-protection, a gate or a custom system)."""
     policies = ctx.policies.get("policies") if isinstance(ctx.policies, dict) else None
     return any(policies[i][0] == name for i in ctx.matched) if policies else False
 
 
-def prepare(hard, soft, contexts, outputs=(), cap: int = 10**9) -> Response:
+def prepare(
+    hard: HardDecision | None,
+    soft: list[str],
+    contexts: list[str],
+    outputs: Sequence[str | None] = (),
+    cap: int = 10**9,
+) -> Response:
     """The Response; a text over the agent's ``cap`` is cut in the middle of the longest command output."""
     pieces = [o for o in outputs if o] + list(soft)
     context = feedback.cap("\n\n".join(contexts), contexts, cap) if contexts else ""

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import time
 
+from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
+from cupcake.systems._guards import evaluating
 
-ORDER = 950
-NAME = "shadow_evaluation"
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.agents.event import Event
+    from cupcake.pipeline.context import Context
+
 NOTES = "cupcake.shadow"  # the namespace of its notes in the audit trail
 # Decisions made before the policies are read: the candidate would meet exactly the same.
 NOT_POLICIES = ("Cupcake self-protection", "eval_feedback (blocking)")
@@ -27,32 +32,32 @@ def planned(rest: list) -> list:
 
 
 class ShadowEvaluation(BaseSystem):
-    name = NAME
-    order = ORDER
+    order = Stage.SHADOW_EVALUATION
     decides = False
 
-    def should_process(self, ctx) -> bool:
+    def should_process(self, ctx: Context) -> bool:
         if ctx.incoming is None or ctx.root is None or not isinstance(ctx.policies, dict):
             return False
         if ctx.decision_failures() or ctx.response is None:
             return False  # the enforced set was not evaluated: nothing to compare with
         return ctx.deadline is None or time.monotonic() < ctx.deadline
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
         from cupcake.evaluate.patterns import of as run_patterns
         from cupcake.shadow.evaluate import verdict
 
         started = time.perf_counter()
-        enforced = _enforced(ctx)
+        policies, event, root = evaluating(ctx)  # should_process checked all three
+        enforced = _enforced(ctx, policies)
         if enforced is None:
             return
         # The run's own: the compiled set's SRE programs hold the candidate's and the observed policies'
         # patterns too, so each regex and the Bash command are read once per run, whichever set asks.
         patterns = run_patterns(ctx)
         entry: dict = {}
-        candidate = ctx.policies.get("shadow")
+        candidate = policies.get("shadow")
         if candidate is not None:
-            found = verdict(candidate, ctx.incoming, ctx.root, patterns)
+            found = verdict(candidate, event, root, patterns)
             differs = (found.decision, found.policy, found.matched) != (
                 enforced["decision"],
                 enforced["policy"],
@@ -62,9 +67,9 @@ class ShadowEvaluation(BaseSystem):
                 entry["unknown"] = found.unknown
             if differs:
                 entry["candidate"] = {"decision": found.decision, "policy": found.policy, "matched": found.matched}
-        observe = ctx.policies.get("observe")
+        observe = policies.get("observe")
         if observe is not None:
-            found = verdict(observe, ctx.incoming, ctx.root, patterns)
+            found = verdict(observe, event, root, patterns)
             if found.actions:
                 entry["observed"] = found.actions
             if found.unknown:
@@ -72,31 +77,31 @@ class ShadowEvaluation(BaseSystem):
         if "candidate" not in entry and "observed" not in entry:
             return
         entry["enforced"] = enforced
-        _record(ctx, entry, time.perf_counter() - started)
+        _record(ctx, event, root, entry, time.perf_counter() - started)
 
 
-def _enforced(ctx):
+def _enforced(ctx: Context, compiled: dict) -> dict | None:
     """What the enforced policies decided (None when something other than a policy decided)."""
-    hard = ctx.hard
+    hard, response = ctx.hard, ctx.response
+    assert response is not None  # should_process checked it
     if hard is not None and hard.by in NOT_POLICIES:
         return None
-    policies = ctx.policies.get("policies") or ()
+    policies = compiled.get("policies") or ()
     names = [policies[i][0] for i in ctx.matched if i < len(policies)]
-    decision = {"none": "allow", "soft": "feedback"}.get(ctx.response.decision, ctx.response.decision)
-    if decision == "allow" and ctx.response.context:
+    decision = {"none": "allow", "soft": "feedback"}.get(response.decision, response.decision)
+    if decision == "allow" and response.context:
         decision = "context"
     return {"decision": decision, "policy": hard.by if hard is not None else None, "matched": names}
 
 
-def _record(ctx, entry: dict, seconds: float) -> None:
+def _record(ctx: Context, event: Event, root: str, entry: dict, seconds: float) -> None:
     from cupcake import speedups
     from cupcake.shadow.log import LOG_NAME, append
     from cupcake.stores.audit import mask
     from cupcake.stores.audit.mask import mask_cut
     from cupcake.stores.audit.record import SESSION_CHARS, summarize_input, utc_stamp
 
-    mask.use_forms(ctx.policies.get("sre"))
-    event = ctx.incoming
+    mask.use_forms(ctx.policies.get("sre") if ctx.policies is not None else None)
     session = event.session_id
     line = {
         "time": utc_stamp(time.time()),
@@ -118,6 +123,6 @@ def _record(ctx, entry: dict, seconds: float) -> None:
         notes.append(f"observed {name}: would {would}")
     ctx.ext[NOTES] = {"notes": [mask_cut(n, 500) for n in notes]}
     try:
-        append(ctx.root, speedups.json_dumps(line))
+        append(root, speedups.json_dumps(line))
     except OSError as exc:
         ctx.warn(f"Cupcake: the shadow evaluation could not be recorded in .cupcake/{LOG_NAME}: {exc.strerror or exc}")

@@ -24,23 +24,29 @@ from cupcake.systems.side_effects import (
     side_effect_policies,
 )
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.evaluate.compiled import Action
+    from cupcake.pipeline.context import Context
+
 ENDS_FOR_GOOD = ("clear", "logout")
 
 
-def _ends_session(ctx) -> bool:
-    return ctx.event == "SessionEnd" and ctx.incoming.end_reason in ENDS_FOR_GOOD
+def _ends_session(ctx: Context) -> bool:
+    incoming = ctx.incoming
+    return ctx.event == "SessionEnd" and incoming is not None and incoming.end_reason in ENDS_FOR_GOOD
 
 
 class StateWrite(BaseSystem):
     order = Stage.STATE_WRITE
     decides = False
 
-    def should_process(self, ctx) -> bool:
+    def should_process(self, ctx: Context) -> bool:
         if ctx.configured is not True or ctx.incoming is None or ctx.root is None:
             return False
         return ctx.event in AFTER_THE_FACT or _ends_session(ctx) or bool(side_effect_policies(ctx))
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
         effects = side_effect_policies(ctx) if operation_goes_ahead(ctx) else []
         try:
             record(ctx, effects)
@@ -49,12 +55,14 @@ class StateWrite(BaseSystem):
                 run_ignored_commands(ctx)
 
 
-def record(ctx, effects) -> None:
+def record(ctx: Context, effects: list[tuple[str, Action]]) -> None:
     """Append the tool use and the custom events (one write), end the session, sweep old state."""
     from cupcake.errors import CupcakeError
     from cupcake.stores.state import entries, names, store, sweep
     from cupcake.stores.workdir import standing
 
+    incoming, root = ctx.incoming, ctx.root
+    assert incoming is not None and root is not None  # should_process checked them
     now = time.time()
     pending = []
     if ctx.event in AFTER_THE_FACT:
@@ -63,20 +71,20 @@ def record(ctx, effects) -> None:
         mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
         from cupcake.stores.state.outcome import tool_succeeded
 
-        pending.append(entries.tool_entry(ctx.incoming, ctx.root, tool_succeeded(ctx.event, ctx.incoming), now))
+        pending.append(entries.tool_entry(incoming, root, tool_succeeded(ctx.event, incoming), now))
     for policy, action in effects:
         if action.kind == "state":
             pending.append(entries.event_entry(action.event, action.data, policy, now))
     ending = _ends_session(ctx)
     if not pending and not ending:
         return
-    name = names.state_name(ctx.incoming.session_id)
+    name = names.state_name(incoming.session_id)
     if name is None:
         what = "this tool use was" if ctx.event in AFTER_THE_FACT else "no state was"
         ctx.warnings.append(f"Cupcake: the event has no session_id, so {what} not recorded")
         return
     try:
-        dir_fd = store.open_state_dir(ctx.root, create=not ending)
+        dir_fd = store.open_state_dir(root, create=not ending)
     except CupcakeError as exc:
         if not standing(ctx):
             ctx.warnings.append(f"Cupcake: session state not recorded: {exc}")

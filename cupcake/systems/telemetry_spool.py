@@ -14,8 +14,12 @@ from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.project import WORK_DIR
 
+TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
+if TYPE_CHECKING:
+    from cupcake.pipeline.context import Context
 
-def telemetry_of(ctx):
+
+def telemetry_of(ctx: Context) -> dict | None:
     """The compiled ``telemetry`` of the run's policy set when it is on, else None."""
     policies = ctx.policies
     telemetry = policies.get("telemetry") if isinstance(policies, dict) else None
@@ -26,14 +30,15 @@ class TelemetrySpool(BaseSystem):
     order = Stage.TELEMETRY_SPOOL
     decides = False
 
-    def should_process(self, ctx) -> bool:
+    def should_process(self, ctx: Context) -> bool:
         return ctx.configured is True and ctx.root is not None and telemetry_of(ctx) is not None
 
-    def process(self, ctx) -> None:
+    def process(self, ctx: Context) -> None:
         from cupcake.stores import spool
 
-        telemetry = telemetry_of(ctx)
-        workdir = os.path.join(ctx.root, WORK_DIR)
+        telemetry, root = telemetry_of(ctx), ctx.root
+        assert telemetry is not None and root is not None  # should_process checked them
+        workdir = os.path.join(root, WORK_DIR)
         line = (speedups.json_dumps(spool.record(ctx)) + "\n").encode("utf-8", "replace")
         spool.append(workdir, line, telemetry["max_spool_bytes"])
-        spool.maybe_start(workdir, ctx.root, telemetry["interval"], ctx.env)
+        spool.maybe_start(workdir, root, telemetry["interval"], ctx.env)

@@ -140,3 +140,24 @@ def test_codex_project_trust():
     text = trusted_config('model = "x"\n', '/p/my "proj"')
     assert text == 'model = "x"\n\n[projects."/p/my \\"proj\\""]\ntrust_level = "trusted"\n'
     assert trusted_config(text, '/p/my "proj"') == text
+
+
+def test_self_protection_asks_each_installer_what_holds_its_hooks(tmp_path):
+    """An installer names its hook files (``protected_paths``), or the folders whose ``settings*.json``
+    hold them (``settings_dirs``: guarded by name, so its files are not listed one by one)."""
+    from cupcake.agents import NAMES
+    from cupcake.agents.installers import hook_config_paths, installer, settings_dirs
+
+    root, env = str(tmp_path / "project"), {"HOME": str(tmp_path / "home")}
+    by_folder = [a for a in NAMES if installer(a).settings_dirs(root, env)]
+    assert by_folder == ["claude"]
+    assert settings_dirs(root, env) == [d for a in by_folder for d in installer(a).settings_dirs(root, env)]
+    from cupcake.agents.managed import guarded_paths
+    from cupcake.project import managed_dir
+
+    listed = [managed_dir(env)]
+    for agent in NAMES:
+        listed += [p for p in guarded_paths(agent, env) if p not in listed]
+        if agent not in by_folder:
+            listed += [p for p in installer(agent).protected_paths(root, env) if p not in listed]
+    assert hook_config_paths(root, env) == listed

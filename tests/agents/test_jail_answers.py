@@ -44,9 +44,9 @@ def with_command(tool_input: dict) -> dict:
     return {**tool_input, "command": JAILED}
 
 
-def expected(agent: str, name: str, tool_input: dict):
-    """What ``agent`` must print for decision ``name`` with the jailed command."""
-    new = with_command(tool_input)
+def answers(new: dict) -> dict:
+    """{agent: {decision: what it prints}} with the jailed command's input ``new``: a decision an agent
+    is missing from here is one it never gets with a rewrite (an ask: the OS layer blocks it instead)."""
     claude_like = {
         "none": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": new}},
         "approve": {
@@ -143,22 +143,36 @@ def expected(agent: str, name: str, tool_input: dict):
             "error_open": {"permission": "allow", "updated_input": new, "user_message": "Cupcake: broken"},
         },
     }
-    found = table[agent].get(name)
+    return table
+
+
+def expected(agent: str, name: str, tool_input: dict):
+    """What ``agent`` must print for decision ``name`` with the jailed command."""
+    found = answers(with_command(tool_input))[agent][name]
     if isinstance(found, tuple):
         return out(found[0], err=found[1])
-    return out(found) if found is not None else None
+    return out(found)
 
 
 AGENTS = ("claude", "codex", "gemini", "copilot", "droid", "cursor")
+ALLOWING = ("none", "approve", "ask", "context", "error_open")
+# Each agent with each decision it can carry with a rewrite; the others' asks are blocked (tested below).
+CARRIED = [(agent, name) for agent in AGENTS for name in ALLOWING if name in answers({})[agent]]
+NO_ASK_WITH_REWRITE = [agent for agent in AGENTS if "ask" not in answers({})[agent]]
 
 
-@pytest.mark.parametrize("agent", AGENTS)
-@pytest.mark.parametrize("name", ["none", "approve", "ask", "context", "error_open"])
+def test_every_agent_carries_what_allows_a_call_except_an_ask():
+    """Claude Code alone can ask the person and run the jailed command; the others block instead."""
+    assert NO_ASK_WITH_REWRITE == ["codex", "gemini", "copilot", "droid", "cursor"]
+    assert [(agent, name) for agent in AGENTS for name in ALLOWING if (agent, name) not in CARRIED] == [
+        (agent, "ask") for agent in NO_ASK_WITH_REWRITE
+    ]
+
+
+@pytest.mark.parametrize("agent, name", CARRIED)
 def test_a_jailed_call_in_the_agents_own_shape(agent, name):
     payload = shell_payload(agent)
     want = expected(agent, name, payload["tool_input"])
-    if want is None:
-        pytest.skip(f"{agent} never gets an ask with a rewrite: the OS layer blocks it instead (tested below)")
     assert adapter(agent).render("PreToolUse", payload, jailed(name), ()) == want
 
 
@@ -227,7 +241,7 @@ def _with_input(agent: str, raw: dict, command: str) -> dict:
     return {key: {**raw[key], "command": command}}
 
 
-@pytest.mark.parametrize("agent", ["codex", "gemini", "copilot", "droid", "cursor"])
+@pytest.mark.parametrize("agent", NO_ASK_WITH_REWRITE)
 def test_an_ask_the_agent_cannot_carry_with_a_rewrite_is_blocked(agent, project):
     policy = (
         '[[policy]]\nname = "confirm"\nmatcher = "Bash"\naction = { type = "ask", reason = "Deploys need a person" }\n'

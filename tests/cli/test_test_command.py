@@ -8,6 +8,7 @@ import json
 import subprocess
 from xml.etree import ElementTree as ET
 
+from cupcake.cli.scenarios import problems_of
 from tests.conftest import cupcake_executable
 
 AUDITED = """\
@@ -184,3 +185,15 @@ def test_the_packs_own_examples_as_json(project):
     )
     assert (data["passed"], data["failed"], data["errors"]) == (examples, 0, 0)
     assert {r["suite"] for r in data["results"]} == {f"cupcake:{n}" for n in packs.names() if not packs.load(n).include}
+
+
+# ## A scenario's `expect` that is not a string is reported, never a crash ##########################
+
+
+def test_a_list_as_expect_is_a_problem_not_a_crash():
+    found = problems_of({"expect": ["deny"], "command": "ls"}, "s.toml scenario 1")
+    assert any("`expect` must be one of" in p and "['deny']" in p for p in found)
+
+
+def test_an_alias_still_names_its_decision():
+    assert not any("`expect`" in p for p in problems_of({"expect": "deny", "command": "ls"}, "s"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cupcake.agents.event import Event
-from cupcake.compile.compile_conditions import compile_condition
+from cupcake.compile.compile_conditions import ConditionReporter, compile_condition
 from cupcake.evaluate.command_match import holds, may_hold
 from cupcake.evaluate.event_view import EventView
 
@@ -16,8 +16,7 @@ def _compile(cond):
     def report(message, key=None, severity="error"):
         problems.append(message)
 
-    report.path = ()
-    return compile_condition(cond, report, "/p"), problems
+    return compile_condition(cond, ConditionReporter(report, ()), "/p"), problems
 
 
 def _holds(cond, command, root="/p"):

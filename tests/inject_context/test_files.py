@@ -1,5 +1,5 @@
-"""Files an agent may have tampered with: context files stay inside the project, lists are never
-written through a symlink, and nothing hangs on a FIFO."""
+"""Files an agent may have tampered with: context files stay inside the project, and nothing hangs on a
+FIFO (the evaluator's files: tests/evaluator_findings/test_files.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import os
 
 import pytest
 
-from cupcake.evaluator_findings.evals import newest_eval
-from cupcake.evaluator_findings.mistakes import add_mistakes, read_mistakes
 from cupcake.inject_context.files import FileProblem, open_inside, open_regular, read_fd
 
 
@@ -63,50 +61,6 @@ def test_open_regular_refuses_a_symlink(root, tmp_path):
     (root / "eval-1.json").symlink_to(tmp_path / "secret.txt")
     with pytest.raises(FileProblem, match="symlink"):
         open_regular(str(root / "eval-1.json"))
-
-
-def test_an_eval_that_is_a_symlink_is_skipped_with_a_note(root, tmp_path):
-    evals = root / "logs" / "evals"
-    evals.mkdir(parents=True)
-    (evals / "eval-1.json").write_text('{"eval_notes": "real"}')
-    os.utime(evals / "eval-1.json", (1000, 1000))
-    (evals / "eval-2.json").symlink_to(tmp_path / "secret.txt")
-    notes = []
-    shown, findings = newest_eval(str(evals), "logs/evals", notes)
-    assert (shown, findings) == ("logs/evals/eval-1.json", {"eval_notes": "real"})
-    assert notes == ["skipped logs/evals/eval-2.json: it is a symlink (refused: it could lead anywhere)"]
-
-
-def test_a_deeply_nested_eval_is_skipped_not_a_crash(root):
-    evals = root / "evals"
-    evals.mkdir()
-    (evals / "eval-1.json").write_text("[" * 100000)
-    notes = []
-    assert newest_eval(str(evals), "evals", notes) == (None, None)
-    assert notes and "not valid JSON" in notes[0]
-
-
-def test_the_mistakes_list_is_never_written_through_a_symlink(root, tmp_path):
-    target = tmp_path / "victim.txt"
-    target.write_text("keep\n")
-    path = root / ".cupcake" / "repeated-mistakes.txt"
-    path.parent.mkdir()
-    path.symlink_to(target)
-    with pytest.raises(OSError):
-        add_mistakes(str(path), [], ["new mistake"])
-    assert target.read_text() == "keep\n"
-    with pytest.raises(FileProblem):
-        read_mistakes(str(path))
-
-
-def test_a_list_written_by_hand_without_a_final_newline_is_continued_on_a_new_line(root):
-    path = root / ".cupcake" / "repeated-mistakes.txt"
-    path.parent.mkdir()
-    path.write_text("first\n\n  first  \nsecond")
-    known = read_mistakes(str(path))
-    assert known == ["first", "second"]
-    assert add_mistakes(str(path), known, ["second", "third"]) == ["third"]
-    assert path.read_text() == "first\n\n  first  \nsecond\nthird\n"
 
 
 def test_a_symlink_swapped_in_after_the_check_is_not_followed(root, tmp_path, monkeypatch):

@@ -218,3 +218,54 @@ def test_the_installed_launcher_blocks_when_cupcake_cannot_import_under_the_os_l
     assert jailed.returncode == 2 and b"blocked" in jailed.stderr
     plain = subprocess.run(args, env=env, input=b"{}", capture_output=True)
     assert plain.returncode == 0 and b"no policy was enforced" in plain.stdout
+
+
+# ## The launcher's refusals, in process (the launcher runs out of process, where coverage does not see it) ##
+
+
+def _spec(tmp_path, records) -> str:
+    data = launch.encode(records)
+    path = tmp_path / f"{launch.digest(data)}.spec"  # a spec is named by the digest of its bytes
+    path.write_bytes(data)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "argv, cause",
+    [
+        (["--evil", "s", "sh", "ls"], "the launcher was given an unknown option '--evil'"),
+        (["--agent", "codex", "s", "sh"], "the launcher was not given SPEC SHELL COMMAND"),
+        (["/nonexistent/x.spec", "sh", "ls"], "the jail's description /nonexistent/x.spec cannot be read"),
+    ],
+)
+def test_the_launcher_refuses_what_it_was_not_given_and_says_how_to_turn_the_layer_off(argv, cause, capsys):
+    assert launch.main(argv) == launch.REFUSED
+    said = capsys.readouterr().err
+    assert said.startswith("Cupcake jail: the command was not run: ") and cause in said
+    off = (
+        "cupcake sync --agent codex --sandbox --uninstall" if "codex" in argv else "cupcake sync --sandbox --uninstall"
+    )
+    assert f"a person runs `{off}`" in said
+
+
+def test_the_launcher_refuses_when_a_policy_file_changed_or_the_shell_is_not_known(tmp_path, capsys):
+    policy = tmp_path / "cupcake.toml"
+    policy.write_text("x")
+    records = spec.protected_records({"files": [str(policy)]}, str(tmp_path), {"HOME": str(tmp_path / "h")})
+    path = _spec(tmp_path, records)
+    assert launch.main([path, "fish-of-the-day", "ls"]) == launch.REFUSED
+    assert "the shell 'fish-of-the-day' is not one the jail runs commands with" in capsys.readouterr().err
+    policy.write_text("changed")
+    assert launch.main(["--unshare-net", path, "sh", "ls"]) == launch.REFUSED
+    assert "policy files changed after the hook approved this command" in capsys.readouterr().err
+    forged = tmp_path / "x.spec"
+    forged.write_bytes(launch.encode(records))
+    assert launch.main([str(forged), "sh", "ls"]) == launch.REFUSED
+    assert "does not match its name (it was changed)" in capsys.readouterr().err
+
+
+def test_without_bubblewrap_the_jail_does_not_start(tmp_path):
+    records = [(launch.BWRAP, str(tmp_path / "no-bwrap"))]
+    with pytest.raises(launch.Refused) as refused:
+        launch.run_linux(records, "/bin/sh", "true", False)
+    assert refused.value.cause == f"bubblewrap is not installed at {tmp_path / 'no-bwrap'}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cupcake.pipeline.context import Context
-from cupcake.pipeline.order import BUILTIN_ORDER, CORE, Stage
+from cupcake.pipeline.order import BUILTIN_ORDER, CORE, ON_DEMAND, Stage
 from cupcake.pipeline.plan import PlanError, build_plan
 from cupcake.pipeline.runner import run_plan
 from cupcake.pipeline.system import BaseSystem
@@ -61,8 +61,10 @@ def test_a_skipped_system_does_not_run_and_a_late_failure_no_longer_decides():
 
 
 def test_the_order_table_has_gaps_of_100_and_core_systems_in_it():
-    orders = [order for order, _ in BUILTIN_ORDER]
+    """Every system planned on each run at a multiple of 100; those planned on demand in between."""
+    orders = [order for order, _ in BUILTIN_ORDER if order not in ON_DEMAND]
     assert orders == list(range(100, 1200, 100))
+    assert all(order % 100 for order in ON_DEMAND) and ON_DEMAND <= {order for order, _ in BUILTIN_ORDER}
     assert CORE <= set(orders)
     assert Stage.FEEDBACK_GUARANTEE < Stage.RESPONSE_ROUTING < Stage.STATE_WRITE
 
@@ -77,7 +79,7 @@ def test_the_order_table_the_systems_and_cupcake_systems_agree(tmp_path):
     from tests.conftest import cupcake_executable
 
     plan = build_plan(builtin_systems())
-    assert [(s.order, s.name) for s in plan] == list(BUILTIN_ORDER)
+    assert [(s.order, s.name) for s in plan] == [entry for entry in BUILTIN_ORDER if entry[0] not in ON_DEMAND]
     (tmp_path / "cupcake.toml").write_text('policy_schema_version = "1.0"\n')
     done = subprocess.run(
         [str(cupcake_executable()), "systems", "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=60
@@ -85,3 +87,13 @@ def test_the_order_table_the_systems_and_cupcake_systems_agree(tmp_path):
     assert done.returncode == 0, done.stderr
     shown = [(row["order"], row["name"]) for row in json.loads(done.stdout)["systems"]]
     assert shown == [(s.order, s.name) for s in plan]
+
+
+def test_a_system_planned_on_demand_takes_its_place_from_the_order_table():
+    """The shadow evaluation is planned by the replan after policy load, in its place in the table."""
+    from cupcake.systems import builtin_systems
+    from cupcake.systems.shadow_evaluation import ShadowEvaluation, planned
+
+    assert (ShadowEvaluation.order, ShadowEvaluation.name) == (Stage.SHADOW_EVALUATION, "shadow_evaluation")
+    rest = [s for s in builtin_systems() if s.order > Stage.POLICY_LOAD]
+    assert [(s.order, s.name) for s in planned(rest)] == [e for e in BUILTIN_ORDER if e[0] > Stage.POLICY_LOAD]

@@ -130,3 +130,22 @@ def test_the_shadow_log_stays_bounded(project, monkeypatch):
     current = project.root / ".cupcake" / "shadow.log"
     assert current.stat().st_size <= 400 and (project.root / ".cupcake" / "shadow.log.1").stat().st_size <= 400
     assert [r["n"] for r in log.read(str(project.root))][-1] == 11
+
+
+def test_the_shadow_evaluation_is_a_built_in_that_can_be_turned_off(project):
+    """It has its place in the order table: `shadow_evaluation = false` turns it off, and with no
+    candidate (nothing planned it) the same line changes nothing."""
+    off = "[pipeline.systems]\nshadow_evaluation = false\n"
+    project.write_policy(off + ENFORCED)
+    answer = project.send_process(project.tool_call("Bash", {"command": "git push --force"}))
+    assert answer.specific["permissionDecisionReason"] == "Operation blocked: Push without --force."
+    assert "systemMessage" not in answer.json
+    project.write_policy(SHADOW + off + ENFORCED)
+    (project.root / "cupcake.candidate.toml").write_text('imports = ["cupcake:recommended"]\n')
+    answer = project.send_process(project.tool_call("Bash", {"command": "git push --force"}))
+    assert answer.specific["permissionDecisionReason"] == "Operation blocked: Push without --force."
+    assert "systemMessage" not in answer.json
+    assert _log(project) == []
+    project.write_policy(SHADOW + ENFORCED)
+    project.send_process(project.tool_call("Bash", {"command": "git push --force"}))
+    assert [r["candidate"]["policy"] for r in _log(project)] == ["git.force-push"]

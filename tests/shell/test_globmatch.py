@@ -36,3 +36,17 @@ def test_hidden_names_need_a_dot_in_the_pattern():
 )
 def test_paths(pattern, path, expected):
     assert match_path(pattern.split("/"), path.split("/")) is expected
+
+
+def test_a_prefix_match_says_whether_a_path_that_begins_so_could_match():
+    """What a read of a pattern could name inside a folder (self-protection's secret folders): a
+    literal pattern's own end never decides, a `*` never crosses a `/`, an unknown part may."""
+    from cupcake.shell.words import ANY, STAR, match
+
+    folder = "/h/.claude/projects/"
+    assert match(list("/h/.claude/projects/p/x.jsonl"), folder, prefix=True)
+    assert match(list("/h/.claude/") + [ANY], folder, prefix=True)
+    assert match(list("/h/.claude/") + [STAR] + list("/x.jsonl"), folder, prefix=True)
+    assert not match(list("/h/.claude/") + [STAR], folder, prefix=True)  # a name in .claude, not below it
+    assert not match(list("/h/src/x.py"), folder, prefix=True)
+    assert not match(list("/h/.claude/projects/p/x.jsonl"), folder)  # without prefix: the whole text

@@ -1,6 +1,7 @@
 """When self-protection blocks, the policies' own block leads the text, and nothing a policy says can
 loosen the decision (what a hostile agent would try: a call that both a team rule and self-protection
-stop, under policies that approve, ask or run a check first). Through the installed executable."""
+stop, under policies that approve, ask or run a check first). Through the installed executable, and the
+system alone in a fake context (at the end)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,43 @@ def test_the_audit_record_names_both(project):
     project.send_process(project.tool_call("Bash", {"command": "rm cupcake.toml"}))
     record = json.loads((project.root / ".cupcake" / "audit.log").read_text().splitlines()[-1])
     assert (record["policy"], record["also"], record["decision"]) == ("No rm", ["Cupcake self-protection"], "block")
+
+
+# ## The system alone, in a fake context ############################################################
+
+
+def test_the_first_hard_action_in_list_order_decides(fakes):
+    from cupcake.systems.hard_action_scan import HardActionScan
+    from tests.fakes import APPROVE, ASK, BLOCK, policy
+
+    toml = policy("ask", ASK, "deploy") + policy("block", BLOCK, "deploy") + policy("approve", APPROVE, "deploy")
+    ctx = fakes.context(toml, tool_input={"command": "deploy now"})
+    ctx.matched = [0, 1, 2]
+    system = HardActionScan()
+    assert system.should_process(ctx)
+    system.process(ctx)
+    assert tuple(ctx.hard) == ("ask", "Sure?", "ask")
+
+
+def test_a_custom_systems_block_before_the_scan_stands(fakes):
+    from cupcake.systems.hard_action_scan import HardActionScan
+    from tests.fakes import APPROVE, policy
+
+    ctx = fakes.context(policy("approve", APPROVE, "deploy"), tool_input={"command": "deploy"})
+    ctx.matched = [0]
+    ctx.decide("block", "acme says no", "acme")
+    HardActionScan().process(ctx)
+    assert tuple(ctx.hard) == ("block", "acme says no", "acme")
+    ctx.settings = dict(ctx.settings, self_protection=False)
+    assert not HardActionScan().should_process(ctx)  # no policy could change a block
+
+
+def test_self_protection_blocks_even_when_the_policies_could_not_be_evaluated(fakes):
+    from cupcake.pipeline.runner import Failure
+    from cupcake.systems.hard_action_scan import HardActionScan
+
+    ctx = fakes.context("", tool="Write", tool_input={"file_path": str(fakes.root / "cupcake.toml"), "content": ""})
+    ctx.failures.append(Failure("feedback_collection", "broke", True))
+    assert HardActionScan().should_process(ctx)
+    HardActionScan().process(ctx)
+    assert ctx.hard.kind == "block" and ctx.hard.by == "Cupcake self-protection"

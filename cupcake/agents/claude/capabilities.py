@@ -124,7 +124,6 @@ TOOL_NAMES = (
     "Workflow",
     "Write",
 )
-MCP_TOOL_PREFIX = "mcp__"
 
 # Tool names are canonical: each maps to itself. Shell and file-writing tools, for self-protection.
 TOOLS = {tool: tool for tool in TOOL_NAMES}

@@ -270,3 +270,9 @@ def doctor_findings(root: str, env, paths, jail: str = "") -> list:
             None,
         )
     ]
+
+
+def transcript_dirs(env) -> list[str]:
+    """Where Claude Code keeps its session transcripts (``~/.claude/projects``): they hold what the person was shown,
+    approval codes included, so no tool of the agent may read them."""
+    return [os.path.join(hookfile.home_of(env), USER_DIR, "projects")]

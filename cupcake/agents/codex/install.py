@@ -32,11 +32,6 @@ EVENTS = (
     "SessionEnd",
 )
 TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse"})
-TIMEOUT_UNIT = "seconds"
-TRUST_NOTE = (
-    "Codex runs project hooks only in a trusted project, and only hooks trusted by hash: review and trust "
-    "Cupcake's hooks in Codex with /hooks (a changed command needs trusting again)."
-)
 
 
 def config_path(scope: str, project_dir: str, env) -> str:
@@ -220,3 +215,9 @@ def jail_notes(jail_dirs=()) -> list[str]:
     from cupcake.agents.codex import sandbox
 
     return [sandbox.TRADE]
+
+
+def transcript_dirs(env) -> list[str]:
+    """Where Codex keeps its session transcripts (``$CODEX_HOME/sessions``): they hold what the person was shown,
+    approval codes included, so no tool of the agent may read them."""
+    return [os.path.join(codex_home(env), "sessions")]

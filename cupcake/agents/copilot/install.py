@@ -26,7 +26,6 @@ SCOPES = {
     "user": os.path.join("~", ".copilot", "settings.json"),
 }
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd")
-TIMEOUT_UNIT = "seconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:
@@ -109,3 +108,9 @@ def jail_notes(jail_dirs=()) -> list[str]:
         f"names two directories of Cupcake's: run `copilot {flags}` (a headless run refuses every shell call "
         "without them; an interactive one asks once for each)."
     ]
+
+
+def transcript_dirs(env) -> list[str]:
+    """Where Copilot CLI keeps its session transcripts (``~/.copilot/session-state``): they hold what the person was shown,
+    approval codes included, so no tool of the agent may read them."""
+    return [os.path.join(hookfile.home_of(env), ".copilot", "session-state")]

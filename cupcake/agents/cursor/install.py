@@ -13,9 +13,12 @@ from cupcake.agents.hookfile import no_jail_notes as jail_notes  # noqa: F401
 from cupcake.agents.hookfile import no_os_layer as os_layer  # noqa: F401
 from cupcake.agents.hookfile import no_own_sandbox as own_sandbox_on  # noqa: F401
 from cupcake.agents.hookfile import no_settings_dirs as settings_dirs  # noqa: F401
+from cupcake.agents.hookfile import no_transcript_dirs as transcript_dirs  # noqa: F401 (undocumented: see below)
 from cupcake.agents.hookfile import nothing_to_protect as protect  # noqa: F401 (the installer interface)
 from cupcake.agents.hookfile import nothing_to_unprotect as unprotect  # noqa: F401
 
+# Where Cursor keeps its session transcripts is not documented (a hook is told its file, CURSOR_TRANSCRIPT_PATH):
+# self-protection names no folder of Cursor's transcripts.
 # What `cupcake sync` may do here besides the hooks: the OS layer, Cupcake's jail (``--sandbox`` turns it on,
 # as ``--jail`` does: this agent's own sandbox is not the layer).
 OPTIONS = frozenset({"sandbox", "jail"})
@@ -23,7 +26,6 @@ SANDBOX = "jail"
 NAME = "cursor"
 SCOPES = {"project": os.path.join(".cursor", "hooks.json"), "user": os.path.join("~", ".cursor", "hooks.json")}
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd")
-TIMEOUT_UNIT = "seconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:

@@ -35,7 +35,6 @@ EVENTS = (
     "Notification",
 )
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
-TIMEOUT_UNIT = "seconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:
@@ -89,3 +88,9 @@ def hook_events(compiled) -> tuple:
 def hooks_in(text: str) -> list:
     """(event, command, timeout in seconds) of Cupcake's hooks in the file (ValueError: not JSON)."""
     return hookfile.commands_in(text, NAME, "command", "timeout", 1)
+
+
+def transcript_dirs(env) -> list[str]:
+    """Where droid keeps its session transcripts (``~/.factory/sessions``): they hold what the person was shown,
+    approval codes included, so no tool of the agent may read them."""
+    return [os.path.join(hookfile.home_of(env), ".factory", "sessions")]

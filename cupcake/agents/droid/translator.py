@@ -30,7 +30,7 @@ class DroidTranslator(Headless):
     resumes = False
 
     def argv(self, prompt: str, prompt_file: str) -> list[str]:
-        settings = write_json(os.path.join(self.scratch, "settings.json"), HOOKS_OFF)
+        settings = write_json(os.path.join(os.path.dirname(prompt_file), "settings.json"), HOOKS_OFF)
         argv = [self.words[0], "exec", *self.words[1:], "-f", prompt_file, "-o", "json", "--auto", "low"]
         argv += ["--settings", settings]
         return argv

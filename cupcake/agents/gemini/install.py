@@ -24,7 +24,6 @@ NAME = "gemini"
 SCOPES = {"project": os.path.join(".gemini", "settings.json"), "user": os.path.join("~", ".gemini", "settings.json")}
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact")
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
-TIMEOUT_UNIT = "milliseconds"
 
 
 def config_path(scope: str, project_dir: str, env) -> str:
@@ -79,3 +78,9 @@ def hook_events(compiled) -> tuple:
 def hooks_in(text: str) -> list:
     """(event, command, timeout in seconds) of Cupcake's hooks in the file (ValueError: not JSON)."""
     return hookfile.commands_in(text, NAME, "command", "timeout", 1000)
+
+
+def transcript_dirs(env) -> list[str]:
+    """Where Gemini CLI keeps its session transcripts (``~/.gemini/tmp/<project>/chats``): they hold what the person was shown,
+    approval codes included, so no tool of the agent may read them."""
+    return [os.path.join(hookfile.home_of(env), ".gemini", "tmp")]

@@ -16,7 +16,6 @@ import os
 
 from cupcake.pipeline.response import BLOCK, NONE, SOFT, Response
 
-STOP_EVENTS = ("Stop", "SubagentStop")
 SUFFIX = ".stops"
 DEFAULT_LIMIT = 5
 _FLAGS = os.O_NOFOLLOW | os.O_CLOEXEC
