@@ -29,6 +29,8 @@ Nothing outside ``cupcake/agents/`` names an agent's module, file or key: it ask
 
 from __future__ import annotations
 
+import os
+
 from cupcake.agents import NAMES, adapter
 
 
@@ -99,6 +101,17 @@ def settings_dirs(root: str, env) -> list[str]:
     found: list[str] = []
     for agent in NAMES:
         found.extend(d for d in installer(agent).settings_dirs(root, env) if d not in found)
+    return found
+
+
+def settings_names(root: str, env) -> list[str]:
+    """The usual names of the hook files in the ``settings_dirs`` (what a ``find -name`` aimed at one
+    that does not exist yet must be checked against): the names of those installers' ``protected_paths``."""
+    found: list[str] = []
+    for agent in NAMES:
+        install = installer(agent)
+        if install.settings_dirs(root, env):
+            found.extend(n for n in (os.path.basename(p) for p in install.protected_paths(root, env)) if n not in found)
     return found
 
 

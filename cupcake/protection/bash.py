@@ -375,7 +375,8 @@ class Check:
         from cupcake.shell import could_match
 
         names = {path.rstrip("/").rsplit("/", 1)[-1] for path, _found in self.candidates()}
-        names.update(("settings.json", "settings.local.json", "policy.cache"))
+        names.update(self.protected.get("settings_names", ()))
+        names.add("policy.cache")
         return all(any(could_match(p, n, fold) for n in names) for p, fold in patterns)
 
     def candidates(self) -> list:
@@ -387,7 +388,7 @@ class Check:
             out: list[tuple[str, tuple[str, object]]] = [(f, (hook.POLICY, None)) for f in p["files"]]
             out += [(d, (hook.WORKDIR, None)) for d in p["dirs"]]
             for d in p["settings_dirs"]:
-                names = {"settings.json", "settings.local.json"}
+                names = set(p.get("settings_names", ()))
                 try:
                     names.update(n for n in os.listdir(d) if n.startswith("settings") and n.endswith(".json"))
                 except (OSError, ValueError):

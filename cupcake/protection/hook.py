@@ -296,6 +296,7 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
     directories protected like ``.cupcake/`` (the evaluator's eval folder, which gates the agent)."""
     from cupcake.agents.installers import hook_config_paths, transcript_dirs
     from cupcake.agents.installers import settings_dirs as agent_settings_dirs
+    from cupcake.agents.installers import settings_names as agent_settings_names
     from cupcake.project import PROJECT_FILE, WORK_DIR, user_policy_file
     from cupcake.shell.globmatch import has_magic
 
@@ -337,6 +338,7 @@ def protected_paths(root: str, env, top_files, imported_files, import_patterns, 
         "files": files,
         "dirs": dirs,
         "settings_dirs": settings_dirs,
+        "settings_names": agent_settings_names(root, env),  # their hook files' usual names
         "agent_config": agent_config,
         "globs": globs,
         "inodes": inodes,

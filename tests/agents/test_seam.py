@@ -41,9 +41,6 @@ ALLOWED = {
     # after the canonical vocabulary; they are filled from the Event, not read from a payload.
     "run_command/template.py": {r"[\"']tool_name[\"']", r"[\"']session_id[\"']\]|get\([\"']session_id[\"']"},
     "run_command/check.py": {r"[\"']tool_name[\"']"},
-    # protect-shell is rewriting the Bash reader's protection (issue 27): it names Claude Code's settings
-    # files to read `find -name` patterns. Remove with that rewrite.
-    "protection/bash.py": {r"settings\.local\.json|\.cupcake-sync\."},
 }
 
 
