@@ -92,31 +92,9 @@ def match(tokens, text: str, fold: bool = False) -> bool:
         return True
     if fold:
         text = text.lower()
-    # The literal characters a pattern starts and ends with are compared as strings: most patterns are
-    # known paths (literal throughout), and the walk below costs its length times the text's.
-    head = 0
-    for tok in tokens:
-        if tok.__class__ is not str:
-            break
-        head += 1
-    if head:
-        prefix = "".join(tokens[:head])
-        if fold:
-            prefix = prefix.lower()
-        if head == len(tokens):
-            return text == prefix
-        if not text.startswith(prefix):
-            return False
-        tokens, text = tokens[head:], text[head:]
-    tail = 0
-    for tok in reversed(tokens):
-        if tok.__class__ is not str:
-            break
-        tail += 1
-    if tail:
-        suffix = "".join(tokens[-tail:])
-        if not text.endswith(suffix.lower() if fold else suffix):
-            return False
+    decided, tokens, text = _literal_ends(tokens, text, fold)
+    if decided is not None:
+        return decided
     n = len(text)
     reach = [False] * (n + 1)
     reach[0] = True
@@ -157,6 +135,36 @@ def match(tokens, text: str, fold: bool = False) -> bool:
             return False
         reach = nxt
     return reach[n]
+
+
+def _literal_ends(tokens, text: str, fold: bool):
+    """(a decided answer or None, the tokens and text left to walk). The literal characters a pattern
+    starts and ends with are compared as strings: most patterns are known paths (literal throughout),
+    and the walk costs the pattern's length times the text's."""
+    head = 0
+    for tok in tokens:
+        if tok.__class__ is not str:
+            break
+        head += 1
+    if head:
+        prefix = "".join(tokens[:head])
+        if fold:
+            prefix = prefix.lower()
+        if head == len(tokens):
+            return text == prefix, tokens, text
+        if not text.startswith(prefix):
+            return False, tokens, text
+        tokens, text = tokens[head:], text[head:]
+    tail = 0
+    for tok in reversed(tokens):
+        if tok.__class__ is not str:
+            break
+        tail += 1
+    if tail:
+        suffix = "".join(tokens[-tail:])
+        if not text.endswith(suffix.lower() if fold else suffix):
+            return False, tokens, text
+    return None, tokens, text
 
 
 def _in_class(klass, ch: str, fold: bool) -> bool:
