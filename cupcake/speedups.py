@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 try:
     from _json import encode_basestring as _encode_str
+    from _json import make_encoder as _make_encoder
     from _json import make_scanner as _make_scanner
 except ImportError:  # pragma: no cover - interpreters without the C accelerator
     _make_scanner = None  # type: ignore[assignment,misc]  # typeshed knows only the C scanner (a class)
@@ -147,33 +148,24 @@ def json_loads_line(data: bytes):
 
 def json_dumps(value) -> str:
     """Compact JSON, non-ASCII kept as is (the answer's text is UTF-8)."""
-    if _make_scanner is None:  # pragma: no cover
+    if _encode is None:  # pragma: no cover
         import json
 
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return _dump(value)
+    return "".join(_encode(value, 0))
 
 
-def _dump(value) -> str:
-    if isinstance(value, str):
-        return _encode_str(value)
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{_encode_str(str(k))}:{_dump(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_dump(v) for v in value) + "]"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError("NaN and infinities are not JSON")
-        return float.__repr__(value)
+def _not_json(value):
     raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# json.dumps(ensure_ascii=False, separators=(",", ":"), allow_nan=False) without importing json: its C
+# encoder, about 4x faster than one written in Python on a blocked call's approvals store.
+_encode = (
+    _make_encoder(None, _not_json, _encode_str, None, ":", ",", False, False, False)
+    if _make_scanner is not None
+    else None
+)
 
 
 # ## Regexes #########################################################################################

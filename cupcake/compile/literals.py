@@ -55,3 +55,49 @@ def _walk(items, found: list[str]) -> None:
         # anything else (branches, classes, assertions, anchors) requires no particular literal
     if run:
         found.append("".join(run))
+
+
+_MAX_LEAD = 64  # the most characters a match may start before its anchor (match attempts per occurrence)
+
+
+def anchor(pattern: str) -> tuple:
+    """(literal, fewest, most): a run of literals at the top level of ``pattern`` that every match
+    holds, with the fewest and most characters a match can hold before it; () when there is none
+    (a literal only inside a group or a branch, or an unbounded or long lead). A match then starts
+    between ``most`` and ``fewest`` characters before some occurrence of the literal, so the scan
+    tries the pattern at those few places instead of at every position of a large text. Under
+    ``(?i)`` the literal is lower-case ASCII, for an ASCII text only (where lower-casing maps
+    position to position and ``(?i)`` matches nothing but the two cases)."""
+    try:
+        parsed = _p.parse(pattern)
+    except Exception:
+        return ()
+    icase = bool(parsed.state.flags & re.IGNORECASE)
+    best: tuple = ()
+    lo = hi = 0
+    run: list[str] = []
+    run_lo = run_hi = 0
+    for item in [*parsed, (None, None)]:
+        op, arg = item
+        if op is _c.LITERAL:
+            if not run:
+                run_lo, run_hi = lo, hi
+            run.append(chr(arg))
+            lo += 1
+            hi += 1
+            continue
+        if run:
+            text = "".join(run)
+            if icase:
+                text = text.lower() if text.isascii() else ""
+            if len(text) >= _MIN and run_hi <= _MAX_LEAD and (not best or len(text) > len(best[0])):
+                best = (text, run_lo, run_hi)
+            run = []
+        if op is None:
+            break
+        low, high = _p.SubPattern(parsed.state, [item]).getwidth()
+        lo += low
+        hi += high
+        if hi > _MAX_LEAD:
+            break  # no later literal has a bounded lead
+    return best

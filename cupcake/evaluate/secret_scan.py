@@ -67,10 +67,14 @@ def find(cond, texts, patterns, path: str = ""):
         context = None  # the lines that hold a secret-sounding word, joined
         if "key" in kinds:
             lowered = text.lower()
-            for secret_type, pattern, needs_context, literals in keys:
-                if literals and not all(lit in (lowered if pattern.startswith("(?i") else text) for lit in literals):
+            for secret_type, pattern, needs_context, literals, anchor in keys:
+                icase = pattern.startswith("(?i")
+                if literals and not all(lit in (lowered if icase else text) for lit in literals):
                     continue  # every match holds these: skipped without running the pattern
-                if needs_context:
+                if anchor and (not icase or text.isascii()):
+                    if anchored(patterns.regex(pattern), text, lowered if icase else text, anchor):
+                        return "key", secret_type
+                elif needs_context:
                     if context is None:
                         context = keyword_lines(text)
                     if not context:
@@ -95,6 +99,31 @@ def find(cond, texts, patterns, path: str = ""):
                     if all(c in charset for c in value) and shannon(value, charset) > limit:
                         return "entropy", "a high-entropy string"
     return None
+
+
+MAX_TRIES = 4096  # anchored match attempts before the pattern is searched over the whole text instead
+
+
+def anchored(regex, text: str, hay: str, anchor) -> bool:
+    """Whether ``regex`` matches somewhere in ``text``, trying it only where a match can start: between
+    ``most`` and ``fewest`` characters before an occurrence of the literal in ``hay`` (``text``, or
+    its lower-cased form of the same length). The same answer as ``regex.search(text)``
+    (tests/evaluate/test_secret_anchor.py); with more candidate starts than ``MAX_TRIES`` (a text
+    made of the literal) it is that search, so a hostile text costs no more than before."""
+    literal, fewest, most = anchor
+    tried = -1  # the last start tried: overlapping leads are not tried twice
+    tries = 0
+    at = hay.find(literal)
+    while at >= 0:
+        for start in range(max(at - most, tried + 1), at - fewest + 1):
+            tries += 1
+            if tries > MAX_TRIES:
+                return regex.search(text) is not None
+            if regex.match(text, start) is not None:
+                return True
+            tried = start
+        at = hay.find(literal, at + 1)
+    return False
 
 
 _WORDS = ("key", "pwd", "pw", "pass", "token", "secret", "contras")

@@ -86,3 +86,31 @@ def test_reading_input_imports_no_codec_module():
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("key", [1, 2.5, True, None])
+def test_keys_that_are_not_strings_print_like_json(key):
+    value = {key: [key], "nested": {key: {"a": (1, 2)}}}
+    assert speedups.json_dumps(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        (float("nan"), ValueError),
+        (float("inf"), ValueError),
+        ({1, 2}, TypeError),
+        (b"x", TypeError),
+        ({(1,): 2}, TypeError),
+    ],
+)
+def test_what_json_cannot_hold_is_refused(value, error):
+    with pytest.raises(error):
+        speedups.json_dumps({"v": [value]})
+
+
+def test_a_large_store_prints_like_json():
+    """The approvals store of a blocked call, at its cap of pending codes."""
+    entry = {"id": "a1b2c3", "code": "f" * 64, "input": {"command": "rm -rf ~ • ünïcode"}, "created": 1.5e9, "n": None}
+    value = {"v": 1, "pending": [dict(entry, id=str(i)) for i in range(100)], "grants": [], "wrong": [1.25]}
+    assert speedups.json_dumps(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
