@@ -55,9 +55,9 @@ def test_doctor_warns_when_the_hooks_are_installed_but_no_policy_is_active(proje
     done = _cli(project, "doctor")
     assert done.returncode == 0, done.stdout
     assert NO_POLICY_WARNING in done.stdout
-    assert done.stdout.endswith("0 problems, 1 warning.\n")
+    assert done.stdout.endswith("0 problems, 1 warning.\n"), done.stdout
 
     project.write_policy('imports = ["cupcake:recommended"]\n')
     done = _cli(project, "doctor")
     assert "no policy is active" not in done.stdout
-    assert done.stdout.endswith("0 problems, 0 warnings.\n")
+    assert done.stdout.endswith("0 problems, 0 warnings.\n"), done.stdout
