@@ -1,6 +1,6 @@
 """Self-protection for Bash (layer 2, the hook): what a command line would change and read, read
 with Cupcake's Bash reader (``cupcake.shell``) and its registry of programs (``cupcake.programs``),
-against the protected set (``hook.protected_paths``).
+against the protected set (``cupcake.protection.protected_set``).
 
 The hook decides only what it fully understands. A command is blocked when, as bash would run it:
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cupcake.protection import hook
+from cupcake.protection import protected_set as pset
 from cupcake.protection.quick import quick_pass
 
 # ## The check ####################################################################################
@@ -220,8 +220,8 @@ class Check:
                 return None
             path = os.path.normpath(os.path.join(base, os.path.expanduser(value)))
             for form in (path, os.path.realpath(path)):
-                if hook.classify(form, self.protected) or form in self.secrets():
-                    return hook._display(path, self.ctx)
+                if pset.classify(form, self.protected) or form in self.secrets():
+                    return pset._display(path, self.ctx)
             return None
         from cupcake.shell.words import SUB
 
@@ -231,7 +231,7 @@ class Check:
             probe = Write("glob", word, base)
             for path, _found in self.candidates():
                 if probe.could_be(path):
-                    return hook._display(path, self.ctx)
+                    return pset._display(path, self.ctx)
         return None
 
     # ## writes ##
@@ -251,7 +251,7 @@ class Check:
         for form in write.forms():
             if _GIT_CODE_DIR in form or form.endswith(_GIT_CODE_FILES) or form == self._home(".gitconfig"):
                 return _text(
-                    f"this command ({write.kind}) writes {hook._display(write.path, self.ctx)}, which makes git run "
+                    f"this command ({write.kind}) writes {pset._display(write.path, self.ctx)}, which makes git run "
                     "programs Cupcake never sees",
                     "Agents may not change it: set up git hooks and settings through git, or ask the user.",
                 )
@@ -263,7 +263,7 @@ class Check:
 
     def unpinned(self, write):
         base = write.text.rstrip("/").rsplit("/", 1)[-1] or "x"
-        inside = [(d + "/" + b, (hook.WORKDIR, None)) for d in self.protected["dirs"] for b in {base, "x"}]
+        inside = [(d + "/" + b, (pset.WORKDIR, None)) for d in self.protected["dirs"] for b in {base, "x"}]
         for path, found in self.candidates() + inside:
             if write.could_be(path):
                 where = " in a directory Cupcake cannot know" if write.relative else ""
@@ -283,11 +283,11 @@ class Check:
             return self.known(write) if write.path is not None else self.unpinned(write)
         for path in listed:
             for form in (path, os.path.realpath(path)):
-                found = hook.classify(form, self.protected)
+                found = pset.classify(form, self.protected)
                 if found:
-                    return _text(hook._describe(path, found, self.ctx, write.kind))
+                    return _text(pset._describe(path, found, self.ctx, write.kind))
                 if form in self.protected["settings_dirs"] or self.installed(form):
-                    return _text(f"this command ({write.kind}) would change {hook._display(path, self.ctx)}")
+                    return _text(f"this command ({write.kind}) would change {pset._display(path, self.ctx)}")
         return None
 
     def known(self, write):
@@ -296,15 +296,15 @@ class Check:
             return None
         nested = None  # a cupcake.toml below the root by its name: said only if no form names more
         for form in write.forms():
-            found = hook.classify(form, protected, ancestors=write.recursive)
-            if found and found[0] == hook.NESTED_POLICY:
-                nested = nested or _text(hook._describe(form, found, self.ctx, write.kind), _tail(write))
+            found = pset.classify(form, protected, ancestors=write.recursive)
+            if found and found[0] == pset.NESTED_POLICY:
+                nested = nested or _text(pset._describe(form, found, self.ctx, write.kind), _tail(write))
             elif found:  # (as the kernel reaches it: ``d/d/cupcake.toml`` through a link is cupcake.toml)
-                return _text(hook._describe(form, found, self.ctx, write.kind), _tail(write))
+                return _text(pset._describe(form, found, self.ctx, write.kind), _tail(write))
             if form in protected["settings_dirs"]:
                 return _text(
-                    f"this command ({write.kind}) would change {hook._display(write.path, self.ctx)}, the directory of "
-                    f"{hook._WHAT[hook.SETTINGS]}"
+                    f"this command ({write.kind}) would change {pset._display(write.path, self.ctx)}, the directory of "
+                    f"{pset._WHAT[pset.SETTINGS]}"
                 )
             found = self.installed(form)
             if found:
@@ -319,7 +319,7 @@ class Check:
                 return None
             if (st.st_dev, st.st_ino) in [tuple(i) for i in inodes]:
                 return _text(
-                    f"this command ({write.kind}) would change {hook._display(write.path, self.ctx)}, which is "
+                    f"this command ({write.kind}) would change {pset._display(write.path, self.ctx)}, which is "
                     "the same file as a Cupcake policy file (a hard link)"
                 )
         return None
@@ -346,7 +346,7 @@ class Check:
         if why is None:
             return None
         path, found = holds[0]
-        shown = "an unknown directory" if top is None else hook._display(top, self.ctx) or "."
+        shown = "an unknown directory" if top is None else pset._display(top, self.ctx) or "."
         if shown == self.root:
             shown = "the project"
         return _text(
@@ -385,20 +385,20 @@ class Check:
         each imports glob would pick up, the installed package."""
         if self._candidates is None:
             p = self.protected
-            out: list[tuple[str, tuple[str, object]]] = [(f, (hook.POLICY, None)) for f in p["files"]]
-            out += [(d, (hook.WORKDIR, None)) for d in p["dirs"]]
+            out: list[tuple[str, tuple[str, object]]] = [(f, (pset.POLICY, None)) for f in p["files"]]
+            out += [(d, (pset.WORKDIR, None)) for d in p["dirs"]]
             for d in p["settings_dirs"]:
                 names = set(p.get("settings_names", ()))
                 try:
                     names.update(n for n in os.listdir(d) if n.startswith("settings") and n.endswith(".json"))
                 except (OSError, ValueError):
                     pass
-                out += [(d + "/" + n, (hook.SETTINGS, None)) for n in sorted(names)]
-                out.append((d, (hook.SETTINGS, None)))
-            out += [(a, (hook.AGENT_CONFIG, None)) for a in p.get("agent_config", ())]
+                out += [(d + "/" + n, (pset.SETTINGS, None)) for n in sorted(names)]
+                out.append((d, (pset.SETTINGS, None)))
+            out += [(a, (pset.AGENT_CONFIG, None)) for a in p.get("agent_config", ())]
             for prefix, parts, entry in p["globs"]:
                 sample = "/".join("x" if part == "**" else part.replace("*", "x").replace("?", "x") for part in parts)
-                out.append((prefix + "/" + sample, (hook.IMPORT_GLOB, entry)))
+                out.append((prefix + "/" + sample, (pset.IMPORT_GLOB, entry)))
             package, launcher = _installed()
             out.append((package, ("installed", None)))
             if launcher:
@@ -439,7 +439,7 @@ class Check:
             if hit:
                 what = "an agent's session transcripts, which hold the approval codes shown to the person and"
                 return _text(
-                    f"this command ({read.kind}) reads {hook._display(secret.rstrip('/'), self.ctx)}, "
+                    f"this command ({read.kind}) reads {pset._display(secret.rstrip('/'), self.ctx)}, "
                     + (
                         f"{what} must stay unreadable to agents"
                         if folder
@@ -644,14 +644,14 @@ def _installed() -> tuple:
 
 def _what(path: str, found, ctx) -> str:
     kind, detail = found
-    shown = hook._display(path, ctx)
+    shown = pset._display(path, ctx)
     if kind == "installed":
         return f"{shown}, part of the installed Cupcake"
-    if kind == hook.IMPORT_GLOB:
+    if kind == pset.IMPORT_GLOB:
         return f'a file imported as a Cupcake policy file (imports "{detail}")'
-    if kind == hook.SETTINGS and not path.endswith(".json"):
-        return f"{shown}, the directory of {hook._WHAT[kind]}"
-    return f"{shown}, {hook._WHAT.get(kind, 'a file Cupcake protects')}"
+    if kind == pset.SETTINGS and not path.endswith(".json"):
+        return f"{shown}, the directory of {pset._WHAT[kind]}"
+    return f"{shown}, {pset._WHAT.get(kind, 'a file Cupcake protects')}"
 
 
 def _piece(cmd) -> str:
@@ -676,10 +676,10 @@ _MOUNTED = (
 def _tail(write) -> str:
     """What the agent can do instead: for a folder mounted into a container, mount it read-only."""
     kind = write.kind
-    return _MOUNTED if kind.endswith((" -v", " --mount")) else hook._PERSON
+    return _MOUNTED if kind.endswith((" -v", " --mount")) else pset._PERSON
 
 
-def _text(reason: str, tail: str = hook._PERSON) -> str:
+def _text(reason: str, tail: str = pset._PERSON) -> str:
     return f"{PREFIX}{reason}. {tail}"
 
 
