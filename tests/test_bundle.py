@@ -29,7 +29,7 @@ import cupcake.protection.hook as hook, cupcake.shell.lexer as lexer, cupcake.sh
 for module in (hook, lexer):
     print(module.__name__, type(module.__spec__.loader).__name__, module.__file__)
 print(shell.__path__[0])
-print(hook.classify.__code__.co_filename)
+print(hook.violation.__code__.co_filename)
 """
 
 
