@@ -1,25 +1,7 @@
 """Self-protection: the agent may not change what governs it (DESIGN.md "Self-protection").
 
-The protected set (``protected_paths``, computed when policies are compiled and cached with them; every
-path absolute, as written and resolved, lower-cased where names fold), key by key:
-
-- ``files``: the policy files (``cupcake.toml``, ``~/.claude/cupcake.toml``, every imported file);
-- ``policy_names``: ``[folder, name]``: a ``cupcake.toml`` anywhere below the root (outside a git
-  worktree it would become the root for an agent started in its folder: ``project.find_root``);
-- ``dirs``: ``.cupcake/`` (and the evaluator's eval folder), everything under them;
-- ``settings_dirs``: Claude Code's settings folders, whose ``settings*.json`` hold the hooks;
-- ``agent_config``: every other agent's hook configuration (files, or folders of them);
-- ``globs``: ``(prefix, parts, entry)`` of each import glob: a path under ``prefix`` matching
-  ``parts`` would be imported; a folder that could lead to such a path is protected too;
-- ``import_dirs``: ``[folder, entry]``, each folder an import goes through to its files;
-- ``inodes``: ``(st_dev, st_ino)`` of the policy files (a hard link to one is that file);
-- ``secrets``: files no tool of the agent may read or replace (the key that seals the policy cache); an
-  entry ending in ``/`` is a folder, everything under it (the agents' session transcripts, which hold
-  the approval codes shown to the person: ``other_tools.in_secret``);
-- ``install`` and ``install_names``: what the hook runs (its package, launcher, Python and the Python
-  start-up files beside them: ``cupcake.protection.install``), added by each run, never cached.
-
-``classify`` says which of them a path is. Write, Edit, MultiEdit and NotebookEdit naming one are
+The hook's dispatch over the protected set (``cupcake.protection.protected_set``, which lists its keys
+and says which of them a path is). Write, Edit, MultiEdit and NotebookEdit naming a protected path are
 blocked (every path field of the input), so is any tool naming a secret (``other_tools``), an MCP or
 unknown tool naming a protected path, and a Bash command that could change one or read a secret, or
 runs Cupcake's own set-up (``cupcake.protection.bash``). A run only compares strings and, for a Write

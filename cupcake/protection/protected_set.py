@@ -21,11 +21,8 @@ path absolute, as written and resolved, lower-cased where names fold), key by ke
 - ``install`` and ``install_names``: what the hook runs (its package, launcher, Python and the Python
   start-up files beside them: ``cupcake.protection.install``), added by each run, never cached.
 
-``classify`` says which of them a path is. Write, Edit, MultiEdit and NotebookEdit naming one are
-blocked (every path field of the input), so is any tool naming a secret (``other_tools``), an MCP or
-unknown tool naming a protected path, and a Bash command that could change one or read a secret, or
-runs Cupcake's own set-up (``cupcake.protection.bash``). A run only compares strings and, for a Write
-to an existing file, one ``stat``."""
+``classify`` says which of them a path is; ``cupcake.protection.hook`` and ``cupcake.protection.bash``
+block what would change one."""
 
 from __future__ import annotations
 
