@@ -349,7 +349,7 @@ def _write(w, cmd, kind_class, kind, word, cwd, tree, follow, worktree=False):
         return out
     if out.path is not None and paths.harmless(out.path):
         return None
-    paths.pin(out, w.made, follow)
+    paths.pin(out, w.made, follow, w.budget)
     return out
 
 
@@ -478,7 +478,11 @@ def _identify(w, cmd, st, in_shell: bool) -> bool:
         return True
     if "path" in st.options:
         cmd.identified = False
-    for write in w.script.writes:
+    writes = w.script.writes
+    if not w.budget.spend(len(writes)):  # every earlier write, on every command: paid for
+        cmd.identified = False
+        return True
+    for write in writes:
         if write.could_name(first) and not write.kind.startswith("git"):
             w.script.unknown(
                 f"this command writes a file named `{first}` and then runs `{first}`",
@@ -491,9 +495,10 @@ def _identify(w, cmd, st, in_shell: bool) -> bool:
 
 
 def _written(w, path: str) -> bool:
-    if path in w.files:
+    writes = w.script.writes
+    if path in w.files or not w.budget.spend(len(writes)):
         return True
-    return any(write.could_be(path) for write in w.script.writes)
+    return any(write.could_be(path) for write in writes)
 
 
 def _add(w, cmd) -> bool:
