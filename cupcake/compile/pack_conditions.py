@@ -208,7 +208,7 @@ def patterns_of(cond) -> list:
     if kind == "path":
         return [r for r, _f in cond[2] + cond[3]]
     if kind == "secret":
-        return [p for _t, p, _c, _l, _a in cond[2]] + [p for p, _g in cond[3] + cond[4]] + [QUOTED]
+        return [p for _t, p, _c, _l, _a in cond[2]] + [p for p, _g in cond[3] + cond[4]] + list(QUOTED)
     if kind == "project_file":
         return list(cond[1] + cond[2])
     return []

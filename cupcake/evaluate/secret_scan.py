@@ -50,8 +50,12 @@ def bounded(text: str) -> str:
     return text[:half] + "\n" + text[-half:]
 
 
-# A quoted run of key-like characters (the entropy check's candidates).
-QUOTED = "(['\"])([A-Za-z0-9+/=_\\-]{%d,})\\1" % MIN_ENTROPY_LENGTH
+# A quoted run of key-like characters (the entropy check's candidates), one pattern per quote: each
+# starts with its quote, which the regex engine finds far faster than a choice of two (0.49 ms for the
+# choice over the bench's 100 KB, 0.09 ms for both). The same runs as ``(['"])(…)\1``: a run holds no
+# quote, so a run in one kind of quotes never overlaps one in the other (tests/evaluate/test_secret_scan.py).
+_RUN = "([A-Za-z0-9+/=_\\-]{%d,})" % MIN_ENTROPY_LENGTH
+QUOTED = ('"' + _RUN + '"', "'" + _RUN + "'")
 
 
 def find(cond, texts, patterns, path: str = ""):
@@ -91,13 +95,14 @@ def find(cond, texts, patterns, path: str = ""):
                     if _real(m.group(group)):
                         return "keyword", "a secret assigned in the code"
         if "entropy" in kinds:
-            for m in patterns.regex(QUOTED).finditer(text):
-                value = m.group(2)
-                if not _real(value):
-                    continue
-                for charset, limit in entropy:
-                    if all(c in charset for c in value) and shannon(value, charset) > limit:
-                        return "entropy", "a high-entropy string"
+            for quoted in QUOTED:
+                for m in patterns.regex(quoted).finditer(text):
+                    value = m.group(1)
+                    if not _real(value):
+                        continue
+                    for charset, limit in entropy:
+                        if all(c in charset for c in value) and shannon(value, charset) > limit:
+                            return "entropy", "a high-entropy string"
     return None
 
 

@@ -1,0 +1,149 @@
+"""The secret scan takes shortcuts (a literal checked before a pattern runs, a pattern tried only where
+a match can start, the quoted strings found per kind of quote); whatever the text, its answer must be
+the one the plain scan gives: every key pattern searched over the whole text (over the lines holding a
+secret-sounding word, for those that need one), every keyword pattern over those lines, every quoted
+string weighed. Compared here on texts built from real key formats, assignments and quoted strings,
+in every case, and spelled with the letters that ``(?i)`` takes for ASCII ones (ſ, ı, İ, the Kelvin sign)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from cupcake.compile.pack_conditions import compile_pack_condition
+from cupcake.evaluate import secret_scan
+from cupcake.evaluate.patterns import Patterns
+
+PLAIN_QUOTED = "(['\"])([A-Za-z0-9+/=_\\-]{%d,})\\1" % secret_scan.MIN_ENTROPY_LENGTH
+WORD = re.compile("(?i)" + "|".join(secret_scan._WORDS))
+
+
+def _cond(kind: str):
+    problems: list = []
+    cond = compile_pack_condition({"type": "secret", "kinds": [kind]}, lambda text, where: problems.append(text))
+    assert cond is not None and not problems, problems
+    return cond
+
+
+def _plain_lines(text: str) -> str:
+    return "\n".join(line for line in text.split("\n") if WORD.search(line))
+
+
+def plain_find(cond, text: str, path: str):
+    """The scan without shortcuts."""
+    _kind, kinds, keys, code, config, entropy = cond
+    text = secret_scan.bounded(text)
+    lines = _plain_lines(text)
+    if "key" in kinds:
+        for secret_type, pattern, needs_context, _literals, _anchor in keys:
+            if needs_context:
+                if lines and re.search(pattern, lines):
+                    return "key", secret_type
+            elif re.search(pattern, text):
+                return "key", secret_type
+    if "keyword" in kinds:
+        name = path.rsplit("/", 1)[-1].lower()
+        is_config = name.startswith(".env") or name.endswith(secret_scan._CONFIG_SUFFIXES)
+        for pattern, group in config if is_config else code:
+            for m in re.finditer(pattern, lines):
+                if secret_scan._real(m.group(group)):
+                    return "keyword", "a secret assigned in the code"
+    if "entropy" in kinds:
+        for m in re.finditer(PLAIN_QUOTED, text):
+            value = m.group(2)
+            if secret_scan._real(value):
+                for charset, limit in entropy:
+                    if all(c in charset for c in value) and secret_scan.shannon(value, charset) > limit:
+                        return "entropy", "a high-entropy string"
+    return None
+
+
+# Made-up secrets in the formats the detectors look for (none is real), and text around them.
+KEYS = [
+    "AKIAQYLPMN5HHHFPZAM2",
+    "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "xoxb-123-456-abc",
+    "https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/abcdefghij",
+    "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "123456789:" + "AbC_d-" * 6,
+    "M" + "a1" * 12 + ".bbbbbb." + "c" * 27,
+    "eyJhbGciOi.eyJzdWIi.c2lnbmF0dXJl",
+    "0123456789abcdef" * 2 + "-us12",
+    " AKCp8" + "a1B2c3D4e5" * 2 + " ",
+    "https://api.softlayer.com/soap/v3.1/" + "f" * 64,
+    "ibm_cloud_iam_api_key = '" + "a1B2c3D4e5" * 4 + "abcd'",
+    'softlayer_api_key = "' + "ab12" * 16 + '"',
+    "https://user:pass@example.com",
+    "SG." + "a" * 22 + "." + "b" * 43,
+    "AC" + "0a" * 16,
+]
+ASSIGNMENTS = [
+    'password = "hunter2xyz"',
+    "api_key: 'abcd1234XY'",
+    'db_pass => "s3cr3tzz"',
+    "secret='q1w2e3r4t5';",
+    'contraseña = "abc12345"',
+    '"val1234xyz" == db_password',
+    "password: Xk8s!pq2Lm",
+    "PRIVATE_KEY = `zz9yy8xx7`",
+    'token = "abcdef123456"',
+    "password = os.environ['DB']",
+]
+QUOTES = [
+    '"' + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1" + '"',
+    "'" + "0f3a9c7e1b5d2f8a6c4e0b9d7f1a3c5e" + "'",
+    '"AbCdEfGhIjKlMnOpQrStUvWxYz012345"aB3dE5gH7jK9mN1pQ3sT5vX7zA9"',  # a closing quote opens the next
+    "'aB3dE5gH7jK9mN1pQ3sT5v\"X7zA9cE1bB3dE5gH7jK9mN1'",
+    '"aB3dE5gH7jK9mN1pQ3sT5v\'X7zA9cE1bB3dE5gH7jK9mN1"',
+    '"changeme_changeme_changeme"',
+]
+NOISE = ["\n", " ", "x = 1\n", "é", "İ", "ſ", "K", "=", ":", '"', "'", ".", "key", "pass", "# the secret\n"]
+# The letters (?i) matches for ASCII ones, beside the upper and lower case.
+FOLDS = {"s": "ſ", "i": "ı", "I": "İ", "k": "\u212a", "K": "\u212a"}
+
+
+def _spelled(piece: str, rng: random.Random) -> str:
+    how = rng.random()
+    if how < 0.5:
+        return piece
+    if how < 0.65:
+        return piece.upper()
+    if how < 0.75:
+        return piece.swapcase()
+    out = []
+    for ch in piece:
+        out.append(FOLDS[ch] if ch in FOLDS and rng.random() < 0.5 else ch)
+    return "".join(out)
+
+
+def _texts(seed: str, pieces: list, count: int = 600):
+    rng = random.Random(seed)
+    for piece in pieces:
+        yield piece
+        yield "line one\n" + piece + "\nline three"
+    for _ in range(count):
+        parts = []
+        for _ in range(rng.randrange(1, 8)):
+            parts.append(_spelled(rng.choice(pieces + NOISE), rng))
+        yield "".join(parts)
+
+
+@pytest.mark.parametrize(
+    ("kind", "pieces", "paths"),
+    [
+        ("entropy", QUOTES + ASSIGNMENTS, ["src/app.py"]),
+    ],
+)
+def test_the_scan_answers_as_the_plain_scan(kind, pieces, paths):
+    cond = _cond(kind)
+    patterns = Patterns()
+    answers = {True: 0, False: 0}
+    for text in _texts(kind, pieces):
+        for path in paths:
+            expected = plain_find(cond, text, path)
+            assert secret_scan.find(cond, [text], patterns, path) == expected, (kind, path, text)
+            answers[expected is not None] += 1
+    assert answers[True] > 50 and answers[False] > 50, answers
