@@ -46,7 +46,7 @@ def plain_find(cond, text: str, path: str):
     if "keyword" in kinds:
         name = path.rsplit("/", 1)[-1].lower()
         is_config = name.startswith(".env") or name.endswith(secret_scan._CONFIG_SUFFIXES)
-        for pattern, group in config if is_config else code:
+        for pattern, group, _heads in config if is_config else code:
             for m in re.finditer(pattern, lines):
                 if secret_scan._real(m.group(group)):
                     return "keyword", "a secret assigned in the code"
@@ -134,6 +134,8 @@ def _texts(seed: str, pieces: list, count: int = 600):
 @pytest.mark.parametrize(
     ("kind", "pieces", "paths"),
     [
+        ("key", KEYS + ASSIGNMENTS, ["src/app.py"]),
+        ("keyword", ASSIGNMENTS + KEYS, ["src/app.py", "deploy/.env.production", "conf/app.yaml"]),
         ("entropy", QUOTES + ASSIGNMENTS, ["src/app.py"]),
     ],
 )
@@ -147,3 +149,86 @@ def test_the_scan_answers_as_the_plain_scan(kind, pieces, paths):
             assert secret_scan.find(cond, [text], patterns, path) == expected, (kind, path, text)
             answers[expected is not None] += 1
     assert answers[True] > 50 and answers[False] > 50, answers
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        ("key", "https://hooks.slack.com/\u017fervices/T01ABCDEF/B01ABCDEF/abcdefghij"),  # ſ
+        ("key", "XOXB-123-456-ABC"),
+        ("keyword", 'pa\u017f\u017fword = "hunter2xyz"'),  # paſſword
+        ("keyword", 'api_\u212aey = "abcd1234XY"'),  # the Kelvin sign
+        ("keyword", 'PR\u0130VATE_KEY = "zz9yy8xx7"'),  # İ
+        ("keyword", 'x = "\u0130\u0130"\npr\u0131v_key = "zz9yy8xx7"'),  # lines after an İ, then ı
+    ],
+)
+def test_letters_that_case_insensitive_patterns_fold_are_found(kind, text):
+    """Lower-casing alone missed these: ſ, ı and the Kelvin sign stay as they are, İ becomes two
+    characters (and moved every later line's place)."""
+    assert plain_find(_cond(kind), text, "src/app.py") is not None
+    assert secret_scan.find(_cond(kind), [text], Patterns(), "src/app.py") is not None
+
+
+def test_the_fold_is_the_one_the_regex_engine_makes():
+    """Every character ``(?i)`` matches to an ASCII letter folds to that letter, one for one."""
+    any_letter = re.compile("(?i)[a-z]")
+    for code in range(0x80, 0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        ch = chr(code)
+        folded = secret_scan.folded(ch)
+        assert len(folded) == 1, hex(code)
+        if any_letter.fullmatch(ch):
+            letters = [a for a in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch("(?i)" + a, ch)]
+            assert letters == [folded], (hex(code), letters, folded)
+
+
+def test_keyword_patterns_are_tried_only_where_a_name_starts():
+    """What makes the keyword check cheap: each pattern gets the names its matches start with."""
+    from cupcake.compile.literals import starts
+
+    for _pattern, _group, heads in _cond("keyword")[3]:
+        assert heads == () or {"password", "secret", "key", "api", "contrase"} <= set(heads)
+    assert sum(bool(heads) for _p, _g, heads in _cond("keyword")[3]) >= 4
+    assert starts(r"(?i)(ab_?c|Déf)x") == ("ab", "d")
+    assert starts(r"(ab|cd)") == ("ab", "cd")
+    assert starts(r"(?i)(?:k|key)=") == ("k",)
+    # a match could start otherwise: an empty or unknown branch, a class, flags changed in a group
+    for pattern in (r"(ab|)c", r"[ab]c", r"(?i:ab)c", r"a*b", r"(?i)ñx", r"(?<=x)ab", r"\bab"):
+        assert starts(pattern) == (), pattern
+
+
+@pytest.mark.parametrize("pattern", [p for p, _g, _h in _cond("keyword")[3] + _cond("keyword")[4]])
+def test_the_matches_are_finditers(pattern):
+    """Tried only where a name starts: the very matches ``finditer`` gives, in order."""
+    cond = _cond("keyword")
+    heads = next(h for p, _g, h in cond[3] + cond[4] if p == pattern)
+    regex = re.compile(pattern)
+    found = 0
+    for text in _texts(pattern, ASSIGNMENTS + ['password = "a"password = "b"', "secretsecret = 'x1y2z3'"], 400):
+        hay = secret_scan.folded(text) if pattern.startswith("(?i") else text
+        expected = [m.span() for m in regex.finditer(text)]
+        assert [m.span() for m in secret_scan.matches(regex, text, hay, heads)] == expected, text
+        found += bool(expected)
+    assert found > 30
+
+
+def test_a_text_made_of_names_costs_one_finditer():
+    class Counting:
+        def __init__(self, regex):
+            self.regex, self.tries, self.finditers = regex, 0, 0
+
+        def match(self, text, pos):
+            self.tries += 1
+            return self.regex.match(text, pos)
+
+        def finditer(self, text):
+            self.finditers += 1
+            return self.regex.finditer(text)
+
+    pattern, _group, heads = next(k for k in _cond("keyword")[3] if k[2])
+    for text in ("key" * 10_000, "password " * 10_000 + 'password = "hunter2xyz"'):
+        counting = Counting(re.compile(pattern))
+        got = [m.span() for m in secret_scan.matches(counting, text, text, heads)]
+        assert got == [m.span() for m in re.finditer(pattern, text)]
+        assert counting.tries <= secret_scan.MAX_TRIES and counting.finditers <= 1
