@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 from cupcake.evaluate.pack_match import glob_regex as _regex
-from cupcake.evaluate.secret_scan import QUOTED  # noqa: E402
+from cupcake.evaluate.secret_scan import QUOTED, literal_patterns  # noqa: E402
 from cupcake.problems import suggestion
 
 ACCESS = ("read", "write", "any")
@@ -209,7 +209,12 @@ def patterns_of(cond) -> list:
     if kind == "path":
         return [r for r, _f in cond[2] + cond[3]]
     if kind == "secret":
-        return [p for _t, p, _c, _l, _a in cond[2]] + [p for p, _g, _s in cond[3] + cond[4]] + list(QUOTED)
+        return (
+            [p for _t, p, _c, _l, _a in cond[2]]
+            + [p for p, _g, _s in cond[3] + cond[4]]
+            + list(QUOTED)
+            + literal_patterns(cond)
+        )
     if kind == "project_file":
         return list(cond[1] + cond[2])
     return []

@@ -12,9 +12,10 @@ import re
 
 import pytest
 
-from cupcake.compile.pack_conditions import compile_pack_condition
+from cupcake.compile.pack_conditions import compile_pack_condition, patterns_of
 from cupcake.evaluate import secret_scan
 from cupcake.evaluate.patterns import Patterns
+from cupcake.speedups import sre_form
 
 PLAIN_QUOTED = "(['\"])([A-Za-z0-9+/=_\\-]{%d,})\\1" % secret_scan.MIN_ENTROPY_LENGTH
 WORD = re.compile("(?i)" + "|".join(secret_scan._WORDS))
@@ -25,6 +26,11 @@ def _cond(kind: str):
     cond = compile_pack_condition({"type": "secret", "kinds": [kind]}, lambda text, where: problems.append(text))
     assert cond is not None and not problems, problems
     return cond
+
+
+def _cached(cond) -> Patterns:
+    """The patterns as a run has them: every program the policy cache holds for ``cond``."""
+    return Patterns({p: sre_form(p) for p in patterns_of(cond)})
 
 
 def _plain_lines(text: str) -> str:
@@ -141,12 +147,13 @@ def _texts(seed: str, pieces: list, count: int = 600):
 )
 def test_the_scan_answers_as_the_plain_scan(kind, pieces, paths):
     cond = _cond(kind)
-    patterns = Patterns()
+    cached, bare = _cached(cond), Patterns()  # literals found through their regexes, or with str.find
     answers = {True: 0, False: 0}
     for text in _texts(kind, pieces):
         for path in paths:
             expected = plain_find(cond, text, path)
-            assert secret_scan.find(cond, [text], patterns, path) == expected, (kind, path, text)
+            assert secret_scan.find(cond, [text], cached, path) == expected, (kind, path, text)
+            assert secret_scan.find(cond, [text], bare, path) == expected, (kind, path, text)
             answers[expected is not None] += 1
     assert answers[True] > 50 and answers[False] > 50, answers
 
@@ -232,3 +239,16 @@ def test_a_text_made_of_names_costs_one_finditer():
         got = [m.span() for m in secret_scan.matches(counting, text, text, heads)]
         assert got == [m.span() for m in re.finditer(pattern, text)]
         assert counting.tries <= secret_scan.MAX_TRIES and counting.finditers <= 1
+
+
+def test_a_literal_regex_finds_the_literal_and_nothing_else():
+    cond = _cond("key")
+    literals = {lit for _t, _p, _c, lits, _a in cond[2] for lit in lits} | set(secret_scan._WORDS)
+    literals |= {"a.b", "x*y", "1\\2", "[q]", "(?i)", "$^", "{2}", "a|b", "\\1", " - ", "é.", "\n."}
+    texts = ["", "a.b", "axb", "x*y", "xxy", "1\\2", "[q]", "q", "(?i)", "$^", "{2}", "a|b", "ab", "\\1", " - "]
+    for literal in literals:
+        regex = re.compile(secret_scan.literal_pattern(literal))
+        for text in texts + [literal, "z" + literal + "z", literal[:-1], literal.upper()]:
+            assert (regex.search(text) is not None) is (literal in text), (literal, text)
+    assert all(p in patterns_of(cond) for p in secret_scan.literal_patterns(cond))
+    assert len(secret_scan.literal_patterns(cond)) > 20
