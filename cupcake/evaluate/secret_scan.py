@@ -91,11 +91,20 @@ def finder(literal: str, patterns):
     return lambda hay, start=0: hay.find(literal, start)
 
 
+# Characters from the rarest in source text to the most common, roughly: a literal's two rarest are
+# looked for alone first (one character is found with memchr, about 1 µs over 100 KB when it is absent,
+# and at once when it is near the start), and a literal with one of them absent is absent.
+_RARITY = "~^`|\\$@!?%&;QZJXKVYWGBFHUMCPDLNROISATE9876543210qzjxkvywgbfhumcpdlnroisate-/:=_.,()'\" \n"
+_RANK = {ch: i for i, ch in enumerate(_RARITY)}
+
+
 def _occurs(literal: str, hay: str, icase: bool, patterns, present: dict) -> bool:
     key = (literal, icase)
     found = present.get(key)
     if found is None:
-        found = present[key] = finder(literal, patterns)(hay) >= 0
+        rarest = sorted(set(literal), key=lambda ch: _RANK.get(ch, 0))[:2]
+        found = all(ch in hay for ch in rarest) and finder(literal, patterns)(hay) >= 0
+        present[key] = found
     return found
 
 
