@@ -123,7 +123,7 @@ def _values(raw: bytes) -> int:
     return re.sub(rb'"[^"\\]*(?:\\.[^"\\]*)*"', b"", raw).count(b",")
 
 
-def _ascii_only(payload) -> bool:
+def _ascii_only(payload: object) -> bool:
     """Whether every key and string in ``payload`` is ASCII (``str.isascii`` reads a flag: no string is
     read), so that none holds a lone surrogate. Cheaper than looking for an escape of one in the raw
     input, which takes 0.15 ms over 100 KB of escaped text. ``payload`` is no deeper than ``MAX_DEPTH``."""
