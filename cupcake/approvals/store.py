@@ -8,9 +8,10 @@ is checked by its seal wherever it is used, and a code already used or withdrawn
 from a line written again), and on ``save()`` writes the store whole, to a temporary file renamed over,
 then empties the offers file. The offers file is bounded: past ``MAX_OFFERS_BYTES`` the next offer folds
 them into the store (the cold path), and a reader takes at most the newest ``OFFERS_READ`` bytes of it.
-Nothing is read or written through a symbolic link or from anything but a regular file. Every entry carries a seal (a keyed
-MAC under the approvals' key): an entry written by anything without the per-user secret is ignored,
-so writing the file is not enough to grant anything. The file stays small: expired codes and used
+Nothing is read or written through a symbolic link or from anything but a regular file.
+
+Every entry carries a seal (a keyed MAC under the approvals' key): an entry written by anything
+without the per-user secret is ignored, so writing either file is not enough to grant anything. The file stays small: expired codes and used
 or expired grants are dropped, and each list is capped.
 
     {"v": 1,
