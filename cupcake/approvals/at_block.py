@@ -90,7 +90,7 @@ def use_grant(ctx, rule: str, text: str) -> bool:
 
     call = _call(ctx)
     try:
-        with store.Locked(ctx.root, key, create=False, verify=("grants",)) as held:
+        with store.Locked(ctx.root, key, create=False, verify=("grants",), offers=False) as held:
             grants = list(held.data["grants"])
     except (OSError, store.StoreError) as exc:
         ctx.warn(f"Cupcake: the approvals could not be read, so the block stands: {exc}")
@@ -181,9 +181,7 @@ def offer(ctx) -> None:
         "expires": now + CODE_SECONDS,
     }
     try:
-        with store.Locked(ctx.root, key, verify=()) as held:  # only adds one: what it carries is checked on use
-            held.data["pending"].append(store.sealed(key, entry, "pending"))
-            held.save()
+        store.add_offer(ctx.root, key, entry)  # one line appended: what it carries is checked on use
     except (OSError, store.StoreError) as exc:
         from cupcake.stores.workdir import standing
 

@@ -85,6 +85,7 @@ def allow(env, cwd, code: str, duration=None, always: bool = False, reason=None,
             held.data["wrong"] = recent + [now]
             withdrawn = len(held.data["wrong"]) >= MAX_WRONG
             if withdrawn:
+                held.use(held.data["pending"])
                 held.data["pending"] = []
             why = "no pending approval has this code (mistyped, expired after 15 minutes, or already used)"
             if withdrawn:
@@ -109,6 +110,7 @@ def allow(env, cwd, code: str, duration=None, always: bool = False, reason=None,
             "at": now,
         }
         held.data["pending"] = [e for e in held.data["pending"] if e is not found]
+        held.use([found])
         held.data["grants"].append(store.sealed(key, grant, "grants"))
         held.data["wrong"] = recent
         held.save()

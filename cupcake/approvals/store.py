@@ -1,9 +1,17 @@
-"""``.cupcake/approvals.json``: the codes offered (as keyed hashes) and the grants a person gave.
+"""``.cupcake/approvals.json``: the codes offered (as keyed hashes) and the grants a person gave; and
+``.cupcake/approval-offers.jsonl``, where a blocked call adds its code.
 
-Read and rewritten whole under ``approvals.lock`` (``flock``; the wait is bounded), written to a
-temporary file and renamed over, never through a symbolic link. Every entry carries a seal (a keyed
-MAC under the approvals' key): an entry written by anything without the per-user secret is ignored,
-so writing the file is not enough to grant anything. The file stays small: expired codes and used
+A blocked call appends one line (a sealed pending entry) to the offers file, under ``approvals.lock``,
+in one ``O_APPEND`` write: no read, no rewrite, no rename on the hot path. Everything else reads the
+store and folds the offers into it (a line that is not a whole JSON object is dropped, a pending entry
+is checked by its seal wherever it is used, and a code already used or withdrawn is never taken back
+from a line written again), and on ``save()`` writes the store whole, to a temporary file renamed over,
+then empties the offers file. The offers file is bounded: past ``MAX_OFFERS_BYTES`` the next offer folds
+them into the store (the cold path), and a reader takes at most the newest ``OFFERS_READ`` bytes of it.
+Nothing is read or written through a symbolic link or from anything but a regular file.
+
+Every entry carries a seal (a keyed MAC under the approvals' key): an entry written by anything
+without the per-user secret is ignored, so writing either file is not enough to grant anything. The file stays small: expired codes and used
 or expired grants are dropped, and each list is capped.
 
     {"v": 1,
@@ -11,7 +19,8 @@ or expired grants are dropped, and each list is capped.
                   "agent", "session", "created", "expires", "seal"}],
      "grants":  [{"id", "call", "rule", "event", "tool", "input", "agent", "scope" (once, until,
                   always), "until", "reason", "by", "at", "seal"}],
-     "wrong":   [times of wrong codes, the last ``WINDOW`` seconds]}
+     "wrong":   [times of wrong codes, the last ``WINDOW`` seconds],
+     "used":    [[keyed hash of a code used or withdrawn, when], the last ``USED_SECONDS``]}
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ import errno
 import fcntl
 import os
 import time
+from stat import S_ISREG
 
 from cupcake import speedups
 from cupcake.approvals import STORE_NAME
@@ -28,6 +38,11 @@ from cupcake.errors import CupcakeError
 from cupcake.project import WORK_DIR
 
 LOCK_NAME = "approvals.lock"
+OFFERS_NAME = "approval-offers.jsonl"
+MAX_OFFERS_BYTES = 64 << 10  # about 150 offers; the next one folds them into the store
+OFFERS_READ = 256 << 10  # what a reader takes of a larger offers file (the newest; older lines are dropped)
+USED_SECONDS = 3600  # longer than any code lives (15 minutes): a used code's line written again stays dead
+MAX_USED = 500
 LOCK_WAIT = 1.0
 MAX_BYTES = 1 << 20
 MAX_PENDING = 100
@@ -43,8 +58,66 @@ def path_of(root: str) -> str:
     return os.path.join(root, WORK_DIR, STORE_NAME)
 
 
+def offers_of(root: str) -> str:
+    return os.path.join(root, WORK_DIR, OFFERS_NAME)
+
+
 def exists(root: str) -> bool:
-    return os.path.isfile(path_of(root))
+    return os.path.isfile(path_of(root)) or os.path.isfile(offers_of(root))
+
+
+def _lock(folder: str) -> int:
+    """The store's lock, held (``flock``, exclusive); the wait is bounded. Closing the fd releases it."""
+    try:
+        fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT | _FLAGS, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot open {WORK_DIR}/{LOCK_NAME}: {_why(exc)}") from None
+    give_up = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= give_up:
+                os.close(fd)
+                raise StoreError(f"{WORK_DIR}/{LOCK_NAME} was held by another process for too long") from None
+            time.sleep(0.002)
+
+
+def _folder(root: str, create: bool) -> str:
+    folder = os.path.join(root, WORK_DIR)
+    if os.path.islink(folder):
+        raise StoreError(f"{WORK_DIR} is a symbolic link; Cupcake does not read or write through it")
+    if create:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    return folder
+
+
+def add_offer(root: str, key: bytes, entry: dict) -> None:
+    """A blocked call's pending entry, sealed, as one line appended to the offers file (the hot path);
+    when that file has grown past ``MAX_OFFERS_BYTES``, folded with the rest into the store instead."""
+    line = b"\n" + speedups.json_dumps(sealed(key, entry, "pending")).encode("utf-8", "surrogatepass") + b"\n"
+    lock = _lock(_folder(root, True))
+    try:
+        try:
+            fd = os.open(offers_of(root), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | _FLAGS, 0o600)
+        except OSError as exc:
+            raise StoreError(f"cannot write {WORK_DIR}/{OFFERS_NAME}: {_why(exc)}") from None
+        try:
+            st = os.fstat(fd)
+            if not S_ISREG(st.st_mode):
+                raise StoreError(f"{WORK_DIR}/{OFFERS_NAME} is not a regular file (remove it)")
+            if st.st_size + len(line) <= MAX_OFFERS_BYTES:
+                if os.write(fd, line) != len(line):
+                    raise StoreError(f"cannot write {WORK_DIR}/{OFFERS_NAME}: the disk is full")
+                return
+        finally:
+            os.close(fd)
+    finally:
+        os.close(lock)
+    with Locked(root, key, verify=()) as held:  # the cold path: what it carries is checked on use
+        held.data["pending"].append(sealed(key, entry, "pending"))
+        held.save()
 
 
 def sealed(key: bytes, entry: dict, kind: str) -> dict:
@@ -84,35 +157,18 @@ class Locked:
     read, its live entries kept: checking a seal costs a JSON dump and a MAC per entry, a hundred
     pending codes a few milliseconds of a blocked call, and every reader that uses an entry checks it."""
 
-    def __init__(self, root: str, key: bytes, create: bool = True, verify=("pending", "grants")):
+    def __init__(self, root: str, key: bytes, create: bool = True, verify=("pending", "grants"), offers: bool = True):
         self.root = root
         self.key = key
         self.create = create
         self.verify = verify
+        self.offers = offers  # False: a reader that only looks for a grant and never saves
         self.fd = -1
-        self.data: dict = {"v": 1, "pending": [], "grants": [], "wrong": []}
+        self.data: dict = {"v": 1, "pending": [], "grants": [], "wrong": [], "used": []}
         self.dropped = 0
 
     def __enter__(self) -> Locked:
-        folder = os.path.join(self.root, WORK_DIR)
-        if os.path.islink(folder):
-            raise StoreError(f"{WORK_DIR} is a symbolic link; Cupcake does not read or write through it")
-        if self.create:
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-        try:
-            self.fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT | _FLAGS, 0o600)
-        except OSError as exc:
-            raise StoreError(f"cannot open {WORK_DIR}/{LOCK_NAME}: {_why(exc)}") from None
-        give_up = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= give_up:
-                    os.close(self.fd)
-                    raise StoreError(f"{WORK_DIR}/{LOCK_NAME} was held by another process for too long") from None
-                time.sleep(0.002)
+        self.fd = _lock(_folder(self.root, self.create))
         try:
             self._read()
         except BaseException:
@@ -129,13 +185,14 @@ class Locked:
         try:
             fd = os.open(path_of(self.root), os.O_RDONLY | os.O_NONBLOCK | _FLAGS)
         except FileNotFoundError:
-            return
+            data = b""  # none yet: the offers file may hold codes all the same
         except OSError as exc:
             raise StoreError(f"cannot read {WORK_DIR}/{STORE_NAME}: {_why(exc)}") from None
-        try:
-            data = os.read(fd, MAX_BYTES + 1)
-        finally:
-            os.close(fd)
+        else:
+            try:
+                data = os.read(fd, MAX_BYTES + 1)
+            finally:
+                os.close(fd)
         if len(data) > MAX_BYTES:
             raise StoreError(
                 f"{WORK_DIR}/{STORE_NAME} is larger than {MAX_BYTES >> 20} MiB: it was not written by Cupcake"
@@ -148,9 +205,16 @@ class Locked:
         if not isinstance(value, dict):
             value = {}
         now = time.time()
+        given = value.get("used")
+        self.data["used"] = [
+            u for u in (given if isinstance(given, list) else []) if _used_entry(u) and now - u[1] < USED_SECONDS
+        ][-MAX_USED:]
+        used = {u[0] for u in self.data["used"]}
         for name in ("pending", "grants"):
             given = value.get(name)
             entries: list = given if isinstance(given, list) else []
+            if name == "pending":
+                entries = self._with_offers(entries, used) if self.offers else entries
             if name in self.verify:
                 kept = [e for e in entries if trusted(self.key, e, name)]
                 self.dropped += len(entries) - len(kept)
@@ -160,6 +224,45 @@ class Locked:
         given = value.get("wrong")
         wrong: list = given if isinstance(given, list) else []
         self.data["wrong"] = [t for t in wrong if isinstance(t, (int, float))][-64:]
+
+    def _with_offers(self, pending: list, used: set) -> list:
+        """The store's pending entries, then the offers file's, once each (by code) and none already used."""
+        try:
+            fd = os.open(offers_of(self.root), os.O_RDONLY | os.O_NONBLOCK | _FLAGS)
+        except FileNotFoundError:
+            lines: list = []
+        except OSError as exc:
+            raise StoreError(f"cannot read {WORK_DIR}/{OFFERS_NAME}: {_why(exc)}") from None
+        else:
+            try:
+                st = os.fstat(fd)
+                if not S_ISREG(st.st_mode):
+                    raise StoreError(f"{WORK_DIR}/{OFFERS_NAME} is not a regular file (remove it)")
+                start = max(0, st.st_size - OFFERS_READ)
+                lines = os.pread(fd, OFFERS_READ, start).split(b"\n")[1 if start else 0 :]  # a cut first line
+            finally:
+                os.close(fd)
+        entries = [e for e in pending if isinstance(e, dict)]
+        for line in lines:
+            if line.strip():
+                try:
+                    entries.append(speedups.json_loads(line))
+                except ValueError:
+                    self.dropped += 1
+        kept, seen = [], set()
+        for entry in entries:
+            code = entry.get("code") if isinstance(entry, dict) else None
+            if isinstance(code, str) and code not in seen and code not in used:
+                seen.add(code)
+                kept.append(entry)
+        return kept
+
+    def use(self, entries) -> None:
+        """Mark these pending codes used (or withdrawn): a line that offers one again is not taken back."""
+        now = time.time()
+        self.data["used"] = (self.data["used"] + [[e.get("code"), now] for e in entries if isinstance(e, dict)])[
+            -MAX_USED:
+        ]
 
     def save(self) -> None:
         self.data["pending"] = self.data["pending"][-MAX_PENDING:]
@@ -179,6 +282,19 @@ class Locked:
             except OSError:
                 pass
             raise StoreError(f"cannot write {WORK_DIR}/{STORE_NAME}: {_why(exc)}") from None
+        if self.offers:  # folded into the store just written: the offers file starts again
+            try:
+                os.close(os.open(offers_of(self.root), os.O_WRONLY | os.O_TRUNC | os.O_NONBLOCK | _FLAGS))
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                raise StoreError(f"cannot empty {WORK_DIR}/{OFFERS_NAME}: {_why(exc)}") from None
+
+
+def _used_entry(value) -> bool:
+    return (
+        isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], (int, float))
+    )
 
 
 def _live(entry: dict, now: float) -> bool:

@@ -46,6 +46,17 @@ def blocked(project, command="git push --force", agent=None, cwd=None):
     return project.send_process(payload, args=args)
 
 
+def offered(project) -> list:
+    """The pending entries blocked calls appended to the offers file, one JSON object a line."""
+    text = (project.root / ".cupcake" / "approval-offers.jsonl").read_text()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def store_of(project) -> dict:
+    path = project.root / ".cupcake" / "approvals.json"
+    return json.loads(path.read_text()) if path.exists() else {"v": 1, "pending": [], "grants": [], "wrong": []}
+
+
 def code_of(answer) -> str:
     found = CODE.search(answer.json["systemMessage"])
     assert found, answer
@@ -116,8 +127,8 @@ def test_wrong_codes_are_bounded_then_every_pending_code_is_withdrawn(guarded):
 def test_a_grant_written_without_the_secret_is_ignored(guarded):
     code_of(blocked(guarded))
     store = guarded.root / ".cupcake" / "approvals.json"
-    data = json.loads(store.read_text())
-    forged = dict(data["pending"][0], scope="always", until=None, by="agent", at=0, reason="trust me")
+    data = store_of(guarded)
+    forged = dict(offered(guarded)[0], scope="always", until=None, by="agent", at=0, reason="trust me")
     forged["seal"] = "0" * 64
     data["grants"].append(forged)
     store.write_text(json.dumps(data))
@@ -129,16 +140,17 @@ def test_forged_entries_carried_through_later_blocks_grant_nothing(guarded):
     along is still checked wherever it is used, by the hook and by `cupcake allow`."""
     code_of(blocked(guarded))
     store = guarded.root / ".cupcake" / "approvals.json"
-    data = json.loads(store.read_text())
-    forged = dict(data["pending"][0], scope="always", until=None, by="agent", at=0, reason="trust me")
+    data = store_of(guarded)
+    first = offered(guarded)[0]
+    forged = dict(first, scope="always", until=None, by="agent", at=0, reason="trust me")
     forged["seal"] = "0" * 64
     data["grants"].append(forged)
-    data["pending"].append(dict(data["pending"][0], id="f0f0f0", code="0" * 64, seal="0" * 64))
+    data["pending"] += [first, dict(first, id="f0f0f0", code="0" * 64, seal="0" * 64)]
     store.write_text(json.dumps(data))
     for _ in range(3):
         assert blocked(guarded).specific["permissionDecision"] == "deny"
-    carried = json.loads(store.read_text())
-    assert forged in carried["grants"] and len(carried["pending"]) == 5  # carried as read, and 3 new codes
+    assert json.loads(store.read_text()) == data  # a blocked call only appends its code
+    assert len(offered(guarded)) == 4  # the first, and 3 new codes
     done = person(guarded, "allow", "ZZZZ-ZZZZ")
     assert done.returncode == 1 and "no pending approval has this code" in done.stderr
     assert blocked(guarded).specific["permissionDecision"] == "deny"
@@ -147,8 +159,9 @@ def test_forged_entries_carried_through_later_blocks_grant_nothing(guarded):
 def test_an_offered_code_moved_among_the_grants_grants_nothing(guarded):
     code_of(blocked(guarded))
     store = guarded.root / ".cupcake" / "approvals.json"
-    data = json.loads(store.read_text())
-    data["grants"] = [dict(data["pending"][0], scope="once")] + [data["pending"][0]]  # its own, valid seal
+    data = store_of(guarded)
+    first = offered(guarded)[0]
+    data["grants"] = [dict(first, scope="once")] + [first]  # its own, valid seal
     store.write_text(json.dumps(data))
     assert blocked(guarded).specific["permissionDecision"] == "deny"
 
@@ -178,12 +191,14 @@ def test_the_agent_cannot_run_cupcake_allow_even_with_the_real_code(guarded):
     assert blocked(guarded).specific["permissionDecision"] == "deny"
 
 
-def test_the_agent_cannot_write_the_store(guarded):
+@pytest.mark.parametrize("name", ["approvals.json", "approval-offers.jsonl"])
+def test_the_agent_cannot_write_the_store(guarded, name):
     code_of(blocked(guarded))
-    store = str(guarded.root / ".cupcake" / "approvals.json")
+    store = str(guarded.root / ".cupcake" / name)
     write = guarded.send_process(guarded.tool_call("Write", {"file_path": store, "content": "{}"}))
     shell = blocked(guarded, f"echo '{{}}' > {store}")
-    for answer in (write, shell):
+    append = blocked(guarded, f"echo '{{}}' >> {store}")
+    for answer in (write, shell, append):
         assert answer.specific["permissionDecision"] == "deny"
         assert "Cupcake's own data (.cupcake/)" in answer.specific["permissionDecisionReason"]
 
@@ -202,6 +217,7 @@ def test_an_agent_without_a_user_only_channel_gets_no_code(guarded):
         "permissionDecisionReason": "Operation blocked: Push without --force.",
     }
     assert not (guarded.root / ".cupcake" / "approvals.json").exists()
+    assert not (guarded.root / ".cupcake" / "approval-offers.jsonl").exists()
 
 
 def test_approvals_ask_lets_the_person_decide_in_an_agent_without_a_channel(guarded):
@@ -241,6 +257,7 @@ def test_without_the_per_user_secret_no_code_is_offered(project):
     answer = blocked(project)
     assert "systemMessage" not in answer.json
     assert not (project.root / ".cupcake" / "approvals.json").exists()
+    assert not (project.root / ".cupcake" / "approval-offers.jsonl").exists()
 
 
 def test_a_once_grant_is_not_used_up_when_another_rule_blocks_the_call(guarded):

@@ -6,7 +6,6 @@ or the error is named."""
 from __future__ import annotations
 
 import json
-import marshal
 import os
 import shutil
 import subprocess
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import cache_forgery
 from tests.conftest import cupcake_executable, give_cache_secret
 
 NO_RM = (
@@ -167,15 +167,13 @@ def _forge(project, secret: bytes | None) -> None:
     from cupcake.stores.policies import cache as policy_cache
 
     cache = project.root / ".cupcake" / "policy.cache"
-    body = cache.read_bytes()[8 + policy_cache.MAC_LENGTH :]
-    key, compiled = marshal.loads(body)
+    key, compiled = cache_forgery.contents(cache.read_bytes())
     compiled["settings"]["self_protection"] = False
     compiled["policies"] = []
     compiled["index"] = {}
-    forged = marshal.dumps((key, compiled))
     if secret is None:
         secret = policy_cache.secret(project.env()) or policy_cache.UNKEYED
-    cache.write_bytes(policy_cache.MAGIC + policy_cache.mac(secret, forged) + forged)
+    cache.write_bytes(cache_forgery.sealed(secret, key, compiled))
 
 
 @pytest.mark.parametrize("secret", ["made up", "the user's own"])

@@ -6,7 +6,6 @@ says what was not understood, the answer is unchanged, or the error is named wit
 from __future__ import annotations
 
 import json
-import marshal
 import os
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import cache_forgery
 from tests.conftest import cupcake_executable, give_cache_secret, installed_package
 
 NO_RM = (
@@ -135,13 +135,10 @@ def _forged(project, key: bytes | None) -> None:
     from cupcake.stores.policies import cache as policy_cache
 
     cache = project.root / ".cupcake" / "policy.cache"
-    body = cache.read_bytes()[8 + policy_cache.MAC_LENGTH :]
-    stored_key, compiled = marshal.loads(body)
+    stored_key, compiled = cache_forgery.contents(cache.read_bytes())
     compiled["settings"]["self_protection"] = False
     compiled["policies"], compiled["index"], compiled["protected"] = [], {}, {}
-    forged = marshal.dumps((stored_key, compiled))
-    seal = policy_cache.mac(key if key is not None else policy_cache.UNKEYED, forged)
-    cache.write_bytes(policy_cache.MAGIC + seal + forged)
+    cache.write_bytes(cache_forgery.sealed(key if key is not None else policy_cache.UNKEYED, stored_key, compiled))
 
 
 @pytest.mark.parametrize("key", ["made up", "unkeyed, with the user's secret removed", "unkeyed, never a secret"])

@@ -130,17 +130,19 @@ def test_an_opaque_script_under_the_sandbox_cannot_grant(sandbox: Sandbox, tmp_p
     assert synced.returncode == 0, synced.stdout + synced.stderr
     code, _ = _blocked_once(sandbox)
     store = sandbox.project / ".cupcake" / "approvals.json"
-    before = store.read_bytes()
+    offers = sandbox.project / ".cupcake" / "approval-offers.jsonl"
+    before = [line for line in offers.read_text().splitlines() if line]
     # An agent that somehow had the code, hidden where the hook cannot look: a script file.
     (sandbox.project / "x.py").write_text(
         "import subprocess, sys\n"
         f"done = subprocess.run([{str(sandbox.cupcake)!r}, 'allow', {code!r}], capture_output=True, text=True)\n"
         "print('allow exit', done.returncode, done.stderr.strip())\n"
-        "try:\n"
-        f"    open({str(store)!r}, 'w').write('{{}}')\n"
-        "    print('store written')\n"
-        "except OSError as exc:\n"
-        "    print('store write failed:', exc)\n"
+        f"for path in ({str(store)!r}, {str(offers)!r}):\n"
+        "    try:\n"
+        "        open(path, 'a').write('{}')\n"
+        "        print('store written')\n"
+        "    except OSError as exc:\n"
+        "        print('store write failed:', exc)\n"
     )
     agent = _session(sandbox, [("Bash", {"command": "python3 x.py"}), ("Bash", {"command": CALL})])
     shown = [r.text for r in agent.api.tool_results()]
@@ -148,8 +150,8 @@ def test_an_opaque_script_under_the_sandbox_cannot_grant(sandbox: Sandbox, tmp_p
     assert "store write failed" in shown[0], agent.describe()
     assert "Releases wait for a person." in shown[1], agent.describe()
     # the hook (outside the sandbox) offered one more code for the second block; nothing else changed
-    kept = json.loads(store.read_text())
-    assert kept["grants"] == [] and json.loads(before)["pending"][0] in kept["pending"]
+    assert _grants(sandbox) == [] and [line for line in offers.read_text().splitlines() if line][:1] == before
+    assert "store written" not in shown[0], agent.describe()
     assert not (sandbox.project / "released.txt").exists()
     done = _person(sandbox, "allow", code)  # the person, outside the agent's sandbox
     assert done.returncode == 0, done.stdout + done.stderr

@@ -98,8 +98,7 @@ def cache_disagreement(root: str, env, compiled_from_source):
         return None  # another version's format: it is rebuilt, never read
     unpacked = cache.unpack(data, env)
     if isinstance(unpacked, str):
-        body = data[8 + cache.MAC_LENGTH :]
-        if data[8 : 8 + cache.MAC_LENGTH] == cache.mac(cache.UNKEYED, body):
+        if cache.sealed_with(data, cache.UNKEYED):
             return None  # sealed before the per-user secret existed: runs no longer trust it, the next rebuilds it
         return f"{WORK_DIR}/{cache.CACHE_NAME} is not trusted: {unpacked}. It may have been forged"
     stored_key, cached = unpacked

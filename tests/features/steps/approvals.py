@@ -76,6 +76,7 @@ def person_types_wrong_codes(terminal, run, monkeypatch, count):
 def no_code_offered(project, run):
     """Nothing was stored for a person to approve, and no answer field holds a code."""
     assert not (project.root / ".cupcake" / "approvals.json").exists()
+    assert not (project.root / ".cupcake" / "approval-offers.jsonl").exists()
     assert not _CODE.search(run.answer.stdout.decode()), run.answer
 
 

@@ -33,16 +33,13 @@ def spoil_cache(project, tmp_path, spoiled):
         # The attack of issue 15: rewrite the compiled set so nothing is enforced, keep the key (it is
         # readable), and seal it again: with a made-up secret, or with the user's own (an agent running
         # as the user can read it).
-        import marshal
-
         from cupcake.stores.policies import cache as policy_cache
+        from tests import cache_forgery
 
-        body = data[8 + policy_cache.MAC_LENGTH :]
-        key, compiled = marshal.loads(body)
+        key, compiled = cache_forgery.contents(data)
         compiled["settings"]["self_protection"] = False
         compiled["policies"] = []
         compiled["index"] = {}
-        forged = marshal.dumps((key, compiled))
         if spoiled.endswith("with the user's own secret"):
             secret = policy_cache.secret(project.env()) or policy_cache.UNKEYED
         elif spoiled.endswith("unkeyed, and the per-user secret is removed"):
@@ -50,7 +47,7 @@ def spoil_cache(project, tmp_path, spoiled):
             (project.home / ".cache" / "cupcake" / "cache-secret").unlink()
         else:
             secret = os.urandom(32)
-        cache.write_bytes(policy_cache.MAGIC + policy_cache.mac(secret, forged) + forged)
+        cache.write_bytes(cache_forgery.sealed(secret, key, compiled))
         os.utime(cache, ns=(cache.stat().st_atime_ns, cache.stat().st_mtime_ns))
     else:
         raise AssertionError(f"unknown way to spoil the cache: {spoiled}")

@@ -44,16 +44,12 @@ def test_a_cache_that_disagrees_with_the_source_is_reported(tmp_path):
     event = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(tmp_path), "tool_name": "Bash",
              "tool_input": {"command": "ls"}}  # fmt: skip
     _run(["run", "--event", "PreToolUse"], tmp_path, json.dumps(event).encode())
-    import marshal
-
-    from cupcake.stores.policies import cache
+    from tests import cache_forgery
 
     path = tmp_path / ".cupcake" / "policy.cache"
-    data = path.read_bytes()
-    key, compiled = marshal.loads(data[8 + cache.MAC_LENGTH :])
+    key, compiled = cache_forgery.contents(path.read_bytes())
     compiled["policies"] = []  # every policy switched off, sealed with the user's own secret
     secret = (tmp_path / "home" / ".cache" / "cupcake" / "cache-secret").read_bytes()
-    body = marshal.dumps((key, compiled))
-    path.write_bytes(cache.MAGIC + cache.mac(secret, body) + body)
+    path.write_bytes(cache_forgery.sealed(secret, key, compiled))
     done = _run(["validate"], tmp_path)
     assert done.returncode == 1 and b"NOT trusted" in done.stdout + done.stderr, done

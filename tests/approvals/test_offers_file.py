@@ -1,0 +1,102 @@
+"""The offers file (``.cupcake/approval-offers.jsonl``), where a blocked call appends its code, against
+what a hostile writer of it could try: a forged line, a cut line, a huge file, a line written again
+after its code was used, something that is not a file. None of them grants anything, and none stops
+a person's real code from working (through the installed executable)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from cupcake.approvals.codes import approval_key, code_hash, new_code
+from tests.approvals.test_approvals import POLICY, blocked, code_of, offered, person
+
+OFFERS = ".cupcake/approval-offers.jsonl"
+
+
+@pytest.fixture
+def guarded(project):
+    project.write_policy(POLICY)
+    person(project, "validate")  # a person's command: it creates the per-user secret
+    return project
+
+
+def _append(project, data: bytes) -> None:
+    with open(project.root / OFFERS, "ab") as f:
+        f.write(data)
+
+
+def test_a_blocked_call_only_appends_one_line(guarded):
+    code_of(blocked(guarded))
+    assert not (guarded.root / ".cupcake" / "approvals.json").exists()  # no store read, rewritten or renamed
+    code_of(blocked(guarded))
+    lines = offered(guarded)
+    assert len(lines) == 2 and all(set(e) >= {"code", "call", "rule", "seal", "expires"} for e in lines)
+
+
+def test_a_forged_line_grants_nothing(guarded):
+    code_of(blocked(guarded))
+    first = offered(guarded)[0]
+    mine = new_code()
+    made_up_key = approval_key(os.urandom(32))  # the forger does not hold the per-user secret
+    forged = dict(first, id="abcdef", code=code_hash(made_up_key, mine), seal="0" * 64)
+    as_grant = dict(first, scope="always", until=None, by="agent", reason="trust me")  # a grant among offers
+    _append(guarded, b"\n" + json.dumps(forged).encode() + b"\n" + json.dumps(as_grant).encode() + b"\n")
+    done = person(guarded, "allow", f"{mine[:4]}-{mine[4:]}")
+    assert done.returncode == 1 and "no pending approval has this code" in done.stderr, done
+    assert blocked(guarded).specific["permissionDecision"] == "deny"
+
+
+def test_a_cut_line_loses_nothing_after_it(guarded):
+    code_of(blocked(guarded))
+    line = (guarded.root / OFFERS).read_bytes().strip()
+    _append(guarded, line[: len(line) // 2])  # a write cut short, with no newline
+    code = code_of(blocked(guarded))
+    person(guarded, "allow", code, check=True)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"
+
+
+def test_a_huge_offers_file_is_bounded_and_codes_still_work(guarded):
+    code_of(blocked(guarded))
+    _append(guarded, (b'{"junk": "' + b"x" * 1000 + b'"}\n') * 3000)  # 3 MB of lines no one sealed
+    code = code_of(blocked(guarded))  # past the bound: folded into the store, the file emptied
+    assert (guarded.root / OFFERS).stat().st_size == 0
+    assert (guarded.root / ".cupcake" / "approvals.json").stat().st_size < 64 << 10
+    person(guarded, "allow", code, check=True)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"
+
+
+def test_a_used_code_written_again_is_not_taken_back(guarded):
+    code = code_of(blocked(guarded))
+    line = (guarded.root / OFFERS).read_bytes()
+    person(guarded, "allow", code, check=True)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"  # the once grant, used up
+    _append(guarded, line)  # the same sealed line, replayed
+    done = person(guarded, "allow", code)
+    assert done.returncode == 1 and "no pending approval has this code" in done.stderr, done
+    assert blocked(guarded).specific["permissionDecision"] == "deny"
+
+
+def test_withdrawn_codes_written_again_are_not_taken_back(guarded):
+    code = code_of(blocked(guarded))
+    line = (guarded.root / OFFERS).read_bytes()
+    for n in range(5):
+        person(guarded, "allow", f"ZZZZ-ZZZ{n}")
+    _append(guarded, line)
+    done = person(guarded, "allow", code)
+    assert done.returncode == 1, done
+    assert blocked(guarded).specific["permissionDecision"] == "deny"
+
+
+def test_something_other_than_a_file_there_never_hangs_and_the_block_stands(guarded):
+    (guarded.root / ".cupcake").mkdir(exist_ok=True)
+    os.mkfifo(guarded.root / OFFERS)  # opening a FIFO for writing would wait for a reader
+    answer = blocked(guarded)
+    assert answer.specific["permissionDecision"] == "deny"
+    assert "cupcake allow" not in answer.stdout.decode()  # no code that could not be kept
+    os.unlink(guarded.root / OFFERS)
+    os.symlink(guarded.root / "elsewhere", guarded.root / OFFERS)
+    answer = blocked(guarded)
+    assert answer.specific["permissionDecision"] == "deny" and not (guarded.root / "elsewhere").exists()
