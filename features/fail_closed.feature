@@ -42,6 +42,20 @@ Feature: Self-protection decides only what it fully understands
             | source /dev/stdin                         | `source` reads its script from /dev/stdin, a stream Cupcake does not read | write the commands themselves |
             | BASH_ENV=setup.sh bash -c true            | `BASH_ENV=…` makes the programs that follow run code Cupcake cannot see | run the command without setting BASH_ENV |
 
+    Scenario Outline: A line too long to check in time is blocked, not waved through at the agent's time-out
+        Each path a command names is checked against every earlier command of the same line that may have
+        left a link there, so a line of thousands of commands costs the square of its length. That work
+        has a bound: past it, the rest of the line is unknown, and the call is blocked within a second.
+        When the agent asks to run one line of 2,000 commands like "<shape>", then "cp notes.txt cupcake.toml"
+        Then the tool call is denied
+        And the model is shown a note that "Cupcake self-protection: "
+
+        Examples:
+            | shape              |
+            | cp a{n} b{n}       |
+            | ln -s a{n} b{n}    |
+            | cp a{n} $D{n}      |
+
     Scenario Outline: A path is taken the way the kernel sees it
         When the agent asks to run "<command>"
         Then the tool call is denied

@@ -101,3 +101,62 @@ def anchor(pattern: str) -> tuple:
         if hi > _MAX_LEAD:
             break  # no later literal has a bounded lead
     return best
+
+
+def starts(pattern: str) -> tuple:
+    """The literals one of which every match of ``pattern`` starts with (a run of literals at its
+    head, or one per branch of a group at its head), shortest form kept; () when a match could start
+    otherwise. Under ``(?i)`` they are lower-case and cut before their first letter that is not ASCII:
+    the scan looks for them in the text folded as ``(?i)`` folds ASCII letters, then tries the
+    pattern only where one occurs (detect-secrets' keyword patterns, a choice of names at the head)."""
+    try:
+        parsed = _p.parse(pattern)
+    except Exception:
+        return ()
+    icase = bool(parsed.state.flags & re.IGNORECASE)
+    found = _heads(list(parsed))
+    if not found:
+        return ()
+    out = set()
+    for head in found:
+        if icase:
+            ascii_head = ""
+            for ch in head:
+                if not ch.isascii():
+                    break
+                ascii_head += ch.lower()
+            head = ascii_head
+        if not head:
+            return ()
+        out.add(head)
+    # an occurrence of a longer one is an occurrence of its prefix: keep the prefix alone
+    kept = [h for h in out if not any(o != h and h.startswith(o) for o in out)]
+    return tuple(sorted(kept))
+
+
+def _heads(items) -> set | None:
+    """The literal runs a match of ``items`` starts with, or None when one might start otherwise."""
+    if not items:
+        return None
+    op, arg = items[0]
+    if op is _c.LITERAL:
+        run = ""
+        for op2, arg2 in items:
+            if op2 is not _c.LITERAL:
+                break
+            run += chr(arg2)
+        return {run}
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, sub = arg
+        if (add_flags | del_flags) & (re.IGNORECASE | re.VERBOSE):
+            return None  # the head's letters fold otherwise than the pattern's
+        return _heads(list(sub))
+    if op is _c.BRANCH:
+        found: set = set()
+        for alternative in arg[1]:
+            heads = _heads(list(alternative))
+            if not heads:
+                return None
+            found |= heads
+        return found
+    return None

@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 from cupcake.evaluate.pack_match import glob_regex as _regex
-from cupcake.evaluate.secret_scan import QUOTED  # noqa: E402
+from cupcake.evaluate.secret_scan import QUOTED, literal_patterns  # noqa: E402
 from cupcake.problems import suggestion
 
 ACCESS = ("read", "write", "any")
@@ -146,11 +146,12 @@ def _secret(kinds: tuple, report):
         report("condition secret: detect-secrets is not installed (pip install detect-secrets)", "conditions")
         return None
     try:
-        from cupcake.compile.literals import anchor, required_literals
+        from cupcake.compile.literals import anchor, required_literals, starts
 
         keys = secret_patterns.key_patterns() if "key" in kinds else ()
         keys = tuple((t, p, c, _literals(p, required_literals), () if c else anchor(p)) for t, p, c in keys)
         code, config = secret_patterns.keyword_patterns() if "keyword" in kinds else ((), ())
+        code, config = (tuple((p, g, starts(p)) for p, g in found) for found in (code, config))
         entropy = secret_patterns.entropy_settings() if "entropy" in kinds else ()
     except Exception as exc:  # a detect-secrets release that moved its detectors
         report(f"condition secret: cannot read detect-secrets' patterns ({type(exc).__name__}: {exc})", "conditions")
@@ -208,7 +209,12 @@ def patterns_of(cond) -> list:
     if kind == "path":
         return [r for r, _f in cond[2] + cond[3]]
     if kind == "secret":
-        return [p for _t, p, _c, _l, _a in cond[2]] + [p for p, _g in cond[3] + cond[4]] + [QUOTED]
+        return (
+            [p for _t, p, _c, _l, _a in cond[2]]
+            + [p for p, _g, _s in cond[3] + cond[4]]
+            + list(QUOTED)
+            + literal_patterns(cond)
+        )
     if kind == "project_file":
         return list(cond[1] + cond[2])
     return []

@@ -118,13 +118,14 @@ def _tool_paths(view, tool: str, access: str):
 
 
 def _absolute(value: str, base: str) -> str:
-    from cupcake.shell.model import normpath
-
+    """The absolute path, normalised as the Bash reader's ``normpath`` does (without loading the reader
+    for a file tool's path): POSIX keeps a leading "//", the reader does not."""
     if value.startswith("~"):
         value = os.path.expanduser(value)
     if not value.startswith("/"):
         value = (base or "/").rstrip("/") + "/" + value
-    return normpath(value)
+    path = os.path.normpath(value)
+    return "/" + path.lstrip("/") if path.startswith("//") else path
 
 
 def _word_path(word, cwd: str):

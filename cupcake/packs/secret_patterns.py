@@ -33,9 +33,26 @@ def needs_context(pattern: str) -> bool:
     return "secret[-_]?(?:access)?[-_]?key" in body
 
 
+# Key formats with no literal to start from, written so that the regex engine starts only at a rare
+# character: each form matches a text exactly when the detector's pattern does (the scan only asks
+# whether one matches; tests/evaluate/test_secret_forms.py compares both on hostile texts). A repeat
+# of one class at the head needs only its fewest characters (more are the same match started later),
+# and a character that cannot belong to the head's class ends it, so the head is checked from that
+# character backwards (a look-behind). A detector whose pattern changes is searched as it is.
+SEARCH_FORMS = {
+    # Telegram: 8 to 10 digits, a colon. From each colon: were the 8 characters before it digits?
+    r"\d{8,10}:[0-9A-Za-z_-]{35}": r":(?<=\d{8}:)[0-9A-Za-z_-]{35}",
+    # Discord: M, N or O, 23 to 25 token characters, a dot (never a token character). From each dot.
+    r"[MNO][a-zA-Z\d_-]{23,25}\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}": (
+        r"\.(?:(?<=[MNO][a-zA-Z\d_-]{23}\.)|(?<=[MNO][a-zA-Z\d_-]{24}\.)|(?<=[MNO][a-zA-Z\d_-]{25}\.))"
+        r"[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}"
+    ),
+}
+
+
 def key_patterns() -> tuple:
     """((secret type, regex, whether it needs a keyword line), …) from every regex-based detector of
-    detect-secrets."""
+    detect-secrets (in its ``SEARCH_FORMS`` form where it has one)."""
     import importlib
     import inspect
     import pkgutil
@@ -53,7 +70,7 @@ def key_patterns() -> tuple:
                 continue
             for rx in cls.denylist:  # type: ignore[attr-defined]  # a class attribute on each detector
                 pattern = _inline(rx.pattern, rx.flags)
-                found.append((cls.secret_type, pattern, needs_context(pattern)))
+                found.append((cls.secret_type, SEARCH_FORMS.get(pattern, pattern), needs_context(pattern)))
     return tuple(found)
 
 

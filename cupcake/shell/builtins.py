@@ -10,6 +10,7 @@ import os
 
 from cupcake.programs.spec import RUNS
 from cupcake.shell.commands import assign, effects, run_script
+from cupcake.shell.limits import LINK_CHECK_COST
 from cupcake.shell.model import Opaque, normpath
 from cupcake.shell.walker import TAINTED, UNKNOWN, UNSET, Ctx, State, merge
 from cupcake.shell.words import Word
@@ -45,7 +46,7 @@ def _cd(w, cmd, reading, st, via):
             target = _cdpath(w, word, st)
             if physical and target is not None and word.exact:
                 raw = word.value if word.value.startswith("/") else (st.cwd or "") + "/" + word.value
-                if _through_made(raw, w.made) or st.cwd is None and not word.value.startswith("/"):
+                if _through_made(raw, w) or st.cwd is None and not word.value.startswith("/"):
                     target = None  # a link this command makes is on the way: where -P ends is not known
                 else:
                     target = _physical(raw)
@@ -60,8 +61,12 @@ def _physical(raw: str):
         return None
 
 
-def _through_made(raw: str, made) -> bool:
-    """Whether the kernel, walking ``raw`` component by component, passes a link this command made."""
+def _through_made(raw: str, w) -> bool:
+    """Whether the kernel, walking ``raw`` component by component, passes a link this command made
+    (so it may: also when the parse's work budget cannot pay for the comparisons, which stops it)."""
+    made = w.made
+    if made and not w.budget.spend(LINK_CHECK_COST * len(made) * (raw.count("/") + 1)):
+        return True
     current = ""
     for part in raw.split("/"):
         if part in ("", "."):
@@ -97,6 +102,8 @@ def _cdpath(w, word, st):
 
 
 def _moved(w, ok: State, st: State, target, physical: bool):
+    if target is not None and w.made and not w.budget.spend(LINK_CHECK_COST * len(w.made) * (target.count("/") + 1)):
+        target = None  # the budget is spent (the parse stops): where this lands is not known
     if target is not None and any(write.could_be(target) or _under(write, target) for write, _i, _to in w.made):
         target = None  # a link this command makes may be on the way
     ok.oldpwd = st.cwd

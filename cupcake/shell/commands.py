@@ -351,7 +351,7 @@ def _write(w, cmd, kind_class, kind, word, cwd, tree, follow, worktree=False):
         return out
     if out.path is not None and paths.harmless(out.path):
         return None
-    paths.pin(out, w.made, follow)
+    paths.pin(out, w.made, follow, w.budget)
     return out
 
 
@@ -480,7 +480,11 @@ def _identify(w, cmd, st, in_shell: bool) -> bool:
         return True
     if "path" in st.options:
         cmd.identified = False
-    for write in w.script.writes:
+    writes = w.script.writes
+    if not w.budget.spend(len(writes)):  # every earlier write, on every command: paid for
+        cmd.identified = False
+        return True
+    for write in writes:
         if write.could_name(first) and not write.kind.startswith("git"):
             w.script.unknown(
                 f"this command writes a file named `{first}` and then runs `{first}`",
@@ -493,9 +497,10 @@ def _identify(w, cmd, st, in_shell: bool) -> bool:
 
 
 def _written(w, path: str) -> bool:
-    if path in w.files:
+    writes = w.script.writes
+    if path in w.files or not w.budget.spend(len(writes)):
         return True
-    return any(write.could_be(path) for write in w.script.writes)
+    return any(write.could_be(path) for write in writes)
 
 
 def _add(w, cmd) -> bool:

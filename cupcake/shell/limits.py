@@ -14,6 +14,11 @@ MAX_BRACE = 256  # fields one word's brace expansion may produce; beyond: the wo
 MAX_LOOP_ITEMS = 8  # a `for` over this many known words is read once per word
 MAX_WORK = 3_000_000  # characters scanned + characters expanded + commands, over the whole parse
 MAX_PATTERN = 4096  # pattern tokens a matcher will walk; longer patterns "could match" anything
+# Work charged for comparing one path (or one of its directories) with one path an earlier command of the
+# same line may have left a link at: each command's paths are compared with every earlier change, so a
+# long line of plain `cp a1 b1; cp a2 b2; ...` costs the square of its length (2,000 of them took a minute,
+# past every agent's hook time-out). A pattern walk costs about as much as scanning a few dozen characters.
+LINK_CHECK_COST = 8
 
 
 class Budget:

@@ -337,6 +337,13 @@ class Write:
         if self.worktree:
             return True
         fold = fold or self.fold
+        known = self.path
+        if known is not None and (known == "/" or not known.endswith("/")):
+            # Known: the tokens are its characters, and the walk below comes down to comparing strings
+            # (a long line compares every command's paths with every earlier write: keep each cheap).
+            if fold:
+                known, path = known.lower(), path.lower()
+            return known == path or self.recursive and (known == "/" or path.startswith(known + "/"))
         if match(self.tokens, path, fold):
             return True
         if self.recursive:
@@ -351,6 +358,10 @@ class Write:
 
     def could_name(self, name: str) -> bool:
         """Whether the target's last component could be ``name`` (e.g. ``cupcake.toml``)."""
+        known = self.path
+        if known is not None and (known == "/" or not known.endswith("/")):  # its characters: compared as a string
+            base = known[known.rfind("/") + 1 :]
+            return base.lower() == name.lower() if self.fold else base == name
         return match(basename_tokens(self.tokens), name, self.fold)
 
     def forms(self):

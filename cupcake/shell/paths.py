@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake.shell.limits import LINK_CHECK_COST
 from cupcake.shell.model import _normtokens
 from cupcake.shell.words import ANY, match
 
@@ -42,12 +43,17 @@ def opaque(path: str) -> bool:
     return path == "/proc" or path.startswith(_OPAQUE)
 
 
-def pin(write, made, follow: bool = True) -> None:
+def pin(write, made, follow: bool = True, budget=None) -> None:
     """Resolve ``write`` (a Write or Read) as the kernel would. ``made``: (Write, itself, target) of
     this command's earlier changes that may have left a link at that path (``itself``; ``target``
     where it leads, when known) or anywhere under it (a recursive write); ``follow``: the last
-    component is followed too (a redirection writes through a link, ``rm`` removes the link)."""
+    component is followed too (a redirection writes through a link, ``rm`` removes the link).
+    ``budget`` (the parse's ``limits.Budget``) pays for the comparisons with ``made``; when it cannot,
+    the reading stops there (incomplete: the caller blocks) and this path is any path."""
     path = write.path
+    if budget is not None and made and not budget.spend(len(made) * ((path or write.word.value).count("/") + 2)):
+        write.unpin([ANY])
+        return
     if path is None:
         lead = "".join(t for t in _literal(write.tokens))
         if opaque(lead) or any(opaque(p) for p in ("/proc/", "/dev/fd/") if p.startswith(lead) and len(lead) > 1):
@@ -60,11 +66,11 @@ def pin(write, made, follow: bool = True) -> None:
     if opaque(path):
         write.unpin([ANY])
         return
-    cut = _through(path, made, follow, write)
+    cut = _through(path, made, follow, write, budget)
     if cut is not None:
         k, target = cut
         if target is not None:  # a link this command made, to a known place: through it
-            write.real = _followed(target + path[k:], made, write)
+            write.real = _followed(target + path[k:], made, write, budget)
             if write.real is not None:
                 return
         # any directory after it may be another link the same change left: only the name is known
@@ -89,14 +95,14 @@ def _literal(tokens):
         yield tok
 
 
-def _followed(path: str, made, write, depth: int = 0):
+def _followed(path: str, made, write, budget=None, depth: int = 0):
     """``path`` (reached through a link this command made) resolved further, or None."""
     from cupcake.shell.model import normpath
 
     path = normpath(path)
     if depth > 8 or opaque(path):
         return None
-    cut = _through(path, made, True, write)
+    cut = _through(path, made, True, write, budget)
     if cut is None:
         try:
             real = os.path.realpath(path)
@@ -104,20 +110,37 @@ def _followed(path: str, made, write, depth: int = 0):
             return None
         return None if opaque(real) else real
     k, target = cut
-    return None if target is None else _followed(target + path[k:], made, write, depth + 1)
+    return None if target is None else _followed(target + path[k:], made, write, budget, depth + 1)
 
 
-def _through(path: str, made, follow: bool, write):
+def _through(path: str, made, follow: bool, write, budget=None):
     """(index in ``path`` just after the first directory — or, ``follow``, the path itself — an
-    earlier change may have replaced by a link, where that link leads or None), or None."""
+    earlier change may have replaced by a link, where that link leads or None), or None.
+    An earlier change at a known path (its tokens are its characters) is compared as a string; one
+    known only as a pattern is walked, each walk paid from ``budget``: when it cannot pay, the
+    reading stops (incomplete) and this directory is taken as one such a change may have replaced."""
     ends = [k for k in range(1, len(path)) if path[k] == "/"]
     if follow:
         ends.append(len(path))
     for k in ends:
         prefix = path[:k]
+        lowered = None
         for other, itself, target in made:
             if other is write:
                 continue
+            known = other.path
+            if known is not None and (known == "/" or not known.endswith("/")):
+                text = prefix
+                if other.fold:
+                    lowered = prefix.lower() if lowered is None else lowered
+                    known, text = known.lower(), lowered
+                if itself and known == text:
+                    return k, (target if other.path == prefix else None)
+                if other.recursive and text.startswith("/" if known == "/" else known + "/"):
+                    return k, None
+                continue
+            if budget is not None and not budget.spend(LINK_CHECK_COST):
+                return k, None
             if itself and match(other.tokens, prefix, other.fold):
                 return k, (target if other.path == prefix else None)
             if other.recursive and _under(other.tokens, prefix, other.fold):

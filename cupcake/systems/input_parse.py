@@ -40,7 +40,7 @@ class InputParse(BaseSystem):
             raise CupcakeError("no event: pass --event <Event> or send the event's name in the payload")
         ctx.payload = canonical
         incoming = ctx.incoming = Event(event, canonical, agent.NAME, project_dir)
-        not_unicode = _may_hold_surrogates(raw) and shape_problem(payload, True)
+        not_unicode = not _ascii_only(payload) and _may_hold_surrogates(raw) and shape_problem(payload, True)
         if not_unicode:  # read as far as the audit trail goes (it masks them), then blocked
             raise _unreadable(ctx, *not_unicode)
         command = incoming.tool_input.get("command")
@@ -121,6 +121,26 @@ def _values(raw: bytes) -> int:
     import re  # not on an ordinary run: only an event with more commas than MAX_VALUES gets here
 
     return re.sub(rb'"[^"\\]*(?:\\.[^"\\]*)*"', b"", raw).count(b",")
+
+
+def _ascii_only(payload: object) -> bool:
+    """Whether every key and string in ``payload`` is ASCII (``str.isascii`` reads a flag: no string is
+    read), so that none holds a lone surrogate. Cheaper than looking for an escape of one in the raw
+    input, which takes 0.15 ms over 100 KB of escaped text. ``payload`` is no deeper than ``MAX_DEPTH``."""
+    stack = [payload]
+    while stack:
+        node = stack.pop()
+        if node.__class__ is str:
+            if not node.isascii():
+                return False
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if key.__class__ is str and not key.isascii():
+                    return False
+                stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
 
 
 def _may_hold_surrogates(raw: bytes) -> bool:

@@ -17,9 +17,14 @@ NO_POLICY_WARNING = (
 )
 
 
-def _cli(project, *args):
+def _cli(project, *args, env=None):
     return subprocess.run(
-        [cupcake_executable(), *args], capture_output=True, text=True, cwd=project.root, env=project.env(), timeout=120
+        [cupcake_executable(), *args],
+        capture_output=True,
+        text=True,
+        cwd=project.root,
+        env=env if env is not None else project.env(),
+        timeout=120,
     )
 
 
@@ -50,14 +55,17 @@ def test_doctor_warns_when_the_hooks_are_installed_but_no_policy_is_active(proje
     # A login shell finds this cupcake too (doctor checks what a new terminal would run).
     bin_dir = os.path.dirname(cupcake_executable())
     (project.home / ".profile").write_text(f'PATH="{bin_dir}:$PATH"\nexport PATH\n')
+    # ... and so does this process's PATH (another `cupcake` on the machine's PATH would be a warning too).
+    env = project.env()
+    env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "")
     project.write_policy('# imports = ["cupcake:recommended"]\n\n# [[policy]]\n# name = "Keep xyz"\n')
-    assert _cli(project, "sync").returncode == 0
-    done = _cli(project, "doctor")
+    assert _cli(project, "sync", env=env).returncode == 0
+    done = _cli(project, "doctor", env=env)
     assert done.returncode == 0, done.stdout
     assert NO_POLICY_WARNING in done.stdout
     assert done.stdout.endswith("0 problems, 1 warning.\n"), done.stdout
 
     project.write_policy('imports = ["cupcake:recommended"]\n')
-    done = _cli(project, "doctor")
+    done = _cli(project, "doctor", env=env)
     assert "no policy is active" not in done.stdout
     assert done.stdout.endswith("0 problems, 0 warnings.\n"), done.stdout

@@ -211,3 +211,20 @@ def test_ordinary_commands_still_run(guarded, command):
     answer = _bash(guarded, command)
     assert _denied(answer) is None, answer
     assert answer.specific.get("permissionDecision") == "allow", answer
+
+
+# A long line of plain commands, the write at Cupcake's file last: each path is compared with every earlier
+# write, so the line costs the square of its length. 2,000 copies once took a minute (past the agent's hook
+# time-out, where a call goes ahead); the comparisons are paid from the reader's work budget, and a line
+# that exhausts it is blocked with how to write it.
+LONG_LINES = {
+    "copies": "; ".join(f"cp a{i} b{i}" for i in range(1999)) + "; cp evil/cupcake.toml cupcake.toml",
+    "links": "; ".join(f"ln -s a{i} b{i}" for i in range(1999)) + "; ln -sf evil/cupcake.toml cupcake.toml",
+    "unknown places": "; ".join(f'cp a{i} "$D{i}"' for i in range(1999)) + "; cp evil/cupcake.toml cupcake.toml",
+}
+
+
+@pytest.mark.parametrize("name", list(LONG_LINES))
+def test_a_long_line_ending_at_cupcakes_file_is_blocked(guarded, name):
+    reason = _denied(_bash(guarded, LONG_LINES[name]))
+    assert reason is not None and reason.startswith("Operation blocked: "), reason

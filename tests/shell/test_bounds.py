@@ -146,6 +146,19 @@ WORST = {
     "20,000 words split by IFS": ("x='" + " ".join(["w"] * 20000) + "'; set -- $x; echo $#", None),
     "a case pattern of 30 stars": (f"x={X}; case $x in " + "*a" * 30 + "*b) rm y;; esac", None),
     "200 brace groups": ("echo " + " ".join(["{a,b}{c,d}{e,f}{g,h}"] * 200), None),
+    # Each path a command names is compared with every path an earlier command of the line wrote (a link
+    # may be there now): a long line of plain commands costs the square of its length. 2,000 copies took
+    # a minute, past every agent's hook time-out; the comparisons are now paid from the work budget.
+    "2,000 copies": ("; ".join(f"cp a{i} b{i}" for i in range(MAX_COMMANDS)), "work budget exhausted"),
+    "2,000 links": ("; ".join(f"ln -s a{i} b{i}" for i in range(MAX_COMMANDS)), "work budget exhausted"),
+    "2,000 copies to unknown places": (
+        "; ".join(f'cp a{i} "$D{i}"' for i in range(MAX_COMMANDS)),
+        "work budget exhausted",
+    ),
+    "2,000 copies through links": (
+        "; ".join(f"ln -s /x{i} l{i}; cp a l{i}/b" for i in range(MAX_COMMANDS // 2)),
+        "work budget exhausted",
+    ),
 }
 
 

@@ -39,6 +39,18 @@ def test_an_event_becomes_the_canonical_event():
         (b'{"a": "\xff"}', UnreadableInput, "it is not UTF-8 text (byte 0xff at offset 7)"),
         (b'{"a": ' + b"[" * 200 + b"]" * 200 + b"}", UnreadableInput, "nested more than"),
         (b'{"hook_event_name": "PreToolUse", "x": "\\ud800"}', UnreadableInput, "a lone surrogate"),
+        # deep in a list, in a nested key, beside text that is not ASCII, in upper case
+        (
+            b'{"hook_event_name": "PreToolUse", "x": [1, {"y": ["ok", "a\\uDFFFb"]}]}',
+            UnreadableInput,
+            "a lone surrogate",
+        ),
+        (b'{"hook_event_name": "PreToolUse", "x": {"k\\udc00": 1}}', UnreadableInput, "a lone surrogate"),
+        (
+            '{"hook_event_name": "PreToolUse", "x": "\u00e9t\u00e9 \\ud83d"}'.encode(),
+            UnreadableInput,
+            "a lone surrogate",
+        ),
     ],
 )
 def test_what_cannot_be_read_is_refused_with_what_and_where(raw, error, says):
@@ -65,3 +77,17 @@ def test_shape_problems_name_where():
     assert shape_problem({"a": [{"b": "ok"}]}, True) is None
     why, how = shape_problem({"a": {"b\ud800": 1}}, True)
     assert why == "a has a key that is not valid Unicode (a lone surrogate)" and how == "valid Unicode text only"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"hook_event_name": "PreToolUse", "x": "\\\\ud800 is text, not an escape"}',
+        '{"hook_event_name": "PreToolUse", "x": "\u00e9t\u00e9", "y": ["\U0001f600", "\\ud83d\\ude00"]}'.encode(),
+        b'{"hook_event_name": "PreToolUse", "tool_input": {"content": "' + b"x\\n" * 30_000 + b'"}}',
+    ],
+)
+def test_text_without_a_lone_surrogate_is_read(raw):
+    """A pair of escapes is one character, an escaped backslash is no escape, and text beyond ASCII is fine."""
+    ctx = _parse(raw)
+    assert ctx.event == "PreToolUse" and ctx.payload == json.loads(raw)

@@ -18,6 +18,18 @@ def agent_runs(project, run, command):
     _send(project, run, project.tool_call("Bash", {"command": command, "description": "run it"}))
 
 
+@when(
+    parsers.re(
+        r'the agent asks to run one line of (?P<count>[0-9,]+) commands like "(?P<shape>[^"]*)", then "(?P<last>[^"]*)"'
+    )
+)
+def agent_runs_a_long_line(project, run, count, shape, last):
+    """One Bash call: ``shape`` with ``{n}`` numbered 0, 1, 2, ..., joined by ``; ``, and ``last`` at its end."""
+    n = int(count.replace(",", ""))
+    command = "; ".join([shape.replace("{n}", str(i)) for i in range(n - 1)] + [last])
+    _send(project, run, project.tool_call("Bash", {"command": command, "description": "run it"}))
+
+
 @when(parsers.parse('the agent asks to write "{path}" with:'))
 def agent_writes(project, run, path, docstring):
     """The agent asks to write the file (relative to its working directory) with the text, with its Write tool."""
