@@ -39,29 +39,46 @@ def may_hold(cond, lowered: str) -> bool:
     return may_hold_names(needles(cond), lowered)
 
 
-def may_hold_names(names, lowered: str) -> bool:
-    """Whether a line (lower-cased) could spell one of ``names`` (program names, or pieces of words
-    such as ``.env``; ``()``: always): the names appear, or their letters in order where quotes or
-    backslashes could split them, and a line with expansions or globs always could."""
-    if not names:
-        return True
+ANY_NAME, SPLIT, PLAIN = 0, 1, 2  # what a line's characters allow (``line_kind``)
+
+
+def line_kind(lowered: str) -> int:
+    """``ANY_NAME``: expansions or globs could produce any name; ``SPLIT``: quotes or backslashes could
+    split a name, keeping its letters in order; ``PLAIN``: a name is spelled out whole or not at all.
+    The same for every condition: worked out once per line (``EventView.line``)."""
     for ch in _EXPANDS:
         if ch in lowered:
-            return True
+            return ANY_NAME
     if "{" in lowered and ".." in lowered:
-        return True
+        return ANY_NAME
     for ch in _SPLITS:
         if ch in lowered:
-            return any(_in_order(name, lowered) for name in names)
+            return SPLIT
+    return PLAIN
+
+
+def may_hold_names(names, lowered: str, kind: int | None = None) -> bool:
+    """Whether a line (lower-cased; ``kind``: its ``line_kind`` when known) could spell one of
+    ``names`` (program names, or pieces of words such as ``.env``; ``()``: always): the names appear,
+    or their letters in order where quotes or backslashes could split them, and a line with
+    expansions or globs always could."""
+    if not names:
+        return True
+    if kind is None:
+        kind = line_kind(lowered)
+    if kind == ANY_NAME:
+        return True
+    if kind == SPLIT:
+        return any(_in_order(name, lowered) for name in names)
     return any(name in lowered for name in names)
 
 
 def holds(cond, view) -> bool:
-    text = view.command
-    if text is None:
+    line = view.line()
+    if line is None:
         return False
-    lowered = text.lower()
-    if not may_hold(cond, lowered):
+    lowered, kind = line
+    if not may_hold_names(cond[1] or needles(cond), lowered, kind):
         return False
     script = view.script()
     for cmd in candidates(view.facts(), cond[1]):  # nested ones too: a trap's action, a git alias, inline code's shell

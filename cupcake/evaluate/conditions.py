@@ -72,8 +72,32 @@ def candidates(index: dict, event: str, tool_name, patterns, agent_tool=None, ag
 def _tool_matches(names: dict, regexes, tool: str, found: list, patterns) -> None:
     found.extend(names.get(tool, ()))
     for pattern, literals, i in regexes:
-        if all(lit in tool for lit in literals) and patterns.regex(pattern).fullmatch(tool):
+        if not all(lit in tool for lit in literals):
+            continue
+        plain = plain_fullmatch(pattern, tool)
+        if plain if plain is not None else patterns.regex(pattern).fullmatch(tool):
             found.append(i)
+
+
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def plain_fullmatch(pattern: str, tool: str):
+    """``re.fullmatch(pattern, tool)`` for a matcher that is only names and ``prefix.*`` between ``|``
+    (``Bash|Write|mcp__.*``, the packs' matchers), without compiling it; None for any other pattern.
+    (``.`` does not match a newline.)"""
+    result = False
+    for alternative in pattern.split("|"):
+        star = alternative.endswith(".*")
+        name = alternative[:-2] if star else alternative
+        if not name or not _WORD.issuperset(name):
+            return None
+        if star:
+            if tool.startswith(name) and "\n" not in tool[len(name) :]:
+                result = True
+        elif tool == name:
+            result = True
+    return result
 
 
 def event_candidates(compiled: dict, incoming, patterns) -> list:

@@ -27,6 +27,7 @@ class EventView:
         "_contents",
         "_script",
         "_facts",
+        "_line",
     )
 
     def __init__(self, event, root: str, state=None, patterns=None):
@@ -47,11 +48,25 @@ class EventView:
         self._contents: tuple[str, ...] | None = None
         self._script = None
         self._facts = None
+        self._line: tuple | None = None
 
     @property
     def command(self):
         value = self.tool_input.get("command")
         return value if isinstance(value, str) else None
+
+    def line(self):
+        """The Bash command lower-cased and its ``command_match.line_kind``, for the prefilters of every
+        condition (once per run), or None when there is no command."""
+        if self._line is None:
+            text = self.command
+            if text is None:
+                return None
+            from cupcake.evaluate.command_match import line_kind
+
+            lowered = text.lower()
+            self._line = (lowered, line_kind(lowered))
+        return self._line
 
     def script(self):
         """The Bash command read as the shell would (``cupcake.shell``): parsed at most once per run,

@@ -46,8 +46,8 @@ def holds(cond, view) -> bool:
     if kind == "project_file":
         return _project_file(cond, view)
     if kind == "hidden_code":
-        text = view.command
-        if text is None or not may_hold_names(cond[1], text.lower()):
+        line = view.line()
+        if line is None or not may_hold_names(cond[1], *line):
             return False
         return bool(view.facts().hidden)
     raise ValueError(f"unknown condition {kind!r}")
@@ -74,7 +74,7 @@ def _path(cond, view) -> bool:
         if _path_matches(path, globs, excepted, where, view):
             return True
     if view.command is not None and (tool == "Bash" or tool.startswith("mcp__")):
-        if needles and not may_hold_names(needles, view.command.lower()):
+        if needles and not may_hold_names(needles, *view.line()):
             return False
         facts = view.facts(full=access != "write")
         if access in ("read", "any"):
@@ -281,7 +281,7 @@ def _sql(cond, view) -> bool:
             if isinstance(value, str):
                 texts.append(value)
     if view.command is not None and (tool == "Bash" or tool.startswith("mcp__")):
-        if may_hold_names(_CLIENT_NAMES, view.command.lower()):
+        if may_hold_names(_CLIENT_NAMES, *view.line()):
             texts.extend(text for text, _what in view.facts(full=True).sql)
     if not texts:
         return False

@@ -425,8 +425,7 @@ class Check:
         """A read of a secret Cupcake relies on (the cache key, the agents' transcripts): by its path, a
         link to it, a directory holding it read whole, or a pattern that could name it (or name something
         in a secret folder)."""
-        from cupcake.protection.other_tools import in_secret
-
+        in_secret = pset.in_secret
         for secret in self.secrets():
             hit = False
             folder = secret.endswith("/")

@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 import stat
 
+from cupcake.protection.protected_set import in_secret  # (there: the Bash reader's check needs no more of this module)
+
 PATH_KEYS = frozenset(
     {
         "path",
@@ -219,15 +221,6 @@ def _same_file_as_a_secret(path: str, secrets) -> bool:
         if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
             return True
     return False
-
-
-def in_secret(path: str, secrets) -> str | None:
-    """The secret ``path`` is, or lies in (an entry ending in ``/`` is a folder), else None."""
-    inside = path.rstrip("/") + "/"
-    for secret in secrets:
-        if path == secret or (secret.endswith("/") and inside.startswith(secret)):
-            return secret
-    return None
 
 
 def secret_is(secret: str) -> str:

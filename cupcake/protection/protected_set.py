@@ -17,7 +17,7 @@ path absolute, as written and resolved, lower-cased where names fold), key by ke
 - ``inodes``: ``(st_dev, st_ino)`` of the policy files (a hard link to one is that file);
 - ``secrets``: files no tool of the agent may read or replace (the key that seals the policy cache); an
   entry ending in ``/`` is a folder, everything under it (the agents' session transcripts, which hold
-  the approval codes shown to the person: ``other_tools.in_secret``);
+  the approval codes shown to the person: ``in_secret``);
 - ``install`` and ``install_names``: what the hook runs (its package, launcher, Python and the Python
   start-up files beside them: ``cupcake.protection.install``), added by each run, never cached.
 
@@ -55,6 +55,15 @@ _WHAT = {
 _PERSON = "Agents may not change it: a person must make this change, so ask the user to do it."
 
 
+def in_secret(path: str, secrets) -> str | None:
+    """The secret ``path`` is, or lies in (an entry ending in ``/`` is a folder), else None."""
+    inside = path.rstrip("/") + "/"
+    for secret in secrets:
+        if path == secret or (secret.endswith("/") and inside.startswith(secret)):
+            return secret
+    return None
+
+
 def classify(path: str, protected, ancestors: bool = False):
     """(kind, detail) when the absolute ``path`` is protected; with ``ancestors``, also when it is
     a directory that holds something protected (removing or moving it would take that along)."""
@@ -72,7 +81,7 @@ def classify(path: str, protected, ancestors: bool = False):
         if path == held or path.startswith(held + "/"):
             return (AGENT_CONFIG, None)
     secrets = protected.get("secrets", ())
-    inside = path.rstrip("/") + "/"  # in a secret folder (``other_tools.in_secret``), the same test
+    inside = path.rstrip("/") + "/"  # in a secret folder (``in_secret``), the same test
     if path in secrets or any(s.endswith("/") and inside.startswith(s) for s in secrets):
         return (SECRET, None)  # replaced by a key the agent knows, a forged cache would pass
     if _installed(path, protected):

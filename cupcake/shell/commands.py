@@ -325,14 +325,16 @@ def redirections(w, redirs, st, via) -> None:
 
 
 def _redirect_effects(w, cmd, st) -> None:
-    from cupcake.shell.output import stdout
-
     for r in cmd.redirects:
         if r.writes:
             write = _write(w, cmd, Write, "redirection", r.target, cmd.cwd, False, True)
             if write is not None:
                 cmd.writes.append(write)
-                text = stdout(cmd) if r.op in (">", ">|") and r.fd in (None, 1) else None
+                text = None
+                if r.op in (">", ">|") and r.fd in (None, 1):
+                    from cupcake.shell.output import stdout  # what is written: only for a redirected output
+
+                    text = stdout(cmd)
                 _remember(w, write, text)
         if r.reads and not r.writes:
             read = _write(w, cmd, Read, "<", r.target, cmd.cwd, False, True)

@@ -293,14 +293,14 @@ class Walker:
         return ok, fail
 
     def walk_pipeline(self, pipeline, st, via):
-        from cupcake.shell.output import stdout
-
         if pipeline.timed:
             via = via + ("time",)
         cmds = pipeline.cmds
         if len(cmds) == 1:
             ok, fail, _last = self.walk_node(cmds[0], st, via, None)
             return (fail, ok) if pipeline.negated else (ok, fail)
+        from cupcake.shell.output import stdout  # a pipe's feed: not loaded for a single command
+
         feed = None
         previous = None
         for node in cmds:

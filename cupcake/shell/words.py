@@ -89,8 +89,8 @@ def match(tokens, text: str, fold: bool = False, prefix: bool = False) -> bool:
         return True
     if fold:
         text = text.lower()
-    decided, tokens, text = (None, tokens, text) if prefix else _literal_ends(tokens, text, fold)
-    if decided is not None:  # (a prefix has no literal end to compare: the walk decides)
+    decided, tokens, text = _literal_head(tokens, text, fold) if prefix else _literal_ends(tokens, text, fold)
+    if decided is not None:
         return decided
     n = len(text)
     reach = [False] * (n + 1)
@@ -134,6 +134,26 @@ def match(tokens, text: str, fold: bool = False, prefix: bool = False) -> bool:
         if prefix and reach[n]:
             return True
     return reach[n]
+
+
+def _literal_head(tokens, text: str, fold: bool):
+    """``_literal_ends`` for a prefix: the literal characters a pattern starts with, compared as one
+    string (a prefix has no literal end). The walk over them gives the same answer: a text no longer
+    than them matches when it is their start (and not empty), a longer one must start with them all and
+    the rest of the pattern is walked over the rest of it. (Not folded: a character may lower to two.)"""
+    head = 0
+    for tok in tokens:
+        if tok.__class__ is not str:
+            break
+        head += 1
+    if not head or fold:
+        return None, tokens, text
+    literal = "".join(tokens[:head])
+    if len(text) <= head:
+        return bool(text) and literal.startswith(text), tokens, text
+    if not text.startswith(literal):
+        return False, tokens, text
+    return None, tokens[head:], text[head:]
 
 
 def _literal_ends(tokens, text: str, fold: bool):
