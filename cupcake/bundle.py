@@ -61,15 +61,16 @@ def install(package_dir: str = "") -> bool:
     except (OSError, ValueError, EOFError, TypeError):
         close(fd)
         return False
-    sys.meta_path.insert(0, _Finder(fd, index, root, installed, _fix_co_filename))
+    sys.meta_path.insert(0, _Finder(fd, index, root, installed, _fix_co_filename, package_dir + "/" + BUNDLE_NAME))
     return True
 
 
 class _Finder:
     """Finds and loads the modules the bundle holds (``importlib``'s finder and loader protocols)."""
 
-    def __init__(self, fd: int, index: dict, root: str, installed: int, fix) -> None:
+    def __init__(self, fd: int, index: dict, root: str, installed: int, fix, path: str) -> None:
         self._fd, self._index, self._root, self._installed, self._fix = fd, index, root, installed, fix
+        self._path = path
         self._spec = sys.modules["_frozen_importlib"].ModuleSpec
 
     def find_spec(self, name, path=None, target=None):
@@ -88,6 +89,7 @@ class _Finder:
         if entry[0]:
             spec.submodule_search_locations = [origin.rpartition("/")[0]]
         spec.has_location = True  # __file__ is the module's source file, as with the ordinary loader
+        spec.cached = self._path  # where its compiled code comes from (and importlib computes no .pyc name)
         return spec
 
     def create_module(self, spec):
@@ -106,6 +108,34 @@ class _Finder:
             return
         self._fix(code, spec.origin)  # tracebacks name the installed file
         exec(code, module.__dict__)
+
+
+# Modules whose docstrings are read at run time: typer's help text (the commands), pydantic's schema
+# descriptions (the policy language's models). Everywhere else a docstring is text a run unmarshals and
+# never reads (about a tenth of the code a Bash line loads), so the bundle leaves it out; the source
+# files keep them, and so does any module imported from its source.
+KEEP_DOCSTRINGS = ("cupcake/cli/", "cupcake/compile/")
+
+
+def _without_docstrings(source: bytes, relative: str):
+    """``source`` as a syntax tree without its docstrings (the module's, each class's and function's),
+    every other line where it was; the source itself under ``KEEP_DOCSTRINGS``."""
+    import ast
+    from os import sep
+
+    if relative.replace(sep, "/").startswith(KEEP_DOCSTRINGS):
+        return source
+    tree = ast.parse(source, relative)
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            if isinstance(body[0].value.value, str):
+                doc = body.pop(0)
+                if not body:  # a body that was only its docstring
+                    body.append(ast.copy_location(ast.Pass(), doc))
+    return tree
 
 
 def build(package_dir: str, out_path: str) -> int:
@@ -127,7 +157,7 @@ def build(package_dir: str, out_path: str) -> int:
             name = (os.path.dirname(relative) if is_package else relative[:-3]).replace(os.sep, ".")
             with open(path, "rb") as f:
                 source = f.read()
-            code = compile(source, relative, "exec", dont_inherit=True)
+            code = compile(_without_docstrings(source, relative), relative, "exec", dont_inherit=True)
             codes.append((name, is_package, marshal.dumps(code), len(source)))
     index, offset = {}, 0
     for name, is_package, data, size in codes:

@@ -132,3 +132,30 @@ def test_a_regular_install_ships_the_bundle_and_runs_from_it():
         assert probe(package.parent)[1].startswith("cupcake.protection.hook _Finder ")
     else:
         assert not (CHECKOUT / BUNDLE_NAME).exists(), "an editable install must never have a bundle"
+
+
+DOCS_PROBE = """
+import sys
+sys.path.insert(0, {site!r})
+from cupcake.bundle import install
+install()
+import cupcake.pipeline.runner as runner, cupcake.cli.run as command, cupcake.compile.literals as compiler
+print(runner.__doc__ is None, runner.run_plan.__doc__ is None, runner.Failure.__doc__ is None)
+print(bool(command.__doc__), bool(compiler.__doc__))
+print(runner.__cached__.endswith({name!r}), runner.__file__.endswith("runner.py"))
+"""
+
+
+def test_the_bundle_leaves_out_docstrings_no_run_reads(tmp_path):
+    """Docstrings are code a run unmarshals and never reads, except typer's help and pydantic's schema:
+    the bundle drops them elsewhere; a module's own file still holds them."""
+    site = fake_install(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", DOCS_PROBE.format(site=str(site), name=BUNDLE_NAME)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["True True True", "True True", "True True"]
+    assert '"""Run a plan over a context' in (site / "cupcake" / "pipeline" / "runner.py").read_text()
