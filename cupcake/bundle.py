@@ -20,8 +20,8 @@ then each module's marshalled code object at its offset. A module is served from
 its source file is the one bundled, as Python checks a ``.pyc``: the same size, and not changed since
 pip wrote the install record (which it writes after every file); otherwise its ordinary import runs."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: this module is imported the ordinary way, before the bundle
+# serves the rest, and nothing else a run loads imports `__future__` (its annotations are all valid at run time).
 import sys
 from marshal import loads
 from os import pread, stat
@@ -117,15 +117,38 @@ class _Finder:
 KEEP_DOCSTRINGS = ("cupcake/cli/", "cupcake/compile/")
 
 
-def _without_docstrings(source: bytes, relative: str):
-    """``source`` as a syntax tree without its docstrings (the module's, each class's and function's),
-    every other line where it was; the source itself under ``KEEP_DOCSTRINGS``."""
+def _compiled(source: bytes, relative: str):
+    """The module's code as the bundle holds it: without its docstrings (the module's, each class's and
+    function's; not under ``KEEP_DOCSTRINGS``), every other line where it was, and with postponed
+    annotations set as a compiler flag instead of a ``from __future__ import annotations`` statement
+    (the same code, without importing ``__future__`` at run time and looking it up in every module)."""
+    import __future__
+
     import ast
     from os import sep
 
-    if relative.replace(sep, "/").startswith(KEEP_DOCSTRINGS):
-        return source
     tree = ast.parse(source, relative)
+    flags = 0
+    kept = []
+    for statement in tree.body:
+        if (
+            isinstance(statement, ast.ImportFrom)
+            and statement.module == "__future__"
+            and [alias.name for alias in statement.names] == ["annotations"]
+            and statement.names[0].asname is None
+        ):
+            flags |= __future__.annotations.compiler_flag
+            continue
+        kept.append(statement)
+    tree.body = kept
+    if not relative.replace(sep, "/").startswith(KEEP_DOCSTRINGS):
+        _drop_docstrings(tree)
+    return compile(tree, relative, "exec", flags=flags, dont_inherit=True)
+
+
+def _drop_docstrings(tree) -> None:
+    import ast
+
     for node in ast.walk(tree):
         if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -135,7 +158,6 @@ def _without_docstrings(source: bytes, relative: str):
                 doc = body.pop(0)
                 if not body:  # a body that was only its docstring
                     body.append(ast.copy_location(ast.Pass(), doc))
-    return tree
 
 
 def build(package_dir: str, out_path: str) -> int:
@@ -157,7 +179,7 @@ def build(package_dir: str, out_path: str) -> int:
             name = (os.path.dirname(relative) if is_package else relative[:-3]).replace(os.sep, ".")
             with open(path, "rb") as f:
                 source = f.read()
-            code = compile(_without_docstrings(source, relative), relative, "exec", dont_inherit=True)
+            code = _compiled(source, relative)
             codes.append((name, is_package, marshal.dumps(code), len(source)))
     index, offset = {}, 0
     for name, is_package, data, size in codes:

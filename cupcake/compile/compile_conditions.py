@@ -8,7 +8,7 @@ from pydantic_core import ValidationError
 
 from cupcake.agents import catalog
 from cupcake.compile import schema
-from cupcake.compile.literals import required_literals
+from cupcake.compile.literals import required_pieces
 from cupcake.compile.messages import explain
 from cupcake.compile.state_conditions import compile_state_condition
 from cupcake.problems import ERROR, WARNING, suggestion
@@ -105,10 +105,10 @@ def compile_condition(cond, report: ConditionReporter, root: str = ""):
         path = tuple(cond["path"].split("."))
         if has_regex:
             pattern = checked_regex(cond["regex"], f"field {cond['path']}", report)
-            return ("field", path, "regex", pattern, required_literals(pattern or ""))
+            return ("field", path, "regex", pattern, required_pieces(pattern or ""))
         return ("field", path, "equals", cond["equals"], ())
     pattern = checked_regex(cond["value"], kind, report)
-    return (kind, pattern, required_literals(pattern or ""))
+    return (kind, pattern, required_pieces(pattern or ""))
 
 
 class ConditionReporter:

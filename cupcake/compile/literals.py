@@ -31,8 +31,41 @@ def required_literals(pattern: str) -> tuple[str, ...]:
     return tuple(unique[:3])
 
 
-def _walk(items, found: list[str]) -> None:
-    """Collect runs of literals that are required in sequence ``items``."""
+def required_pieces(pattern: str) -> tuple:
+    """``required_literals``, and then (up to two) alternations every match passes through whose
+    branches each require a literal: a tuple of those literals, one of which a match holds. A run
+    skips the pattern when a literal is missing or none of a tuple's is there (``(sudo|doas|su)``:
+    a harmless ``ls -la`` compiles none of the pack rules about them)."""
+    literals = required_literals(pattern)
+    try:
+        parsed = _p.parse(pattern)
+    except Exception:
+        return literals
+    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
+        return literals
+    sets: list[tuple[str, ...]] = []
+    _walk(list(parsed), [], sets)
+    chosen = sorted(set(sets), key=lambda s: (-min(len(m) for m in s), len(s), s))
+    return literals + tuple(chosen[:2])
+
+
+def _branch(alternatives) -> tuple[str, ...] | None:
+    """The longest literal each branch requires (so one of them is in every match), or None when a
+    branch requires none."""
+    picks = set()
+    for alternative in alternatives:
+        found: list[str] = []
+        _walk(list(alternative), found)
+        best = max((f for f in found if len(f) >= _MIN), key=lambda f: (len(f), f), default=None)
+        if best is None:
+            return None
+        picks.add(best)
+    return tuple(sorted(picks)) if picks else None
+
+
+def _walk(items, found: list[str], sets: list | None = None) -> None:
+    """Collect runs of literals that are required in sequence ``items`` (and, with ``sets``, the
+    alternations every match of ``items`` passes through, each as the literals one of which it holds)."""
     run: list[str] = []
     for op, arg in items:
         if op is _c.LITERAL:
@@ -45,14 +78,18 @@ def _walk(items, found: list[str]) -> None:
             # (group, add_flags, del_flags, pattern)
             add_flags = arg[1]
             if not add_flags & (re.IGNORECASE | re.VERBOSE):
-                _walk(list(arg[3]), found)
+                _walk(list(arg[3]), found, sets)
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
             low, _high, sub = arg
             if low >= 1:
-                _walk(list(sub), found)
+                _walk(list(sub), found, sets)
         elif op is getattr(_c, "ATOMIC_GROUP", None):
-            _walk(list(arg), found)
-        # anything else (branches, classes, assertions, anchors) requires no particular literal
+            _walk(list(arg), found, sets)
+        elif op is _c.BRANCH and sets is not None:
+            one_of = _branch(arg[1])
+            if one_of is not None:
+                sets.append(one_of)
+        # anything else (classes, assertions, anchors) requires no particular literal
     if run:
         found.append("".join(run))
 

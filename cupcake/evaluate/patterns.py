@@ -35,12 +35,19 @@ class Patterns:
         return rx
 
     def search(self, pattern: str, literals: tuple, text) -> bool:
-        """``re.search``, after checking the literals every match needs (so a pattern that cannot
-        match is never compiled)."""
+        """``re.search``, after checking the literals every match needs, and the tuples of literals one
+        of which it needs (``compile.literals.required_pieces``): a pattern that cannot match is never
+        compiled."""
         if not isinstance(text, str):
             return False
         for literal in literals:
-            if literal not in text:
+            if literal.__class__ is tuple:
+                for one in literal:
+                    if one in text:
+                        break
+                else:
+                    return False
+            elif literal not in text:
                 return False
         return self.regex(pattern).search(text) is not None
 
