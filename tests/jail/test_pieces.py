@@ -217,7 +217,10 @@ def test_the_installed_launcher_blocks_when_cupcake_cannot_import_under_the_os_l
     jailed = subprocess.run([*args, "--jail"], env=env, input=b"{}", capture_output=True)
     assert jailed.returncode == 2 and b"blocked" in jailed.stderr
     plain = subprocess.run(args, env=env, input=b"{}", capture_output=True)
-    assert plain.returncode == 0 and b"no policy was enforced" in plain.stdout
+    assert plain.returncode == 0 and plain.stdout == (
+        b'{"systemMessage":"Cupcake: cannot start, no policy was enforced for this event (fail_mode \\"open\\"): '
+        b'ImportError: broken on purpose"}\n'
+    )
 
 
 # ## The launcher's refusals, in process (the launcher runs out of process, where coverage does not see it) ##
