@@ -17,6 +17,17 @@ Feature: Rule packs
         Then the tool call is denied by the policy "git.force-push"
         And the denial says "Push normally"
 
+    Scenario: A rule that holds only on the part of a line Cupcake could not read says so first
+        Past the Bash reader's bounds, a rule is taken to hold when its program could be in the part not
+        read: the call is blocked, and the answer begins with what could not be read and how to write it.
+        Given the project policy:
+            """
+            imports = ["cupcake:recommended"]
+            """
+        When the agent asks to run one line of 2,010 commands like "mkdir d{n}", then "ls"
+        Then the tool call is denied
+        And the denial says "Cupcake could not read all of this command (too many commands), and the part it could not read may be what this rule stops"
+
     Scenario: A rule switched off by id no longer stops anything
         Given the project policy:
             """

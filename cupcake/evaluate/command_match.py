@@ -86,8 +86,25 @@ def holds(cond, view) -> bool:
             return True
     if script.incomplete:  # an unfinished reading: the condition may hold when the name is there
         names = needles(cond)
-        return not names or any(_in_order(name, lowered) for name in names)
+        if not names or any(_in_order(name, lowered) for name in names):
+            view.guesses += 1  # a guess: the block says what could not be read (``unread_block``)
+            return True
     return False
+
+
+# ``ctx.ext`` key: policy index -> why the Bash line could not be read to the end, for the policies whose
+# command conditions held only for that reason (their block then says so: ``unread_block``).
+UNREAD = "cupcake.unread"
+
+
+def unread_block(reason: str, text: str) -> str:
+    """A rule's block when its command condition held only because the line could not be read to the end:
+    what could not be read and how to write it, then the rule (its danger may not be there at all)."""
+    return (
+        f"Cupcake could not read all of this command ({reason}), and the part it could not read may be what "
+        f"this rule stops, so it is blocked. Write it plainly so Cupcake can check it (split it into shorter "
+        f"commands). The rule: {text}"
+    )
 
 
 def candidates(facts, programs) -> list:

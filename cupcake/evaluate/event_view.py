@@ -28,6 +28,7 @@ class EventView:
         "_script",
         "_facts",
         "_line",
+        "guesses",
     )
 
     def __init__(self, event, root: str, state=None, patterns=None):
@@ -36,6 +37,7 @@ class EventView:
         if patterns is None:
             patterns = Patterns()
         self.patterns = patterns
+        self.guesses = 0  # command conditions taken to hold only because the line could not be read to the end
         self.payload = event.payload
         self.root = root
         self.state = state  # the session's state summary, when a policy needs it (see state_load)

@@ -8,6 +8,7 @@ policies' contexts."""
 
 from __future__ import annotations
 
+from cupcake.evaluate.command_match import UNREAD
 from cupcake.evaluate.compiled import Policy
 from cupcake.evaluate.conditions import all_hold, event_candidates
 from cupcake.evaluate.event_view import EventView
@@ -38,9 +39,12 @@ class FeedbackCollection(BaseSystem):
         view = EventView(event, root, ctx.state, patterns)
         for i in event_candidates(compiled, event, patterns):
             policy = Policy(policies[i])
+            guesses = view.guesses
             if not all_hold(policy.conditions, view):
                 continue
             ctx.matched.append(i)
+            if view.guesses > guesses:  # it holds only because the line could not be read to the end
+                ctx.ext.setdefault(UNREAD, {})[i] = view.script().incomplete
             action = policy.action
             if action.kind == "soft":
                 ctx.soft.append(action.text)

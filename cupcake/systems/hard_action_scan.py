@@ -23,7 +23,8 @@ only when stricter (``ctx.decide``), and once it is a block the policies are not
 
 from __future__ import annotations
 
-from cupcake.evaluate.compiled import Policy
+from cupcake.evaluate.command_match import UNREAD
+from cupcake.evaluate.compiled import Action, Policy
 from cupcake.evaluate.event_view import EventView
 from cupcake.evaluate.patterns import of as run_patterns
 from cupcake.pipeline.context import HardDecision
@@ -92,7 +93,7 @@ class HardActionScan(BaseSystem):
                 if action.kind == "block" and _person_allowed(ctx, policy.name, action.text):
                     continue  # a person let this exact call through: the scan goes on
                 ctx.decide(
-                    _kind(ctx, action.kind, policy.name), action.text, policy.name
+                    _kind(ctx, action.kind, policy.name), _text(ctx, i, action), policy.name
                 )  # stricter than a custom decision, or not
                 break
             if action.kind == "check" and action.on_failure == "block":
@@ -106,6 +107,17 @@ class HardActionScan(BaseSystem):
             from cupcake.approvals.at_block import approve_used
 
             approve_used(ctx)
+
+
+def _text(ctx: Context, i: int, action: Action) -> str:
+    """The action's text; for a block whose rule held only because the Bash line could not be read to the
+    end, what could not be read comes first (the rule's own danger may not be there at all)."""
+    reason = ctx.ext.get(UNREAD, {}).get(i) if action.kind == "block" else None
+    if reason is None:
+        return action.text
+    from cupcake.evaluate.command_match import unread_block
+
+    return unread_block(reason, action.text)
 
 
 def _person_allowed(ctx: Context, rule: str, text: str) -> bool:
@@ -153,7 +165,7 @@ def _with_policy_block(ctx: Context, guard: str) -> None:
             action = policy.action
             if action.kind in HARD:
                 if action.kind == "block":
-                    found = HardDecision("block", action.text, policy.name)
+                    found = HardDecision("block", _text(ctx, i, action), policy.name)
                 break
     if found is None:
         ctx.hard = HardDecision("block", guard, self_protection.POLICY_NAME)
