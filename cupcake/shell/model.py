@@ -338,12 +338,12 @@ class Write:
             return True
         fold = fold or self.fold
         known = self.path
-        if known is not None and (known == "/" or not known.endswith("/")):
+        if known is not None:
             # Known: the tokens are its characters, and the walk below comes down to comparing strings
             # (a long line compares every command's paths with every earlier write: keep each cheap).
             if fold:
                 known, path = known.lower(), path.lower()
-            return known == path or self.recursive and (known == "/" or path.startswith(known + "/"))
+            return known == path or self.recursive and above(known, path)
         if match(self.tokens, path, fold):
             return True
         if self.recursive:
@@ -359,7 +359,7 @@ class Write:
     def could_name(self, name: str) -> bool:
         """Whether the target's last component could be ``name`` (e.g. ``cupcake.toml``)."""
         known = self.path
-        if known is not None and (known == "/" or not known.endswith("/")):  # its characters: compared as a string
+        if known is not None:  # its characters: compared as a string
             base = known[known.rfind("/") + 1 :]
             return base.lower() == name.lower() if self.fold else base == name
         return match(basename_tokens(self.tokens), name, self.fold)
@@ -439,6 +439,11 @@ class Script:
 
     def __repr__(self) -> str:
         return f"Script({self.commands!r}, incomplete={self.incomplete!r})"
+
+
+def above(directory: str, path: str) -> bool:
+    """Whether ``directory`` is a directory above ``path`` (both absolute and normalised)."""
+    return directory == "/" or path.startswith(directory + "/")
 
 
 def normpath(path: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from cupcake.shell.limits import LINK_CHECK_COST
-from cupcake.shell.model import _normtokens
+from cupcake.shell.model import _normtokens, above
 from cupcake.shell.words import ANY, match
 
 # Devices a write to changes no file (the terminal, the streams, the bit bucket, bash's network paths).
@@ -129,14 +129,14 @@ def _through(path: str, made, follow: bool, write, budget=None):
             if other is write:
                 continue
             known = other.path
-            if known is not None and (known == "/" or not known.endswith("/")):
+            if known is not None:  # its characters, compared as strings (as ``Write.could_be`` does)
                 text = prefix
                 if other.fold:
                     lowered = prefix.lower() if lowered is None else lowered
                     known, text = known.lower(), lowered
                 if itself and known == text:
                     return k, (target if other.path == prefix else None)
-                if other.recursive and text.startswith("/" if known == "/" else known + "/"):
+                if other.recursive and above(known, text):
                     return k, None
                 continue
             if budget is not None and not budget.spend(LINK_CHECK_COST):

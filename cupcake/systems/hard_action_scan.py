@@ -23,7 +23,7 @@ only when stricter (``ctx.decide``), and once it is a block the policies are not
 
 from __future__ import annotations
 
-from cupcake.evaluate.command_match import UNREAD
+from cupcake.evaluate.command_match import UNREAD, unread_block
 from cupcake.evaluate.compiled import Action, Policy
 from cupcake.evaluate.event_view import EventView
 from cupcake.evaluate.patterns import of as run_patterns
@@ -113,11 +113,7 @@ def _text(ctx: Context, i: int, action: Action) -> str:
     """The action's text; for a block whose rule held only because the Bash line could not be read to the
     end, what could not be read comes first (the rule's own danger may not be there at all)."""
     reason = ctx.ext.get(UNREAD, {}).get(i) if action.kind == "block" else None
-    if reason is None:
-        return action.text
-    from cupcake.evaluate.command_match import unread_block
-
-    return unread_block(reason, action.text)
+    return action.text if reason is None else unread_block(reason, action.text)
 
 
 def _person_allowed(ctx: Context, rule: str, text: str) -> bool:
