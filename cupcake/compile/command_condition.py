@@ -11,6 +11,7 @@ import fnmatch
 from pydantic_core import ValidationError
 
 from cupcake.compile import schema
+from cupcake.compile.glob_shapes import regexes, shape
 from cupcake.compile.messages import explain
 
 FIELDS = ("program", "subcommand", "flags", "not_flags", "args", "args_regex", "path_outside", "via", "piped_from")
@@ -87,7 +88,7 @@ def compile_command_condition(cond: dict, report, checked_regex):
     via = _names(cond.get("via"), "via", report)
     flags = _flag_sets(cond.get("flags"), "flags", report)
     not_flags = _flag_sets(cond.get("not_flags"), "not_flags", report)
-    args = tuple(glob_regex(g) for g in cond.get("args") or ()) or None
+    args = tuple(shape(glob_regex(g)) for g in cond.get("args") or ()) or None
     args_regex = cond.get("args_regex")
     if args_regex is not None:
         args_regex = checked_regex(args_regex, "command args_regex", report)
@@ -115,7 +116,7 @@ def compile_command_condition(cond: dict, report, checked_regex):
 
 def patterns_of(cond) -> list:
     """The regexes a compiled ``command`` condition evaluates (their SRE programs are cached)."""
-    found = list(cond[5] or ())
+    found = regexes(cond[5] or ())
     if cond[6]:
         found.append(cond[6])
     return found

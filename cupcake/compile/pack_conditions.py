@@ -22,6 +22,8 @@
 
 from __future__ import annotations
 
+from cupcake.compile.glob_shapes import regexes, shape
+from cupcake.evaluate.pack_match import ANY_DEPTH
 from cupcake.evaluate.pack_match import glob_regex as _regex
 from cupcake.evaluate.secret_scan import QUOTED, literal_patterns  # noqa: E402
 from cupcake.problems import suggestion
@@ -88,7 +90,7 @@ def compile_pack_condition(cond: dict, report):
             return None
         if paths is None or excepted is None:
             return None
-        return ("project_file", tuple(_regex(g) for g in paths), tuple(_regex(g) for g in excepted), unignored)
+        return ("project_file", _shapes(paths), _shapes(excepted), unignored)
     if kind == "sql":
         from cupcake.evaluate.sql_text import KINDS
 
@@ -116,14 +118,7 @@ def compile_pack_condition(cond: dict, report):
     excepted = _strings(cond.get("except", []), "except", kind, report, empty=True)
     if paths is None or excepted is None:
         return None
-    return (
-        "path",
-        access,
-        tuple(glob_form(g) for g in paths),
-        tuple(glob_form(g) for g in excepted),
-        where,
-        needles(paths),
-    )
+    return ("path", access, by_form(paths), by_form(excepted), where, needles(paths))
 
 
 def _strings(value, key, kind, report, choices=None, empty=False):
@@ -179,7 +174,22 @@ def glob_form(glob: str) -> tuple:
     if glob.startswith("/"):
         return _regex(glob), "abs"
     body = glob[3:] if glob.startswith("**/") else glob
-    return "(?:.*/)?" + _regex(body), "any"
+    return ANY_DEPTH + _regex(body), "any"
+
+
+def by_form(globs) -> tuple:
+    """The globs' regexes as shapes (``glob_shapes``), grouped by the spelling of a path each is matched
+    against: ``((form, shapes), …)``, forms in the order the globs first name them. A run spells each
+    path once per form, and asks whether any shape of the form matches."""
+    grouped: dict = {}
+    for glob in globs:
+        regex, form = glob_form(glob)
+        grouped.setdefault(form, []).append(shape(regex))
+    return tuple((form, tuple(shapes)) for form, shapes in grouped.items())
+
+
+def _shapes(globs) -> tuple:
+    return tuple(shape(_regex(g)) for g in globs)
 
 
 def needles(globs) -> tuple:
@@ -207,7 +217,7 @@ def patterns_of(cond) -> list:
     """The regexes a compiled pack condition evaluates (cached in the policy cache)."""
     kind = cond[0]
     if kind == "path":
-        return [r for r, _f in cond[2] + cond[3]]
+        return [r for _form, shapes in cond[2] + cond[3] for r in regexes(shapes)]
     if kind == "secret":
         return (
             [p for _t, p, _c, _l, _a in cond[2]]
@@ -216,5 +226,5 @@ def patterns_of(cond) -> list:
             + literal_patterns(cond)
         )
     if kind == "project_file":
-        return list(cond[1] + cond[2])
+        return regexes(cond[1] + cond[2])
     return []

@@ -1,7 +1,8 @@
 """Evaluating a compiled ``command`` condition on a warm run.
 
 The compiled tuple: ``("command", programs, subcommands, flags, not_flags, args, args_regex,
-path_outside, via, globs)`` (see ``command_condition``). The condition holds when some simple command
+path_outside, via, globs, piped)`` (see ``command_condition``; ``args``: the shapes of the ``globs``'
+regexes, ``glob_shapes``). The condition holds when some simple command
 the line would run (``cupcake.shell``, imported only when the prefilter passes) matches every field.
 
 The prefilter is sound: a line can only run a program whose name it spells out. Quotes and
@@ -11,6 +12,8 @@ always read. Names are compared case-insensitively (a case-insensitive file syst
 """
 
 from __future__ import annotations
+
+from cupcake.evaluate.glob_match import any_fits
 
 _EXPANDS = "$`?*["  # may produce any name: always read the line
 _SPLITS = "'\"\\{"  # may split a name, keeping its letters in order
@@ -169,8 +172,8 @@ def command_matches(cond, cmd, view):
         return None  # xargs hands it arguments no one can see: they could be anything
     words = _positional_words(cmd, skip)
     if args is not None:
-        patterns = [view.patterns.regex(p) for p in args]
-        if not any(rx.match(w.value) for w in words for rx in patterns):
+        patterns = view.patterns
+        if not any(any_fits(args, w.value, patterns) for w in words):
             return "no argument matches " + " / ".join(cond[9] or ())
     if args_regex is not None:
         rx = view.patterns.regex(args_regex)

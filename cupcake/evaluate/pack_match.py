@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from cupcake.evaluate.command_match import may_hold_names
+from cupcake.evaluate.glob_match import any_fits
 
 READ_TOOLS = ("Read", "Grep", "Glob", "LS", "NotebookRead")
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -163,9 +164,9 @@ def _path_matches(path: str, globs, excepted, where, view) -> bool:
 
 
 def _any_glob(forms: dict, globs, view) -> bool:
-    for pattern, form in globs:
+    for form, shapes in globs:  # ``pack_conditions.by_form``
         text = forms[form]
-        if text is not None and view.patterns.regex(pattern).match(text) is not None:
+        if text is not None and any_fits(shapes, text, view.patterns):
             return True
     return False
 
@@ -183,12 +184,8 @@ def _project_file(cond, view) -> bool:
             names = [e.name for _n, e in zip(range(MAX_LISTED), entries)]
     except OSError:
         return False
-    found = [
-        n
-        for n in names
-        if any(view.patterns.regex(g).match(n) for g in globs)
-        and not any(view.patterns.regex(g).match(n) for g in excepted)
-    ]
+    patterns = view.patterns
+    found = [n for n in names if any_fits(globs, n, patterns) and not any_fits(excepted, n, patterns)]
     if not found or not unignored:
         return bool(found)
     ignored = _gitignore(view.root)
@@ -297,6 +294,9 @@ def _sql(cond, view) -> bool:
     return False
 
 
+ANY_DEPTH = "(?:.*/)?"  # any folders, or none (``**/``)
+
+
 def glob_regex(glob: str) -> str:
     """A glob as a regex over a path (``**`` crosses directories, ``*`` does not; ``{a,b}``)."""
     out = []
@@ -307,7 +307,7 @@ def glob_regex(glob: str) -> str:
             out.append(".*")
             k += 2
             if glob.startswith("/", k):
-                out[-1] = "(?:.*/)?"
+                out[-1] = ANY_DEPTH
                 k += 1
             continue
         if ch == "*":

@@ -38,18 +38,27 @@ class Patterns:
         """``re.search``, after checking the literals every match needs, and the tuples of literals one
         of which it needs (``compile.literals.required_pieces``): a pattern that cannot match is never
         compiled."""
-        if not isinstance(text, str):
+        if not isinstance(text, str) or not _holds(literals, text):
             return False
-        for literal in literals:
-            if literal.__class__ is tuple:
-                for one in literal:
-                    if one in text:
-                        break
-                else:
-                    return False
-            elif literal not in text:
-                return False
         return self.regex(pattern).search(text) is not None
+
+    def match(self, pattern: str, literals: tuple, text: str) -> bool:
+        """``re.match``, after the same check of the literals as ``search``."""
+        return _holds(literals, text) and self.regex(pattern).match(text) is not None
+
+
+def _holds(literals: tuple, text: str) -> bool:
+    """Whether ``text`` holds every literal, and one of each tuple of literals."""
+    for literal in literals:
+        if literal.__class__ is tuple:
+            for one in literal:
+                if one in text:
+                    break
+            else:
+                return False
+        elif literal not in text:
+            return False
+    return True
 
 
 def of(ctx) -> Patterns:
