@@ -294,17 +294,18 @@ def _sql(cond, view) -> bool:
     return False
 
 
-ANY_DEPTH = "(?:.*/)?"  # any folders, or none (``**/``)
+ANY_DEPTH = "(?s:.*/)?"  # any folders, or none (``**/``)
 
 
 def glob_regex(glob: str) -> str:
-    """A glob as a regex over a path (``**`` crosses directories, ``*`` does not; ``{a,b}``)."""
+    """A glob as a regex over a path (``**`` crosses directories, ``*`` does not; ``{a,b}``). ``**``
+    crosses every character, a newline too (``(?s:…)``): a file name may hold one."""
     out = []
     k = 0
     while k < len(glob):
         ch = glob[k]
         if glob.startswith("**", k):
-            out.append(".*")
+            out.append("(?s:.*)")
             k += 2
             if glob.startswith("/", k):
                 out[-1] = ANY_DEPTH
