@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 from cupcake.compile.glob_shapes import regexes, shape
-from cupcake.evaluate.pack_match import ANY_DEPTH
+from cupcake.evaluate.pack_match import ANY_DEPTH, set_end
 from cupcake.evaluate.pack_match import glob_regex as _regex
 from cupcake.evaluate.secret_scan import QUOTED, literal_patterns  # noqa: E402
 from cupcake.problems import suggestion
@@ -88,7 +88,7 @@ def compile_pack_condition(cond: dict, report):
         if not isinstance(unignored, bool):
             report("condition project_file: `unignored` is true or false", "conditions")
             return None
-        if paths is None or excepted is None:
+        if paths is None or excepted is None or not _readable(paths + excepted, kind, report):
             return None
         return ("project_file", _shapes(paths), _shapes(excepted), unignored)
     if kind == "sql":
@@ -116,9 +116,22 @@ def compile_pack_condition(cond: dict, report):
         return None
     paths = _strings(cond.get("paths"), "paths", kind, report)
     excepted = _strings(cond.get("except", []), "except", kind, report, empty=True)
-    if paths is None or excepted is None:
+    if paths is None or excepted is None or not _readable(paths + excepted, kind, report):
         return None
     return ("path", access, by_form(paths), by_form(excepted), where, needles(paths))
+
+
+def _readable(globs, kind: str, report) -> bool:
+    """Whether every glob makes a regex (``[z-a]`` does not): reported here, never an error of a run."""
+    import re
+
+    for glob in globs:
+        try:
+            re.compile(glob_form(glob)[0])
+        except re.error as exc:
+            report(f"condition {kind}: the glob {glob!r} cannot be read ({exc})", "conditions")
+            return False
+    return True
 
 
 def _strings(value, key, kind, report, choices=None, empty=False):
@@ -193,24 +206,59 @@ def _shapes(globs) -> tuple:
 
 
 def needles(globs) -> tuple:
-    """For each glob, its longest literal piece (lower case): a Bash line naming such a path holds
-    one of them (unless it spells the name with an expansion, which is always read)."""
+    """For each glob, its longest literal piece (lower case), one per name of a choice (``{a,b}``): a
+    Bash line naming such a path holds one of them (unless it spells the name with an expansion, which
+    is always read). A set (``[rd]``) is no literal piece; () when a glob has none (no prefilter)."""
     found = []
     for glob in globs:
-        best = ""
-        piece: list[str] = []
-        for ch in glob.lstrip("~") + "*":
-            if ch in "*?[]{},/":
-                text = "".join(piece)
-                if len(text) > len(best):
-                    best = text
-                piece = []
-            else:
-                piece.append(ch)
-        if not best:
-            return ()  # a glob with no literal: no prefilter
-        found.append(best.lower())
+        spelled = _choices(glob)
+        if not spelled:
+            return ()
+        for one in spelled:
+            best = _longest_literal(one.lstrip("~"))
+            if not best:
+                return ()
+            found.append(best.lower())
     return tuple(dict.fromkeys(found))
+
+
+MAX_CHOICES = 64  # spellings of one glob's choices looked at for the prefilter (more: no prefilter)
+
+
+def _choices(glob: str) -> list:
+    """The glob once per combination of its choices, as ``glob_regex`` reads them (a "{" closed by the
+    next "}"); [] past ``MAX_CHOICES``."""
+    at = glob.find("{")
+    while at >= 0 and "}" not in glob[at:]:
+        at = glob.find("{", at + 1)
+    if at < 0:
+        return [glob]
+    end = glob.index("}", at)
+    out: list = []
+    for name in glob[at + 1 : end].split(","):
+        out += _choices(glob[:at] + name + glob[end + 1 :])
+        if len(out) > MAX_CHOICES:
+            return []
+    return out
+
+
+def _longest_literal(glob: str) -> str:
+    best = ""
+    piece: list[str] = []
+    k = 0
+    while k <= len(glob):
+        ch = glob[k] if k < len(glob) else "*"
+        if ch in "*?[]{},/":
+            text = "".join(piece)
+            if len(text) > len(best):
+                best = text
+            piece = []
+            if ch == "[" and set_end(glob, k) > 0:
+                k = set_end(glob, k)  # a set: one character of several, no literal
+        else:
+            piece.append(ch)
+        k += 1
+    return best
 
 
 def patterns_of(cond) -> list:

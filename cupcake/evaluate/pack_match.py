@@ -300,6 +300,10 @@ ANY_DEPTH = "(?s:.*/)?"  # any folders, or none (``**/``)
 def glob_regex(glob: str) -> str:
     """A glob as a regex over a path (``**`` crosses directories, ``*`` does not; ``{a,b}``). ``**``
     crosses every character, a newline too (``(?s:…)``): a file name may hold one."""
+    return _glob_body(glob) + "\\Z"
+
+
+def _glob_body(glob: str) -> str:
     out = []
     k = 0
     while k < len(glob):
@@ -317,14 +321,22 @@ def glob_regex(glob: str) -> str:
             out.append("[^/]")
         elif ch == "{" and "}" in glob[k:]:
             end = glob.index("}", k)
-            out.append("(?:" + "|".join(glob_regex(p) for p in glob[k + 1 : end].split(",")) + ")")
+            out.append("(?:" + "|".join(_glob_body(p) for p in glob[k + 1 : end].split(",")) + ")")
             k = end
-        elif ch == "[" and "]" in glob[k + 1 :]:
-            end = glob.index("]", k + 1)
-            inner = glob[k + 1 : end]
-            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
+        elif ch == "[" and set_end(glob, k) > 0:
+            end = set_end(glob, k)
+            first = k + 1 + (glob[k + 1] in "!^")
+            inner = glob[first:end].replace("\\", "\\\\").replace("[", "\\[")
+            out.append(("[^" if first > k + 1 else "[") + inner + "]")
             k = end
         else:
-            out.append("\\" + ch if ch in ".^$+()|\\" else ch)
+            out.append("\\" + ch if ch in ".^$+()|\\[" else ch)
         k += 1
-    return "".join(out) + "\\Z"
+    return "".join(out)
+
+
+def set_end(glob: str, k: int) -> int:
+    """Where the set that opens at ``glob[k]`` ("[") closes, or -1 when that bracket opens none (a set
+    holds a character, negated by a leading ! or ^: "[]" and "[!]" are characters)."""
+    first = k + 1 + (glob[k + 1 : k + 2] in ("!", "^"))
+    return glob.find("]", first + 1)
