@@ -157,7 +157,7 @@ def _secret(kinds: tuple, report):
         from cupcake.compile.literals import anchor, required_literals, starts
 
         keys = secret_patterns.key_patterns() if "key" in kinds else ()
-        keys = tuple((t, p, c, _literals(p, required_literals), () if c else anchor(p)) for t, p, c in keys)
+        keys = tuple((t, p, c, _literals(p, required_literals), () if c else anchor(p), _fewest(p)) for t, p, c in keys)
         code, config = secret_patterns.keyword_patterns() if "keyword" in kinds else ((), ())
         code, config = (tuple((p, g, starts(p)) for p, g in found) for found in (code, config))
         entropy = secret_patterns.entropy_settings() if "entropy" in kinds else ()
@@ -165,6 +165,13 @@ def _secret(kinds: tuple, report):
         report(f"condition secret: cannot read detect-secrets' patterns ({type(exc).__name__}: {exc})", "conditions")
         return None
     return ("secret", kinds, keys, code, config, entropy)
+
+
+def _fewest(pattern: str) -> int:
+    """The fewest characters a match of ``pattern`` holds: a shorter text is not scanned with it."""
+    from re import _parser  # type: ignore[attr-defined]  # private, not in typeshed
+
+    return _parser.parse(pattern).getwidth()[0]
 
 
 def _literals(pattern: str, required_literals) -> tuple:
@@ -268,7 +275,7 @@ def patterns_of(cond) -> list:
         return [r for _form, shapes in cond[2] + cond[3] for r in regexes(shapes)]
     if kind == "secret":
         return (
-            [p for _t, p, _c, _l, _a in cond[2]]
+            [p for _t, p, _c, _l, _a, _f in cond[2]]
             + [p for p, _g, _s in cond[3] + cond[4]]
             + list(QUOTED)
             + literal_patterns(cond)

@@ -43,7 +43,7 @@ def plain_find(cond, text: str, path: str):
     text = secret_scan.bounded(text)
     lines = _plain_lines(text)
     if "key" in kinds:
-        for secret_type, pattern, needs_context, _literals, _anchor in keys:
+        for secret_type, pattern, needs_context, _literals, _anchor, _fewest in keys:
             if needs_context:
                 if lines and re.search(pattern, lines):
                     return "key", secret_type
@@ -145,7 +145,11 @@ def _texts(seed: str, pieces: list, count: int = 600):
         ("entropy", QUOTES + ASSIGNMENTS, ["src/app.py"]),
     ],
 )
-def test_the_scan_answers_as_the_plain_scan(kind, pieces, paths):
+@pytest.mark.parametrize("short_text", [None, 0])
+def test_the_scan_answers_as_the_plain_scan(kind, pieces, paths, short_text, monkeypatch):
+    if short_text is not None:  # every text searched as a long one is: rarest characters first, literals' regexes
+        monkeypatch.setattr(secret_scan, "DIRECT_BELOW", short_text)
+        monkeypatch.setattr(secret_scan, "REGEX_FIND_FROM", short_text)
     cond = _cond(kind)
     cached, bare = _cached(cond), Patterns()  # literals found through their regexes, or with str.find
     answers = {True: 0, False: 0}
@@ -243,7 +247,7 @@ def test_a_text_made_of_names_costs_one_finditer():
 
 def test_a_literal_regex_finds_the_literal_and_nothing_else():
     cond = _cond("key")
-    literals = {lit for _t, _p, _c, lits, _a in cond[2] for lit in lits} | set(secret_scan._WORDS)
+    literals = {lit for _t, _p, _c, lits, _a, _f in cond[2] for lit in lits} | set(secret_scan._WORDS)
     literals |= {"a.b", "x*y", "1\\2", "[q]", "(?i)", "$^", "{2}", "a|b", "\\1", " - ", "é.", "\n."}
     texts = ["", "a.b", "axb", "x*y", "xxy", "1\\2", "[q]", "q", "(?i)", "$^", "{2}", "a|b", "ab", "\\1", " - "]
     for literal in literals:
