@@ -5,6 +5,7 @@ compiled, and a run where nothing can match never even imports ``re``."""
 from __future__ import annotations
 
 from cupcake import speedups
+from cupcake.evaluate.command_match import holds as command_holds  # loaded by every run (feedback_collection)
 
 
 def holds(cond, view) -> bool:
@@ -12,8 +13,6 @@ def holds(cond, view) -> bool:
     if kind == "command_regex":
         return view.patterns.search(cond[1], cond[2], view.command)
     if kind == "command":
-        from cupcake.evaluate.command_match import holds as command_holds
-
         return command_holds(cond, view)
     if kind == "filepath_regex":
         return view.patterns.search(cond[1], cond[2], view.file_path)
