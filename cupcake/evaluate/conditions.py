@@ -70,12 +70,12 @@ def candidates(index: dict, event: str, tool_name, patterns, agent_tool=None, ag
 
 def _tool_matches(names: dict, regexes, tool: str, found: list, patterns) -> None:
     found.extend(names.get(tool, ()))
-    for pattern, literals, i in regexes:
+    for pattern, literals, ids in regexes:
         if not all(lit in tool for lit in literals):
             continue
         plain = plain_fullmatch(pattern, tool)
         if plain if plain is not None else patterns.regex(pattern).fullmatch(tool):
-            found.append(i)
+            found.extend(ids)
 
 
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
