@@ -5,13 +5,14 @@ run matches the plain ones with string comparisons instead of compiling a regex
 A regex is plain when its parsed form is a literal head, at most one gap, a literal tail, then ``\\Z``,
 without IGNORECASE. The gap is ``.*`` (``.*?`` alike; with DOTALL it may hold anything, without it no
 newline) or ``[^c]*`` (it may not hold ``c``): what the glob translations make of ``*`` and ``**``
-(``pack_match.glob_regex``, ``fnmatch.translate``). Its shape is ``(head, tail, gap)``:
+(``pack_match.glob_regex``, ``fnmatch.translate``). The shapes, each as few objects as it can be (the
+policy cache's head holds them, and every run unmarshals it):
 
-| gap | ``re.match(pattern, text)`` holds when |
+| shape | ``re.match(pattern, text)`` holds when |
 |---|---|
-| None | ``text == head`` (a literal; tail is "") |
-| a string | ``text`` starts with ``head`` and ends with ``tail``, which do not overlap, and what lies between holds no character of ``gap`` ("" for any character, "\\n" for ``.*`` without DOTALL, "/" for ``[^/]*``) |
-| a tuple | ``head`` is the regex itself (not plain): ``gap`` is ``literals.required_pieces``, checked before it is compiled |
+| a string | ``text`` is that string (a literal) |
+| ``(head, tail, gap)`` | ``text`` starts with ``head`` and ends with ``tail``, which do not overlap, and what lies between holds no character of ``gap`` ("" for any character, "\\n" for ``.*`` without DOTALL, "/" for ``[^/]*``) |
+| ``(pattern, pieces)`` | not plain: the regex itself, compiled only when the text holds its ``pieces`` (``literals.required_pieces``) |
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ _REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT)  # greedy or lazy: the same texts matc
 _END = None  # the token of ``\Z``; a literal is a one-character string, a gap a 1-tuple of what it may not hold
 
 
-def shape(pattern: str) -> tuple:
+def shape(pattern: str):
     """``pattern``'s shape (see the module's table); a regex that does not parse keeps its text (the run
     compiles it and fails as it did before)."""
     plain = _plain(pattern)
@@ -36,12 +37,12 @@ def shape(pattern: str) -> tuple:
         pieces = required_pieces(pattern)
     except Exception:
         pieces = ()
-    return (pattern, "", tuple(pieces))
+    return (pattern, tuple(pieces))
 
 
 def regexes(shapes) -> list:
     """The patterns among ``shapes`` that a run compiles (their SRE programs go into the policy cache)."""
-    return [head for head, _tail, gap in shapes if gap.__class__ is tuple]
+    return [s[0] for s in shapes if s.__class__ is tuple and len(s) == 2]
 
 
 def _plain(pattern: str):
@@ -60,7 +61,7 @@ def _plain(pattern: str):
     if _END in tokens or len(gaps) > 1:
         return None
     if not gaps:
-        return ("".join(tokens), "", None)
+        return "".join(tokens)
     at = gaps[0]
     return ("".join(tokens[:at]), "".join(tokens[at + 1 :]), tokens[at][0])
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 def any_fits(shapes, text: str, patterns) -> bool:
     """Whether one of ``shapes`` matches ``text`` (``patterns``: the run's regexes, for those that are
     not plain); the first that matches ends the search, so later regexes are never compiled."""
-    for head, tail, gap in shapes:
-        if gap is None:
-            if text == head:
+    for shape in shapes:
+        if shape.__class__ is str:
+            if text == shape:
                 return True
-        elif gap.__class__ is str:
+        elif len(shape) == 3:
+            head, tail, gap = shape
             end = len(text) - len(tail)
             if (
                 end >= len(head)
@@ -22,6 +23,6 @@ def any_fits(shapes, text: str, patterns) -> bool:
                 and (not gap or gap not in text[len(head) : end])
             ):
                 return True
-        elif patterns.match(head, gap, text):
+        elif patterns.match(shape[0], shape[1], text):
             return True
     return False

@@ -68,17 +68,21 @@ def test_shapes_answer_as_re_match_on_generated_patterns_and_texts():
 def test_the_generated_patterns_hold_every_kind_of_shape():
     kinds: dict = {}
     for pattern in PATTERNS:
-        gap = shape(pattern)[2]
-        key = "regex" if gap.__class__ is tuple else gap
+        found = shape(pattern)
+        key = None if found.__class__ is str else found[2] if len(found) == 3 else "regex"
         kinds[key] = kinds.get(key, 0) + 1
     assert set(kinds) == {None, "", "\n", "/", "a", "é", "regex"}, kinds
     assert min(kinds.values()) >= 20, kinds
     assert sum(kinds.values()) - kinds["regex"] >= 600, kinds
 
 
+def _kind(found) -> str:
+    return "literal" if found.__class__ is str else "gap" if len(found) == 3 else "regex"
+
+
 def _without_overlap_check(shapes, text, patterns):
-    head, tail, gap = shapes[0]
-    if gap.__class__ is str:
+    if _kind(shapes[0]) == "gap":
+        head, tail, gap = shapes[0]
         return (
             text.startswith(head)
             and text.endswith(tail)
@@ -88,19 +92,19 @@ def _without_overlap_check(shapes, text, patterns):
 
 
 def _gap_holds_anything(shapes, text, patterns):
-    head, tail, gap = shapes[0]
-    return any_fits(((head, tail, "" if gap.__class__ is str else gap),), text, patterns)
+    if _kind(shapes[0]) == "gap":
+        return any_fits(((shapes[0][0], shapes[0][1], ""),), text, patterns)
+    return any_fits(shapes, text, patterns)
 
 
 def _dotall_ignored(pattern):
     found = shape(pattern)
-    return (found[0], found[1], "") if found[2] == "\n" else found
+    return (found[0], found[1], "") if _kind(found) == "gap" and found[2] == "\n" else found
 
 
 def _literal_as_prefix(shapes, text, patterns):
-    head, tail, gap = shapes[0]
-    if gap is None:
-        return text.startswith(head)
+    if _kind(shapes[0]) == "literal":
+        return text.startswith(shapes[0])
     return any_fits(shapes, text, patterns)
 
 
@@ -118,9 +122,10 @@ def test_a_wrong_matcher_or_recogniser_is_caught():
 
 
 def test_a_pattern_that_is_not_plain_keeps_its_regex_and_the_literals_it_needs():
-    assert shape(r"(?s:.*/)?\.ssh/id_[^/]*\Z") == (r"(?s:.*/)?\.ssh/id_[^/]*\Z", "", (".ssh/id_",))
-    assert shape(r"(?i)\.env\Z")[2] == ()  # no literal check under IGNORECASE
-    assert shape("a[")[2] == ()  # not a regex at all: left to the run, which fails as before
+    assert shape(r"(?s:.*/)?\.ssh/id_[^/]*\Z") == (r"(?s:.*/)?\.ssh/id_[^/]*\Z", (".ssh/id_",))
+    assert shape(r"(?i)\.env\Z") == (r"(?i)\.env\Z", ())  # no literal check under IGNORECASE
+    assert shape("a[") == ("a[", ())  # not a regex at all: left to the run, which fails as before
+    assert shape(r"(?s:\.git)\Z") == ".git" and shape(r"[^/]*\.pem\Z") == ("", ".pem", "/")
     assert regexes([shape(r"[^/]*\.pem\Z"), shape(r"a.+\Z")]) == [r"a.+\Z"]
 
 
@@ -184,13 +189,13 @@ def test_the_packs_globs_answer_as_their_regexes():
         regex, form = glob_form(glob)
         ((shown_form, (found,)),) = by_form([glob])
         assert shown_form == form
-        plain += found[2].__class__ is not tuple
+        plain += _kind(found) != "regex"
         for text in _PATH_TEXTS + [t.rsplit("/", 1)[-1] for t in _PATH_TEXTS]:
             assert any_fits((found,), text, run) == (re.match(regex, text) is not None), (glob, text)
     for glob in sorted(args):
         regex = fnmatch.translate(glob)
         found = shape(regex)
-        plain += found[2].__class__ is not tuple
+        plain += _kind(found) != "regex"
         for text in _ARG_TEXTS + [glob]:
             assert any_fits((found,), text, run) == (re.match(regex, text) is not None), (glob, text)
     assert plain >= 0.95 * (len(paths) + len(args))  # matched without a regex
