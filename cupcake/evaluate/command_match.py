@@ -2,8 +2,9 @@
 
 The compiled tuple: ``("command", programs, subcommands, flags, not_flags, args, args_regex,
 path_outside, via, globs, piped)`` (see ``command_condition``; ``args``: the shapes of the ``globs``'
-regexes, ``glob_shapes``). The condition holds when some simple command
-the line would run (``cupcake.shell``, imported only when the prefilter passes) matches every field.
+regexes, ``glob_shapes``; ``args_regex``: (pattern, the pieces every match holds)). The condition holds
+when some simple command the line would run (``cupcake.shell``, imported only when the prefilter passes)
+matches every field.
 
 The prefilter is sound: a line can only run a program whose name it spells out. Quotes and
 backslashes (``r''m``, ``\\rm``) split a name but keep its letters in order; expansions and globs
@@ -201,9 +202,10 @@ def command_matches(cond, cmd, view):
         if not any(any_fits(args, w.value, patterns) for w in words):
             return "no argument matches " + " / ".join(cond[9] or ())
     if args_regex is not None:
-        rx = view.patterns.regex(args_regex)
-        if not any(rx.search(w.value) for w in words):
-            return f"no argument matches /{args_regex}/"
+        pattern, pieces = args_regex
+        patterns = view.patterns
+        if not any(patterns.search(pattern, pieces, w.value) for w in words):
+            return f"no argument matches /{pattern}/"
     if outside is not None:
         roots = _roots(outside, view.root)
         if not any(path_outside(w, cmd.cwd, roots) for w in words):

@@ -6,6 +6,8 @@ keyword and entropy checks look only at lines that could hold an assignment or a
 
 from __future__ import annotations
 
+from cupcake.evaluate.patterns import folded
+
 MAX_SCAN = 512 * 1024
 MIN_ENTROPY_LENGTH = 20  # shorter quoted strings are words and identifiers, not keys
 # Values that stand for a secret without being one (detect-secrets' own filters, in short).
@@ -166,31 +168,6 @@ def find(cond, texts, patterns, path: str = ""):
                         if all(c in charset for c in value) and shannon(value, charset) > limit:
                             return "entropy", "a high-entropy string"
     return None
-
-
-# The characters other than ASCII letters that (?i) matches to an ASCII letter (Python's re: the
-# dotted and dotless I, the long s, the Kelvin sign; tests/evaluate/test_secret_scan.py asks re about
-# every character). Lower-casing alone misses the last three, and turns İ into two characters.
-_FOLDS = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
-_folded: dict = {}  # id(text) -> (text, folded): the scan's three conditions fold the same text
-
-
-def folded(text: str) -> str:
-    """``text`` lower-cased as ``(?i)`` sees its ASCII letters, one character for one: a literal of
-    lower-case ASCII a case-insensitive pattern matches there occurs here at the same place."""
-    seen = _folded.get(id(text))
-    if seen is not None and seen[0] is text:
-        return seen[1]
-    out = text
-    if not text.isascii():
-        for odd, letter in _FOLDS:
-            if odd in out:
-                out = out.replace(odd, letter)
-    out = out.lower()
-    if len(_folded) > 4:
-        _folded.clear()
-    _folded[id(text)] = (text, out)
-    return out
 
 
 def matches(regex, text: str, hay: str, heads):

@@ -123,7 +123,7 @@ def test_a_wrong_matcher_or_recogniser_is_caught():
 
 def test_a_pattern_that_is_not_plain_keeps_its_regex_and_the_literals_it_needs():
     assert shape(r"(?s:.*/)?\.ssh/id_[^/]*\Z") == (r"(?s:.*/)?\.ssh/id_[^/]*\Z", (".ssh/id_",))
-    assert shape(r"(?i)\.env\Z") == (r"(?i)\.env\Z", ())  # no literal check under IGNORECASE
+    assert shape(r"(?i)\.env\Z") == (r"(?i)\.env\Z", (None, ".env"))  # looked for in the folded text
     assert shape("a[") == ("a[", ())  # not a regex at all: left to the run, which fails as before
     assert shape(r"(?s:\.git)\Z") == ".git" and shape(r"[^/]*\.pem\Z") == ("", ".pem", "/")
     assert regexes([shape(r"[^/]*\.pem\Z"), shape(r"a.+\Z")]) == [r"a.+\Z"]
