@@ -28,6 +28,7 @@ class EventView:
         "_script",
         "made_facts",
         "per_command",
+        "pack_memo",
         "_line",
         "guesses",
     )
@@ -52,6 +53,7 @@ class EventView:
         self._script = None
         self.made_facts = None  # the line's ``facts`` once made (``command_match`` reads them when they are)
         self.per_command: dict = {}  # Command -> what ``command_match`` worked out about it
+        self.pack_memo: dict = {}  # what ``pack_match`` works out once per run (a path's spellings…)
         self._line: tuple | None = None
 
     @property

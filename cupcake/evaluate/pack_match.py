@@ -79,16 +79,30 @@ def _path(cond, view) -> bool:
             return False
         facts = view.facts(full=access != "write")
         if access in ("read", "any"):
-            for word, cwd in facts.reads:
-                path = _word_path(word, cwd or view.root)
-                if path and _path_matches(path, globs, excepted, where, view):
+            for path in _line_paths(view, facts, "read"):
+                if _path_matches(path, globs, excepted, where, view):
                     return True
         if access in ("write", "any"):
-            for write in facts.writes:
-                path = write.path if write.path is not None else write.pattern
-                if path and _path_matches(path, globs, excepted, where, view):
+            for path in _line_paths(view, facts, "write"):
+                if _path_matches(path, globs, excepted, where, view):
                     return True
     return False
+
+
+def _line_paths(view, facts, access: str) -> list:
+    """The paths the Bash line reads or writes (as ``facts`` says), made once per reading of the line:
+    the packs' path conditions each ask for them."""
+    key = _READS if access == "read" else _WRITES
+    made = view.pack_memo.get(key)
+    if made is not None and made[0] is facts:
+        return made[1]
+    if key == _READS:
+        paths = [_word_path(word, cwd or view.root) for word, cwd in facts.reads]
+    else:
+        paths = [w.path if w.path is not None else w.pattern for w in facts.writes]
+    paths = [p for p in paths if p]
+    view.pack_memo[key] = (facts, paths)
+    return paths
 
 
 def _tool_paths(view, tool: str, access: str):
@@ -137,14 +151,26 @@ def _word_path(word, cwd: str):
 
 
 def _forms(path: str, view) -> dict:
-    home = os.path.expanduser("~").rstrip("/")
+    """The spellings of ``path`` the globs are matched against (``glob_form``), made once per run."""
+    memo = view.pack_memo
+    forms = memo.get(path)
+    if forms is not None:
+        return forms
+    home = memo.get(_HOME)
+    if home is None:
+        home = memo[_HOME] = os.path.expanduser("~").rstrip("/")
     name = path.rstrip("/").rsplit("/", 1)[-1]
-    forms = {"abs": path, "any": path, "base": name, "home": None}
+    forms = memo[path] = {"abs": path, "any": path, "base": name, "home": None}
     if home and path.startswith(home + "/"):
         forms["home"] = "~/" + path[len(home) + 1 :]
     elif home and path == home:
         forms["home"] = "~/"
     return forms
+
+
+# ``EventView.pack_memo``: a path's spellings under the path (a string), and under these keys the home
+# directory and the line's reads and writes (with the facts they come from: a full reading replaces them).
+_HOME, _READS, _WRITES = 0, 1, 2
 
 
 def _inside(path: str, root: str) -> bool:
