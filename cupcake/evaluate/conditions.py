@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from cupcake import speedups
 from cupcake.evaluate.command_match import holds as command_holds  # loaded by every run (feedback_collection)
+from cupcake.evaluate.pack_prefilter import may_hold as pack_may_hold
 
 
 def holds(cond, view) -> bool:
@@ -30,6 +31,8 @@ def holds(cond, view) -> bool:
 
         return state_holds(cond, view.state)
     if kind in ("path", "secret", "sql", "hidden_code", "project_file"):
+        if not pack_may_hold(cond, view):
+            return False  # the Bash line cannot hold it: pack_match is not even loaded
         from cupcake.evaluate.pack_match import holds as pack_holds
 
         return pack_holds(cond, view)

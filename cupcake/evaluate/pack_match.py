@@ -12,6 +12,7 @@ import os
 
 from cupcake.evaluate.command_match import may_hold_names
 from cupcake.evaluate.glob_match import any_fits
+from cupcake.evaluate.pack_prefilter import CLIENT_NAMES, writes_text
 
 READ_TOOLS = ("Read", "Grep", "Glob", "LS", "NotebookRead")
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -256,7 +257,7 @@ def written_texts(view) -> list:
         return _mcp_strings(view.tool_input)
     if tool == "Bash" and view.command is not None:
         text = view.command
-        if ">" not in text and "tee" not in text and "<<" not in text:
+        if not writes_text(text):
             return []
         return view.facts().contents
     return []
@@ -291,9 +292,6 @@ def _secret(cond, view) -> bool:
 # ## SQL ##
 
 
-_CLIENT_NAMES = ("psql", "mysql", "mariadb", "sqlite", "mongo", "redis", "clickhouse", "sqlcmd", "duckdb", "cockroach")
-
-
 def _sql(cond, view) -> bool:
     _kind, wanted, unseen = cond
     tool = view.tool or ""
@@ -304,7 +302,7 @@ def _sql(cond, view) -> bool:
             if isinstance(value, str):
                 texts.append(value)
     if view.command is not None and (tool == "Bash" or tool.startswith("mcp__")):
-        if may_hold_names(_CLIENT_NAMES, *view.line()):
+        if may_hold_names(CLIENT_NAMES, *view.line()):
             texts.extend(text for text, _what in view.facts(full=True).sql)
     if not texts:
         return False
