@@ -12,7 +12,7 @@ import os
 
 from cupcake.evaluate.command_match import may_hold_names
 from cupcake.evaluate.glob_match import any_fits
-from cupcake.evaluate.pack_prefilter import CLIENT_NAMES, writes_text
+from cupcake.evaluate.pack_prefilter import CLIENT_NAMES, may_hold_secret, writes_text
 
 READ_TOOLS = ("Read", "Grep", "Glob", "LS", "NotebookRead")
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -281,8 +281,8 @@ def _mcp_strings(value, out=None) -> list:
 
 def _secret(cond, view) -> bool:
     texts = written_texts(view)
-    if not texts or not any(texts):
-        return False
+    if not texts or not may_hold_secret(cond, texts):
+        return False  # nothing a pattern could find: the scanner is not even loaded
     from cupcake.evaluate.secret_scan import find
 
     path = view.tool_input.get("file_path")

@@ -2,11 +2,18 @@
 what a condition looks for, decided on its text alone (a path's literal pieces, the names of database
 clients, a redirection or tee for written text, the markers of hidden code). A harmless call meets five
 such conditions and none of them can hold, so ``pack_match`` and what it loads are loaded only when one
-could (``conditions.holds`` asks here first)."""
+could (``conditions.holds`` asks here first). And the cheap half of the secret scan: whether a written
+text could hold a secret at all, before ``secret_scan`` is loaded (``echo done > status.txt``)."""
 
 from __future__ import annotations
 
 from cupcake.evaluate.command_match import may_hold_names
+from cupcake.evaluate.patterns import folded
+
+MIN_ENTROPY_LENGTH = 20  # shorter quoted strings are words and identifiers, not keys
+# The words (folded as (?i) sees them) one of which a line must hold for the keyword patterns to look at
+# it; "pw" stands for "pwd" too.
+SECRET_WORDS = ("key", "pw", "pass", "token", "secret", "contras")
 
 # The database clients a line must name for its SQL to be read (``sql``).
 CLIENT_NAMES = ("psql", "mysql", "mariadb", "sqlite", "mongo", "redis", "clickhouse", "sqlcmd", "duckdb", "cockroach")
@@ -35,3 +42,28 @@ def may_hold(cond, view) -> bool:
     if kind == "secret":
         return writes_text(view.command)
     return True
+
+
+def may_hold_secret(cond, texts) -> bool:
+    """False only when no text can hold what ``secret_scan.find`` looks for with the compiled ``secret``
+    condition ``cond``: the checks it makes before running a pattern (a text shorter than any match, a
+    literal every match holds missing, no secret-sounding word for the patterns that need one), without
+    a pattern (tests/evaluate/test_secret_scan.py compares them)."""
+    _kind, kinds, keys, _code, _config, _entropy = cond
+    for text in texts:
+        if not text:
+            continue
+        low = folded(text)
+        worded = any(word in low for word in SECRET_WORDS)
+        if worded and "keyword" in kinds:
+            return True
+        if "entropy" in kinds and len(text) >= MIN_ENTROPY_LENGTH + 2 and ('"' in text or "'" in text):
+            return True
+        if "key" in kinds:
+            for _type, pattern, needs_context, literals, _anchor, fewest in keys:
+                if len(text) < fewest or (needs_context and not worded):
+                    continue
+                hay = low if pattern.startswith("(?i") else text
+                if all(literal in hay for literal in literals):
+                    return True
+    return False

@@ -6,10 +6,10 @@ keyword and entropy checks look only at lines that could hold an assignment or a
 
 from __future__ import annotations
 
+from cupcake.evaluate.pack_prefilter import MIN_ENTROPY_LENGTH, SECRET_WORDS
 from cupcake.evaluate.patterns import folded
 
 MAX_SCAN = 512 * 1024
-MIN_ENTROPY_LENGTH = 20  # shorter quoted strings are words and identifiers, not keys
 # Values that stand for a secret without being one (detect-secrets' own filters, in short).
 PLACEHOLDERS = (
     "example",
@@ -242,7 +242,7 @@ def anchored(regex, text: str, hay: str, anchor, find=None) -> bool:
     return False
 
 
-_WORDS = ("key", "pw", "pass", "token", "secret", "contras")  # "pw" stands for "pwd" too
+_WORDS = SECRET_WORDS
 
 
 _lines: dict = {}  # id(text) -> (text, its keyword lines): the rules of a run scan the same text

@@ -4,6 +4,7 @@ Bash call with the recommended packs does not load ``pack_match`` at all."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -68,17 +69,26 @@ def test_other_tools_are_left_to_the_conditions():
     assert all(may_hold(cond, view) for cond in _pack_conditions())
 
 
-def test_a_harmless_call_does_not_load_the_packs_conditions(project):
+def _loaded_after_a_warm_run(project, command: str, module: str) -> list:
     give_cache_secret(project.home)
     project.write_policy('imports = ["cupcake:recommended"]\n')
-    payload = project.tool_call("Bash", {"command": "ls -la"})
+    payload = project.tool_call("Bash", {"command": command})
     assert project.send_process(payload).code == 0  # builds the policy cache: the next run is a warm one
     probe = (
         "import sys, os, json; from cupcake.cli.run import execute; "
-        f"ctx = execute({repr(str.encode(__import__('json').dumps(payload)))}, [], dict(os.environ)); "
-        "print(json.dumps([ctx.envelope[2], 'cupcake.evaluate.pack_match' in sys.modules]))"
+        f"ctx = execute({json.dumps(payload).encode()!r}, [], dict(os.environ)); "
+        f"print(json.dumps([ctx.envelope[2], {module!r} in sys.modules]))"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=project.root, env=project.env(), check=True
     )
-    assert done.stdout.strip() == "[0, false]", done
+    return json.loads(done.stdout)
+
+
+def test_a_harmless_call_does_not_load_the_packs_conditions(project):
+    assert _loaded_after_a_warm_run(project, "ls -la", "cupcake.evaluate.pack_match") == [0, False]
+
+
+def test_a_short_text_written_does_not_load_the_secret_scanner(project):
+    assert _loaded_after_a_warm_run(project, "echo done > out.txt", "cupcake.evaluate.secret_scan") == [0, False]
+    assert _loaded_after_a_warm_run(project, "echo 'token: x' > out.txt", "cupcake.evaluate.secret_scan") == [0, True]
