@@ -1,4 +1,4 @@
-"""The policy cache's head holds each repeated string and tuple once (``cache.shared``): the same value,
+"""The policy cache's head holds each repeated string and tuple once (``whole_cache.shared``): the same value,
 type for type (1, True and 1.0 are equal in Python and must stay apart), and a smaller head for every
 run to unmarshal."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import marshal
 
-from cupcake.stores.policies import cache
+from cupcake.stores.policies import cache, whole_cache
 from tests.conftest import give_cache_secret
 
 
@@ -17,8 +17,8 @@ def test_sharing_keeps_every_value_and_type():
         "c": ({"spec": ["x"]}, {"spec": ["x"]}),  # unhashable inside: kept as they are
         "d": [b"x", None, 0, False, 0.0, -0.0, ""],
     }
-    shared = cache.shared(value, {}, {})
-    assert cache.canonical(shared) == cache.canonical(value)
+    shared = whole_cache.shared(value, {}, {})
+    assert whole_cache.canonical(shared) == whole_cache.canonical(value)
     assert shared["a"][0] is shared["a"][4] and shared["a"][0] is not shared["a"][1]
     assert shared["a"][1] is not shared["a"][2] and shared["a"][6][0] is shared["a"][6][1]
     assert shared["b"][2] is shared["b"][3] and shared["b"][0] is shared["b"][1]
@@ -35,8 +35,8 @@ def test_the_packs_head_is_the_same_value_and_smaller(project):
     compiled = compile_files(policy_files(str(project.root), env), str(project.root), env)
     compiled = {k: v for k, v in compiled.items() if k != "problems"}
     rest = {k: (None if k == "sre" else v) for k, v in compiled.items()}
-    assert len(marshal.dumps(cache.shared(rest, {}, {}))) < 0.92 * len(marshal.dumps(rest))
-    data = cache.pack(cache.secret(env), ("key",), compiled)
-    unpacked = cache.unpack(data, env)
+    assert len(marshal.dumps(whole_cache.shared(rest, {}, {}))) < 0.92 * len(marshal.dumps(rest))
+    data = whole_cache.pack(cache.secret(env), ("key",), compiled)
+    unpacked = whole_cache.unpack(data, env)
     assert not isinstance(unpacked, str), unpacked
-    assert cache.canonical(unpacked[1]) == cache.canonical(compiled)
+    assert whole_cache.canonical(unpacked[1]) == whole_cache.canonical(compiled)
