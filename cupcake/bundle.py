@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from cupcake.start import BUNDLE_NAME, FORMAT, HEAD
+from cupcake.start import BUNDLE_NAME, FORMAT, HEAD, entry_of
 
 __all__ = ["BUNDLE_NAME", "build"]
 
@@ -85,15 +85,17 @@ def build(package_dir: str, out_path: str) -> int:
                 source = f.read()
             code = _compiled(source, relative)
             codes.append((name, is_package, marshal.dumps(code), len(source)))
-    index, offset = {}, 0
-    for name, is_package, data, size in codes:
-        index[name] = (is_package, offset, len(data), size)
-        offset += len(data)
-    head = marshal.dumps(index)
-    start = HEAD + 4 + len(head)
-    index = {name: (is_pkg, start + at, length, size) for name, (is_pkg, at, length, size) in index.items()}
-    head = marshal.dumps(index)
-    if HEAD + 4 + len(head) != start:  # the offsets' sizes changed the index's own size
+    start = HEAD + 4  # where the first module goes: after the index, whose size depends on the offsets
+    for _ in range(8):
+        index, at = {}, start
+        for name, is_package, data, size in codes:
+            index[name] = entry_of(is_package, size, len(data), at)
+            at += len(data)
+        head = marshal.dumps(index)
+        if HEAD + 4 + len(head) == start:
+            break
+        start = HEAD + 4 + len(head)
+    else:
         raise RuntimeError("bundle index size changed while laying it out")
     magic = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER + FORMAT
     with open(out_path, "wb") as f:

@@ -21,8 +21,9 @@ writes after every file); otherwise its ordinary import runs. Each module keeps 
 ``__path__`` and the file names in its tracebacks.
 
 File layout: ``MAGIC`` (the interpreter's bytecode magic, then ``FORMAT``), the index's length (4 bytes,
-little-endian), the index (marshal: module name -> (is a package, offset, length, the source's size)),
-then each module's marshalled code object at its offset."""
+little-endian), the index (marshal: module name -> one int packing whether it is a package, the source's
+size, the code's length and offset: ``entry``), then each module's marshalled code object at its
+offset."""
 
 # No `from __future__ import annotations` here: this module is imported the ordinary way, before the bundle
 # serves the rest, and nothing else a run loads imports `__future__` (its annotations are all valid at run time).
@@ -31,10 +32,23 @@ from marshal import loads
 from os import pread, stat
 
 BUNDLE_NAME = "modules.bundle"
-FORMAT = b"CCB1"
+FORMAT = b"CCB2"
 HEAD = 8  # the interpreter's magic (4 bytes) and FORMAT
 _CODE = sys._getframe().f_code.__class__  # the code object type (``types`` costs an import)
 _MODULE = sys.__class__  # the module type
+_FIRST_READ = 1 << 14  # one read holds the index (12 KB for 320 modules); a larger one takes a second
+
+
+def entry_of(package: bool, size: int, length: int, offset: int) -> int:
+    """A module's index entry, one int (a dict of tuples took twice as long to unmarshal, on every run)."""
+    if not (size < 1 << 24 and length < 1 << 24 and offset >= 0):
+        raise ValueError("a module too large for the bundle's index")
+    return package | size << 1 | length << 25 | offset << 49
+
+
+def _fields(entry: int) -> tuple:
+    """(is a package, the source's size, the code's length, its offset) of an index entry."""
+    return entry & 1, (entry >> 1) & 0xFFFFFF, (entry >> 25) & 0xFFFFFF, entry >> 49
 
 
 def entry(venv):
@@ -101,7 +115,7 @@ def install(package_dir: str = "", fast: bool = False) -> bool:
     except OSError:
         return False
     try:
-        head = pread(fd, 1 << 16, 0)
+        head = pread(fd, _FIRST_READ, 0)
         size = int.from_bytes(head[HEAD : HEAD + 4], "little")
         if head[:HEAD] != magic:
             raise ValueError("another interpreter's bundle")
@@ -132,16 +146,17 @@ class _Finder:
         entry = self._index.get(name)
         if entry is None:
             return None
+        package, size, _, _ = _fields(entry)
         relative = name.replace(".", "/")
-        origin = f"{self._root}/{relative}/__init__.py" if entry[0] else f"{self._root}/{relative}.py"
+        origin = f"{self._root}/{relative}/__init__.py" if package else f"{self._root}/{relative}.py"
         try:  # as Python checks a .pyc against its source: the source as bundled, or its own import
             st = stat(origin)
         except OSError:
             return None
-        if st.st_size != entry[3] or st.st_mtime_ns > self._installed:
+        if st.st_size != size or st.st_mtime_ns > self._installed:
             return None
-        spec = self._spec(name, self, origin=origin, is_package=entry[0])
-        if entry[0]:
+        spec = self._spec(name, self, origin=origin, is_package=bool(package))
+        if package:
             spec.submodule_search_locations = [origin.rpartition("/")[0]]
         spec.has_location = True  # __file__ is the module's source file, as with the ordinary loader
         spec.cached = self._path  # where its compiled code comes from (and importlib computes no .pyc name)
@@ -152,7 +167,7 @@ class _Finder:
 
     def exec_module(self, module) -> None:
         spec = module.__spec__
-        _, offset, length, _ = self._index[spec.name]
+        _, _, length, offset = _fields(self._index[spec.name])
         try:
             code = loads(pread(self._fd, length, offset))
             if code.__class__ is not _CODE:
@@ -174,11 +189,10 @@ class _Finder:
     # with the attributes the ordinary loader gives it; any other name goes to the ordinary function.
 
     def take_over_loading(self) -> None:
+        if sys.implementation.name != "cpython" or not (3, 11) <= sys.version_info < (3, 15):
+            return  # an interpreter whose importlib was not read for this: its own machinery
         bootstrap = vars(sys.modules["_frozen_importlib"])
-        ordinary = bootstrap["_find_and_load"]
-        if getattr(getattr(ordinary, "__code__", None), "co_varnames", ())[:2] != ("name", "import_"):
-            return  # another interpreter's importlib: its own machinery
-        self._ordinary = ordinary
+        self._ordinary = bootstrap["_find_and_load"]  # called (name, import_) by CPython 3.11 to 3.14
         bootstrap["_find_and_load"] = self.find_and_load
 
     def find_and_load(self, name, import_):

@@ -14,6 +14,7 @@ import pytest
 
 from cupcake import __version__
 from cupcake.bundle import BUNDLE_NAME, build
+from cupcake.start import _fields
 from tests.conftest import installed_package
 
 CHECKOUT = Path(__file__).resolve().parents[1] / "cupcake"
@@ -123,7 +124,7 @@ def test_a_damaged_module_in_the_bundle_is_read_from_its_source(tmp_path, fast):
     bundle = site / "cupcake" / BUNDLE_NAME
     data = bytearray(bundle.read_bytes())
     size = int.from_bytes(data[8:12], "little")
-    _, offset, length, _ = marshal.loads(bytes(data[12 : 12 + size]))["cupcake.shell.lexer"]
+    _, _, length, offset = _fields(marshal.loads(bytes(data[12 : 12 + size]))["cupcake.shell.lexer"])
     data[offset : offset + length] = b"\xff" * length  # the index intact, the module's code not
     bundle.write_bytes(bytes(data))
     lines = probe(site, fast)
