@@ -158,10 +158,9 @@ def offer(ctx) -> None:
     key = key_of(ctx.env)
     if key is None:
         return  # no per-user secret yet (`cupcake sync` makes it): no code can be kept safely; doctor says so
-    from cupcake.approvals import store
+    from cupcake.approvals import offers  # not the store: an offer is one line appended (see offers)
     from cupcake.approvals.codes import code_hash, new_code, shown
-    from cupcake.stores.audit import mask
-    from cupcake.stores.audit.record import SESSION_CHARS, summarize_input
+    from cupcake.stores.audit import mask  # not the audit record: the call's summary is all an offer needs
 
     mask.use_forms(ctx.policies.get("sre") if isinstance(ctx.policies, dict) else None)
     event = ctx.incoming
@@ -174,15 +173,18 @@ def offer(ctx) -> None:
         "rule": rule,
         "event": event.name,
         "tool": event.tool,
-        "input": summarize_input(event),
+        "input": mask.summarize_input(event),
         "agent": event.agent,
-        "session": event.session_id[:SESSION_CHARS] if isinstance(event.session_id, str) else None,
+        "session": event.session_id[: mask.SESSION_CHARS] if isinstance(event.session_id, str) else None,
         "created": now,
         "expires": now + CODE_SECONDS,
     }
     try:
-        store.add_offer(ctx.root, key, entry)  # one line appended: what it carries is checked on use
-    except (OSError, store.StoreError) as exc:
+        if not offers.add(ctx.root, key, entry):  # what it carries is checked on use
+            from cupcake.approvals import store
+
+            store.fold_offer(ctx.root, key, entry)  # the offers file is full (the cold path)
+    except (OSError, offers.StoreError) as exc:
         from cupcake.stores.workdir import standing
 
         if not (isinstance(exc, OSError) and standing(ctx)):  # an unwritable .cupcake/ is told once, not here

@@ -100,3 +100,79 @@ def test_something_other_than_a_file_there_never_hangs_and_the_block_stands(guar
     os.symlink(guarded.root / "elsewhere", guarded.root / OFFERS)
     answer = blocked(guarded)
     assert answer.specific["permissionDecision"] == "deny" and not (guarded.root / "elsewhere").exists()
+
+
+HOLD_LOCK = (
+    "import sys, time\n"
+    "from cupcake.approvals.offers import folder, lock\n"
+    "fd = lock(folder(sys.argv[1], True))\n"
+    "print('held', flush=True)\n"
+    "time.sleep(60)\n"
+)
+
+
+def test_an_offer_takes_the_stores_lock_and_a_lock_held_too_long_leaves_no_code(guarded):
+    """The append takes the lock every fold of the offers file holds (see ``cupcake.approvals.offers``):
+    while another process holds it past the wait, the block stands and no code is shown that no file keeps."""
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(guarded.root)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        answer = blocked(guarded)
+        assert answer.specific["permissionDecision"] == "deny"
+        assert "cupcake allow" not in answer.stdout.decode()
+        assert "was held by another process for too long" in answer.json["systemMessage"]
+        assert not (guarded.root / OFFERS).exists() or offered(guarded) == []
+    finally:
+        holder.kill()
+        holder.wait()
+    code = code_of(blocked(guarded))  # the lock let go: codes are offered again, and they work
+    person(guarded, "allow", code, check=True)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"
+
+
+APPEND = (
+    "import sys, time\n"
+    "from cupcake.approvals import offers\n"
+    "root, key, me = sys.argv[1], bytes.fromhex(sys.argv[2]), sys.argv[3]\n"
+    "for n in range(int(sys.argv[4])):\n"
+    "    entry = {'id': f'{me}-{n}', 'code': f'{me}-{n}', 'call': 'c', 'rule': 'r', 'expires': time.time() + 900}\n"
+    "    assert offers.add(root, key, entry)\n"
+)
+FOLD = (
+    "import os, sys\n"
+    "from cupcake.approvals import store\n"
+    "root, key = sys.argv[1], bytes.fromhex(sys.argv[2])\n"
+    "while not os.path.exists(os.path.join(root, 'stop')):\n"
+    "    with store.Locked(root, key) as held:\n"
+    "        held.save()  # the offers folded into the store, the offers file emptied\n"
+)
+
+
+def test_no_offer_is_lost_while_the_offers_are_folded_into_the_store(tmp_path):
+    """Blocked calls append while a person's `cupcake allow` folds the offers file into the store and
+    empties it: every code offered is kept, in the store or in the file."""
+    import subprocess
+    import sys
+
+    from cupcake.approvals import store
+
+    key = approval_key(os.urandom(32))
+    (tmp_path / ".cupcake").mkdir()
+    root, writers, each = str(tmp_path), 4, 20  # 80 codes: within the store's MAX_PENDING
+    folder = subprocess.Popen([sys.executable, "-c", FOLD, root, key.hex()])
+    try:
+        appenders = [
+            subprocess.Popen([sys.executable, "-c", APPEND, root, key.hex(), f"w{w}", str(each)])
+            for w in range(writers)
+        ]
+        assert [p.wait(timeout=60) for p in appenders] == [0] * writers
+    finally:
+        (tmp_path / "stop").touch()
+        assert folder.wait(timeout=60) == 0
+    with store.Locked(root, key) as held:
+        kept = {e["code"] for e in held.data["pending"]}
+    assert held.dropped == 0
+    assert kept == {f"w{w}-{n}" for w in range(writers) for n in range(each)}
