@@ -11,9 +11,10 @@ which the operating-system layer makes read-only to the agent. Every grant and e
 audit trail.
 
 - ``codes``: the code, its keyed hash, the seal of an entry, the call's fingerprint (warm).
-- ``offers``: the offers file a blocked call appends its code to, and the store's lock (warm).
-- ``store``: ``.cupcake/approvals.json`` under that lock, the offers folded in (warm only once a person
-  has granted something: a block then looks for a grant).
+- ``files``: the files as a hook run uses them: the lock, the offers file a blocked call appends its
+  code to, the store read for a grant (warm).
+- ``store``: ``.cupcake/approvals.json`` under that lock, the offers folded in (cold, but for using up
+  a "once" grant).
 - ``at_block``: what a run does when a policy blocks: use a grant, or offer a code (warm).
 - ``grant``: ``cupcake allow`` (cold).
 """

@@ -61,6 +61,30 @@ def sealed(key: bytes, entry: dict, kind: str) -> dict:
     return dict(body, seal=seal(key, kind + ":" + speedups.json_dumps(ordered(body))))
 
 
+def trusted(key: bytes, entry, kind: str) -> bool:
+    """Whether ``entry`` carries the seal it would have been given under ``key`` as one of ``kind``."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("seal"), str):
+        return False
+    from cupcake import speedups
+
+    body = {k: v for k, v in entry.items() if k != "seal"}
+    expected = seal(key, kind + ":" + speedups.json_dumps(ordered(body)))
+    return same(expected, entry["seal"])
+
+
+def same(a: str, b: str) -> bool:
+    """Constant-time string comparison (the builtin one, without importing ``hmac``)."""
+    from _operator import _compare_digest
+
+    return _compare_digest(a.encode(), b.encode())
+
+
+def live(entry: dict, now: float) -> bool:
+    """A pending code not yet expired; a grant that is not past its time."""
+    until = entry.get("expires", entry.get("until"))
+    return not isinstance(until, (int, float)) or until > now
+
+
 def ordered(value):
     """The value with every dict's keys in order: the canonical text a seal is made over."""
     if isinstance(value, dict):

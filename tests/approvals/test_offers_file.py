@@ -1,7 +1,8 @@
 """The offers file (``.cupcake/approval-offers.jsonl``), where a blocked call appends its code, against
 what a hostile writer of it could try: a forged line, a cut line, a huge file, a line written again
 after its code was used, something that is not a file. None of them grants anything, and none stops
-a person's real code from working (through the installed executable)."""
+a person's real code from working (through the installed executable). Then the lock the append shares
+with the store's fold, and the store as a hook reads it for a grant, without that lock."""
 
 from __future__ import annotations
 
@@ -104,7 +105,7 @@ def test_something_other_than_a_file_there_never_hangs_and_the_block_stands(guar
 
 HOLD_LOCK = (
     "import sys, time\n"
-    "from cupcake.approvals.offers import folder, lock\n"
+    "from cupcake.approvals.files import folder, lock\n"
     "fd = lock(folder(sys.argv[1], True))\n"
     "print('held', flush=True)\n"
     "time.sleep(60)\n"
@@ -112,7 +113,7 @@ HOLD_LOCK = (
 
 
 def test_an_offer_takes_the_stores_lock_and_a_lock_held_too_long_leaves_no_code(guarded):
-    """The append takes the lock every fold of the offers file holds (see ``cupcake.approvals.offers``):
+    """The append takes the lock every fold of the offers file holds (see ``cupcake.approvals.files``):
     while another process holds it past the wait, the block stands and no code is shown that no file keeps."""
     import subprocess
     import sys
@@ -135,11 +136,11 @@ def test_an_offer_takes_the_stores_lock_and_a_lock_held_too_long_leaves_no_code(
 
 APPEND = (
     "import sys, time\n"
-    "from cupcake.approvals import offers\n"
+    "from cupcake.approvals import files\n"
     "root, key, me = sys.argv[1], bytes.fromhex(sys.argv[2]), sys.argv[3]\n"
     "for n in range(int(sys.argv[4])):\n"
     "    entry = {'id': f'{me}-{n}', 'code': f'{me}-{n}', 'call': 'c', 'rule': 'r', 'expires': time.time() + 900}\n"
-    "    assert offers.add(root, key, entry)\n"
+    "    assert files.add_offer(root, key, entry)\n"
 )
 FOLD = (
     "import os, sys\n"
@@ -176,3 +177,60 @@ def test_no_offer_is_lost_while_the_offers_are_folded_into_the_store(tmp_path):
         kept = {e["code"] for e in held.data["pending"]}
     assert held.dropped == 0
     assert kept == {f"w{w}-{n}" for w in range(writers) for n in range(each)}
+
+
+def test_a_grant_is_read_without_the_lock_and_a_once_grant_is_used_up_only_under_it(guarded):
+    """The store is only ever replaced whole, so looking for a grant takes no lock: a grant for a while
+    lets the call through while another process holds the lock. Using up a "once" grant needs the lock:
+    held too long, the block stands and the grant is kept."""
+    import subprocess
+    import sys
+
+    person(guarded, "allow", code_of(blocked(guarded)), "--for", "1h", check=True)
+    once = code_of(blocked(guarded, "git push --force origin"))
+    person(guarded, "allow", once, check=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(guarded.root)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        answer = blocked(guarded)
+        assert answer.specific["permissionDecision"] == "allow", answer
+        answer = blocked(guarded, "git push --force origin")
+        assert answer.specific["permissionDecision"] == "deny", answer
+        assert "a person's approval could not be used, so the block stands" in answer.json["systemMessage"]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert blocked(guarded, "git push --force origin").specific["permissionDecision"] == "allow"  # kept
+    assert blocked(guarded, "git push --force origin").specific["permissionDecision"] == "deny"  # once
+
+
+STORE = ".cupcake/approvals.json"
+
+
+def _linked(path):
+    os.rename(path, path.with_name("elsewhere.json"))
+    os.symlink(path.with_name("elsewhere.json"), path)
+
+
+def _fifo(path):
+    os.unlink(path)
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        _linked,  # a link to a store with a real grant: never read through
+        _fifo,  # never waits for a writer
+        lambda path: path.write_bytes(path.read_bytes()[: path.stat().st_size // 2]),  # cut short
+        lambda path: path.write_bytes(b" " * (1 << 20) + path.read_bytes()),  # past the bound
+        lambda path: path.write_bytes(b'{"grants": {"not": "a list"}}'),
+    ],
+    ids=["link", "fifo", "cut", "huge", "grants-not-a-list"],
+)
+def test_a_store_read_without_the_lock_still_grants_nothing_it_should_not(guarded, spoil):
+    person(guarded, "allow", code_of(blocked(guarded)), "--for", "1h", check=True)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"
+    spoil(guarded.root / STORE)
+    answer = blocked(guarded)
+    assert answer.specific["permissionDecision"] == "deny", answer

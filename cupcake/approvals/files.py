@@ -1,14 +1,17 @@
-"""``.cupcake/approval-offers.jsonl``, where a blocked call appends the code it offers, and the lock it
-shares with the store (``approvals.lock``). A deny imports this module and never the store.
+"""The approvals' files as a hook run uses them (hot: a deny imports this module, never the store):
+the lock, the offers file a blocked call appends its code to, and the store read for a grant.
 
-The append is one ``O_APPEND`` write of a whole line, so two blocked calls at once never interleave. It
-still takes the lock: whatever folds the offers into the store (``store.Locked``, then ``save()``) reads
-this file and empties it afterwards, and a line appended between that read and that emptying would be
-lost (the person would be shown a code that no store holds). The lock is a POSIX record lock
+**The append.** One ``O_APPEND`` write of a whole line, so two blocked calls at once never interleave.
+It still takes the lock: whatever folds the offers into the store (``store.Locked``, then ``save()``)
+reads this file and empties it afterwards, and a line appended between that read and that emptying
+would be lost (the person would be shown a code that no file keeps). The lock is a POSIX record lock
 (``os.lockf``: no ``fcntl`` import, a shared library of its own) on a file opened for writing, so an
-agent the operating system keeps off ``.cupcake/`` cannot take it. A record lock belongs to the process
-and goes with the first ``close`` of any descriptor of that file: only ``lock`` opens ``approvals.lock``,
-and no process holds it twice."""
+agent the operating system keeps off ``.cupcake/`` cannot take it. A record lock belongs to the
+process and goes with the first ``close`` of any descriptor of that file: only ``lock`` opens
+``approvals.lock``, and no process holds it twice.
+
+**The read.** Looking for a grant takes no lock: the store is only ever replaced whole (``save()``
+writes a temporary file and renames it over), so a reader sees one version or the other, never half."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import time
 from stat import S_ISREG
 
 from cupcake import speedups
+from cupcake.approvals import STORE_NAME
 from cupcake.approvals.codes import sealed
 from cupcake.errors import CupcakeError
 from cupcake.project import WORK_DIR
@@ -25,6 +29,7 @@ LOCK_NAME = "approvals.lock"
 OFFERS_NAME = "approval-offers.jsonl"
 MAX_OFFERS_BYTES = 64 << 10  # about 150 offers; the next one folds them into the store
 LOCK_WAIT = 1.0
+MAX_BYTES = 1 << 20  # of the store
 FLAGS = os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -34,6 +39,28 @@ class StoreError(CupcakeError):
 
 def offers_of(root: str) -> str:
     return os.path.join(root, WORK_DIR, OFFERS_NAME)
+
+
+def store_of(root: str) -> str:
+    return os.path.join(root, WORK_DIR, STORE_NAME)
+
+
+def read_store(root: str) -> bytes:
+    """The store's bytes (empty when there is none yet), never through a link; ``StoreError`` when it
+    cannot be read or is larger than ``MAX_BYTES``."""
+    try:
+        fd = os.open(store_of(root), os.O_RDONLY | os.O_NONBLOCK | FLAGS)
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        raise StoreError(f"cannot read {WORK_DIR}/{STORE_NAME}: {why(exc)}") from None
+    try:
+        data = os.read(fd, MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise StoreError(f"{WORK_DIR}/{STORE_NAME} is larger than {MAX_BYTES >> 20} MiB: it was not written by Cupcake")
+    return data
 
 
 def folder(root: str, create: bool) -> str:
@@ -63,7 +90,7 @@ def lock(where: str) -> int:
             time.sleep(0.002)
 
 
-def add(root: str, key: bytes, entry: dict) -> bool:
+def add_offer(root: str, key: bytes, entry: dict) -> bool:
     """A blocked call's pending ``entry``, sealed, appended as one line (after a newline: a line cut short
     before it does not swallow it); False (nothing written) when it would take the file past
     ``MAX_OFFERS_BYTES`` (then the caller folds it into the store: ``store.fold_offer``)."""
