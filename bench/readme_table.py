@@ -23,7 +23,7 @@ BUDGET_IDS = (21, 22, 23, 27, 24)
 ROW_NAMES = {
     21: "a harmless Bash call, 50 policies + `cupcake:recommended`",
     22: "a 200-character compound command the Bash reader parses",
-    23: "a deny (`rm -rf ~`, a policy and a pack block it)",
+    23: "a deny (`rm -rf ~`: a policy, a pack and self-protection block it)",
     27: "a deny that offers an approval code (`rm -rf build`, a policy blocks it)",
     24: "a Write of 100 KB, its content scanned for secrets",
 }
