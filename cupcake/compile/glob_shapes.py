@@ -31,13 +31,7 @@ def shape(pattern: str):
     """``pattern``'s shape (see the module's table); a regex that does not parse keeps its text (the run
     compiles it and fails as it did before)."""
     plain = _plain(pattern)
-    if plain is not None:
-        return plain
-    try:
-        pieces = required_pieces(pattern)
-    except Exception:
-        pieces = ()
-    return (pattern, tuple(pieces))
+    return plain if plain is not None else (pattern, required_pieces(pattern))
 
 
 def regexes(shapes) -> list:

@@ -22,6 +22,9 @@
 
 from __future__ import annotations
 
+import re
+from re import _parser  # type: ignore[attr-defined]  # private, not in typeshed
+
 from cupcake.compile.glob_shapes import regexes, shape
 from cupcake.evaluate.pack_match import ANY_DEPTH, set_end
 from cupcake.evaluate.pack_match import glob_regex as _regex
@@ -123,8 +126,6 @@ def compile_pack_condition(cond: dict, report):
 
 def _readable(globs, kind: str, report) -> bool:
     """Whether every glob makes a regex (``[z-a]`` does not): reported here, never an error of a run."""
-    import re
-
     for glob in globs:
         try:
             re.compile(glob_form(glob)[0])
@@ -169,8 +170,6 @@ def _secret(kinds: tuple, report):
 
 def _fewest(pattern: str) -> int:
     """The fewest characters a match of ``pattern`` holds: a shorter text is not scanned with it."""
-    from re import _parser  # type: ignore[attr-defined]  # private, not in typeshed
-
     return _parser.parse(pattern).getwidth()[0]
 
 

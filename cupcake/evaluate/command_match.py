@@ -97,9 +97,8 @@ def holds(cond, view) -> bool:
     if not may_hold_names(programs or needles(cond), lowered, kind):
         return False
     script = view.script()
-    for cmd in candidates(
-        view.facts(), programs, view
-    ):  # nested ones too: a trap's action, a git alias, inline code's shell
+    # nested commands too: a trap's action, a git alias, inline code's shell
+    for cmd in candidates(view.facts(), programs, view):
         if command_matches(cond, cmd, view) is None:
             return True
     if script.incomplete:  # an unfinished reading: the condition may hold when the name is there

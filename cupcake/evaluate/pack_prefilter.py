@@ -10,6 +10,7 @@ from __future__ import annotations
 from cupcake.evaluate.command_match import may_hold_names
 from cupcake.evaluate.patterns import folded
 
+MAX_SCAN = 512 * 1024  # the characters of a text the scan reads (its start and its end)
 MIN_ENTROPY_LENGTH = 20  # shorter quoted strings are words and identifiers, not keys
 # The words (folded as (?i) sees them) one of which a line must hold for the keyword patterns to look at
 # it; "pw" stands for "pwd" too.
@@ -53,6 +54,8 @@ def may_hold_secret(cond, texts) -> bool:
     for text in texts:
         if not text:
             continue
+        if len(text) > MAX_SCAN:
+            return True  # the scan reads it cut in two: left to the scan
         low = folded(text)
         worded = any(word in low for word in SECRET_WORDS)
         if worded and "keyword" in kinds:

@@ -6,10 +6,9 @@ keyword and entropy checks look only at lines that could hold an assignment or a
 
 from __future__ import annotations
 
-from cupcake.evaluate.pack_prefilter import MIN_ENTROPY_LENGTH, SECRET_WORDS
+from cupcake.evaluate.pack_prefilter import MAX_SCAN, MIN_ENTROPY_LENGTH, SECRET_WORDS
 from cupcake.evaluate.patterns import folded
 
-MAX_SCAN = 512 * 1024
 # Values that stand for a secret without being one (detect-secrets' own filters, in short).
 PLACEHOLDERS = (
     "example",
