@@ -233,7 +233,9 @@ MAX_CHOICES = 64  # spellings of one glob's choices looked at for the prefilter 
 
 def _choices(glob: str) -> list:
     """The glob once per combination of its choices, as ``glob_regex`` reads them (a "{" closed by the
-    next "}"); [] past ``MAX_CHOICES``."""
+    next "}"); [] past ``MAX_CHOICES`` choices or past as many braces (no prefilter, the safe answer)."""
+    if glob.count("{") > MAX_CHOICES:
+        return []
     at = glob.find("{")
     while at >= 0 and "}" not in glob[at:]:
         at = glob.find("{", at + 1)

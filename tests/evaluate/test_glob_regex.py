@@ -41,6 +41,14 @@ def test_a_glob_matches_what_it_names(glob, matches, misses):
     assert [t for t in matches if pieces and not any(p in t.lower() for p in pieces)] == [], pieces
 
 
+def test_a_glob_of_many_choices_has_no_prefilter_and_compiles():
+    many = "{a,b}" * 7 + "x"  # 128 spellings
+    deep = "{a}" * 5000 + "x"  # more braces than the compiler would recurse through
+    for glob in (many, deep):
+        assert needles([glob]) == ()
+        assert re.compile(glob_regex(glob)).match(glob.replace("{a,b}", "a").replace("{a}", "a"))
+
+
 @pytest.mark.parametrize("kind", ["path", "project_file"])
 def test_a_glob_that_makes_no_regex_is_reported_when_compiled(kind):
     reported = []
