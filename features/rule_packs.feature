@@ -28,6 +28,29 @@ Feature: Rule packs
         Then the tool call is denied
         And the denial says "Cupcake could not read all of this command (too many commands), and the part it could not read may be what this rule stops"
 
+    Scenario: A folder rule covers every name under it, one with a newline too
+        A path rule's ** crosses directories and any character a name may hold: bash makes a name with
+        a newline in it without effort, and such a name under ~/.ssh is still under ~/.ssh.
+        Given the project policy:
+            """
+            imports = ["cupcake:recommended"]
+            """
+        When the agent asks to run "echo key >> ~/.ssh/$'a\nb'"
+        Then the tool call is denied by the policy "sensitive-files.ssh-and-gnupg"
+
+    Scenario: A path glob that makes no pattern is an error of the policy file, not of a run
+        Given the project policy:
+            """
+            [[policy]]
+            name = "Keys"
+            hook_event = "PreToolUse"
+            conditions = [{ type = "path", paths = ["~/{.ssh,.gnupg}/**", "~/.keys/[z-a]*"] }]
+            action = { type = "block_with_feedback", feedback_message = "Not the key folders." }
+            """
+        When the user runs "cupcake validate"
+        Then the exit code is 1
+        And the output says "condition path: the glob '~/.keys/[z-a]*' cannot be read (bad character range z-a"
+
     Scenario: A rule switched off by id no longer stops anything
         Given the project policy:
             """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import marshal
 
-from cupcake.stores.policies import cache
+from cupcake.stores.policies import cache, whole_cache
 
 HEAD_AT = 8 + cache.MAC_LENGTH + 4
 ENTRY = 8 + 4 + 4 + cache.TAG_LENGTH
@@ -34,7 +34,7 @@ def contents(data: bytes) -> tuple:
 
 def sealed(secret: bytes, key, compiled: dict) -> bytes:
     """A cache holding ``compiled``, sealed (head and programs) with ``secret``."""
-    return cache.pack(secret, key, compiled)
+    return whole_cache.pack(secret, key, compiled)
 
 
 def with_table(data: bytes, secret: bytes, table: dict) -> bytes:

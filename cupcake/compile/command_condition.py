@@ -11,6 +11,8 @@ import fnmatch
 from pydantic_core import ValidationError
 
 from cupcake.compile import schema
+from cupcake.compile.glob_shapes import regexes, shape
+from cupcake.compile.literals import required_pieces
 from cupcake.compile.messages import explain
 
 FIELDS = ("program", "subcommand", "flags", "not_flags", "args", "args_regex", "path_outside", "via", "piped_from")
@@ -87,12 +89,13 @@ def compile_command_condition(cond: dict, report, checked_regex):
     via = _names(cond.get("via"), "via", report)
     flags = _flag_sets(cond.get("flags"), "flags", report)
     not_flags = _flag_sets(cond.get("not_flags"), "not_flags", report)
-    args = tuple(glob_regex(g) for g in cond.get("args") or ()) or None
+    args = tuple(shape(glob_regex(g)) for g in cond.get("args") or ()) or None
     args_regex = cond.get("args_regex")
     if args_regex is not None:
-        args_regex = checked_regex(args_regex, "command args_regex", report)
-        if args_regex is None:
+        pattern = checked_regex(args_regex, "command args_regex", report)
+        if pattern is None:
             return None
+        args_regex = (pattern, required_pieces(pattern))  # an argument without the pieces is never searched
     outside = cond.get("path_outside")
     if outside is not None:
         roots = []
@@ -115,9 +118,9 @@ def compile_command_condition(cond: dict, report, checked_regex):
 
 def patterns_of(cond) -> list:
     """The regexes a compiled ``command`` condition evaluates (their SRE programs are cached)."""
-    found = list(cond[5] or ())
+    found = regexes(cond[5] or ())
     if cond[6]:
-        found.append(cond[6])
+        found.append(cond[6][0])
     return found
 
 
@@ -132,6 +135,8 @@ def describe(cond) -> str:
             value = ["|".join(v) for v in value]
         elif name == "args":
             value = cond[9]
+        elif name == "args_regex":
+            value = value[0]
         parts.append(f"{name}={value!r}" if isinstance(value, str) else f"{name}={list(value)!r}")
     if cond[10]:
         parts.append(f"piped_from={list(cond[10])!r}")

@@ -28,22 +28,23 @@ def sre_forms_of(policies) -> dict:
 
 
 def build_index(policies) -> dict:
-    """Per event: policies by exact tool name, by tool regex, and for every tool."""
+    """Per event: policies by exact tool name, by tool regex (``(regex, its literals, policies)``, one
+    entry per regex: the packs' 60 regex matchers are 7 regexes), and for every tool."""
     index: dict = {}
     for i, policy in enumerate(map(Policy, policies)):
         tools = policy.tools
-        names, regexes, every = index.setdefault(policy.event, ({}, [], []))
+        names, regexes, every = index.setdefault(policy.event, ({}, {}, []))
         if tools is None:
             every.append(i)
         elif tools[0] == "names":
             for tool in tools[1]:
                 names.setdefault(tool, []).append(i)
         else:
-            regexes.append((tools[1], required_literals(tools[1]), i))
+            regexes.setdefault(tools[1], []).append(i)
     return {
         event: (
             {tool: tuple(ids) for tool, ids in names.items()},
-            tuple(regexes),
+            tuple((regex, required_literals(regex), tuple(ids)) for regex, ids in regexes.items()),
             tuple(every),
         )
         for event, (names, regexes, every) in index.items()

@@ -12,10 +12,10 @@ import re
 from re import _constants as _c  # type: ignore[attr-defined]
 from re import _parser as _p  # type: ignore[attr-defined]
 
-_MIN = 2  # shorter literals do not filter anything worth the check
+_MIN = 2  # shorter literals do not filter anything worth the check (for a tool name, a secret's anchor)
 
 
-def required_literals(pattern: str) -> tuple[str, ...]:
+def required_literals(pattern: str, shortest: int = _MIN) -> tuple[str, ...]:
     try:
         parsed = _p.parse(pattern)
     except Exception:
@@ -25,47 +25,66 @@ def required_literals(pattern: str) -> tuple[str, ...]:
         return ()
     found: list[str] = []
     _walk(list(parsed), found)
+    return _longest(found, shortest)
+
+
+def _longest(found, shortest: int) -> tuple[str, ...]:
     # Longest first, ties by text: the compiled form must not depend on set order (string hashes
     # differ per process), or the cache check would see a forgery where there is none.
-    unique = sorted({f for f in found if len(f) >= _MIN}, key=lambda f: (-len(f), f))
+    unique = sorted({f for f in found if len(f) >= shortest}, key=lambda f: (-len(f), f))
     return tuple(unique[:3])
 
 
 def required_pieces(pattern: str) -> tuple:
-    """``required_literals``, and then (up to two) alternations every match passes through whose
-    branches each require a literal: a tuple of those literals, one of which a match holds. A run
-    skips the pattern when a literal is missing or none of a tuple's is there (``(sudo|doas|su)``:
-    a harmless ``ls -la`` compiles none of the pack rules about them)."""
-    literals = required_literals(pattern)
+    """The literals every match holds (up to three, one character at least: a check costs far less
+    than a compile), and then (up to two) alternations every match passes through whose branches each
+    require a literal: a tuple of those literals, one of which a match holds. A run skips the pattern
+    when a literal is missing or none of a tuple's is there (``(sudo|doas|su)``: a harmless ``ls -la``
+    compiles none of the pack rules about them).
+
+    A pattern that ignores case as a whole (``(?i)…``): its pieces made only of ASCII characters,
+    folded as ``evaluate.patterns.folded`` folds a text, after a leading None that tells the run to
+    look for them in the folded text (one character for one, where ``(?i)`` matches an ASCII letter)."""
     try:
         parsed = _p.parse(pattern)
     except Exception:
-        return literals
-    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
-        return literals
+        return ()
+    flags = parsed.state.flags
+    if flags & re.VERBOSE:
+        return ()
+    fold = bool(flags & re.IGNORECASE)
+    found: list[str] = []
     sets: list[tuple[str, ...]] = []
-    _walk(list(parsed), [], sets)
+    _walk(list(parsed), found, sets, 1, fold)
+    if fold:
+        from cupcake.evaluate.patterns import folded
+
+        found = [folded(f) for f in found if f.isascii()]
+        sets = [tuple(sorted({folded(m) for m in s})) for s in sets if all(m.isascii() for m in s)]
     chosen = sorted(set(sets), key=lambda s: (-min(len(m) for m in s), len(s), s))
-    return literals + tuple(chosen[:2])
+    pieces = _longest(found, 1) + tuple(chosen[:2])
+    return (None,) + pieces if fold and pieces else pieces
 
 
-def _branch(alternatives) -> tuple[str, ...] | None:
+def _branch(alternatives, shortest: int, fold: bool) -> tuple[str, ...] | None:
     """The longest literal each branch requires (so one of them is in every match), or None when a
     branch requires none."""
     picks = set()
     for alternative in alternatives:
         found: list[str] = []
-        _walk(list(alternative), found)
-        best = max((f for f in found if len(f) >= _MIN), key=lambda f: (len(f), f), default=None)
+        _walk(list(alternative), found, None, shortest, fold)
+        best = max((f for f in found if len(f) >= shortest), key=lambda f: (len(f), f), default=None)
         if best is None:
             return None
         picks.add(best)
     return tuple(sorted(picks)) if picks else None
 
 
-def _walk(items, found: list[str], sets: list | None = None) -> None:
+def _walk(items, found: list[str], sets: list | None = None, shortest: int = _MIN, fold: bool = False) -> None:
     """Collect runs of literals that are required in sequence ``items`` (and, with ``sets``, the
-    alternations every match of ``items`` passes through, each as the literals one of which it holds)."""
+    alternations every match of ``items`` passes through, each as the literals one of which it holds).
+    ``fold``: the pattern ignores case, and its literals will be folded: groups that change the case
+    rule are walked too (a literal matched exactly is in the folded text folded)."""
     run: list[str] = []
     for op, arg in items:
         if op is _c.LITERAL:
@@ -77,16 +96,16 @@ def _walk(items, found: list[str], sets: list | None = None) -> None:
         if op is _c.SUBPATTERN:
             # (group, add_flags, del_flags, pattern)
             add_flags = arg[1]
-            if not add_flags & (re.IGNORECASE | re.VERBOSE):
-                _walk(list(arg[3]), found, sets)
+            if fold or not add_flags & (re.IGNORECASE | re.VERBOSE):
+                _walk(list(arg[3]), found, sets, shortest, fold)
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
             low, _high, sub = arg
             if low >= 1:
-                _walk(list(sub), found, sets)
+                _walk(list(sub), found, sets, shortest, fold)
         elif op is getattr(_c, "ATOMIC_GROUP", None):
-            _walk(list(arg), found, sets)
+            _walk(list(arg), found, sets, shortest, fold)
         elif op is _c.BRANCH and sets is not None:
-            one_of = _branch(arg[1])
+            one_of = _branch(arg[1], shortest, fold)
             if one_of is not None:
                 sets.append(one_of)
         # anything else (classes, assertions, anchors) requires no particular literal

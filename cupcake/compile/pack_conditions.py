@@ -22,6 +22,11 @@
 
 from __future__ import annotations
 
+import re
+from re import _parser  # type: ignore[attr-defined]  # private, not in typeshed
+
+from cupcake.compile.glob_shapes import regexes, shape
+from cupcake.evaluate.pack_match import ANY_DEPTH, set_end
 from cupcake.evaluate.pack_match import glob_regex as _regex
 from cupcake.evaluate.secret_scan import QUOTED, literal_patterns  # noqa: E402
 from cupcake.problems import suggestion
@@ -86,9 +91,9 @@ def compile_pack_condition(cond: dict, report):
         if not isinstance(unignored, bool):
             report("condition project_file: `unignored` is true or false", "conditions")
             return None
-        if paths is None or excepted is None:
+        if paths is None or excepted is None or not _readable(paths + excepted, kind, report):
             return None
-        return ("project_file", tuple(_regex(g) for g in paths), tuple(_regex(g) for g in excepted), unignored)
+        return ("project_file", _shapes(paths), _shapes(excepted), unignored)
     if kind == "sql":
         from cupcake.evaluate.sql_text import KINDS
 
@@ -114,16 +119,20 @@ def compile_pack_condition(cond: dict, report):
         return None
     paths = _strings(cond.get("paths"), "paths", kind, report)
     excepted = _strings(cond.get("except", []), "except", kind, report, empty=True)
-    if paths is None or excepted is None:
+    if paths is None or excepted is None or not _readable(paths + excepted, kind, report):
         return None
-    return (
-        "path",
-        access,
-        tuple(glob_form(g) for g in paths),
-        tuple(glob_form(g) for g in excepted),
-        where,
-        needles(paths),
-    )
+    return ("path", access, by_form(paths), by_form(excepted), where, needles(paths))
+
+
+def _readable(globs, kind: str, report) -> bool:
+    """Whether every glob makes a regex (``[z-a]`` does not): reported here, never an error of a run."""
+    for glob in globs:
+        try:
+            re.compile(glob_form(glob)[0])
+        except re.error as exc:
+            report(f"condition {kind}: the glob {glob!r} cannot be read ({exc})", "conditions")
+            return False
+    return True
 
 
 def _strings(value, key, kind, report, choices=None, empty=False):
@@ -149,7 +158,7 @@ def _secret(kinds: tuple, report):
         from cupcake.compile.literals import anchor, required_literals, starts
 
         keys = secret_patterns.key_patterns() if "key" in kinds else ()
-        keys = tuple((t, p, c, _literals(p, required_literals), () if c else anchor(p)) for t, p, c in keys)
+        keys = tuple((t, p, c, _literals(p, required_literals), () if c else anchor(p), _fewest(p)) for t, p, c in keys)
         code, config = secret_patterns.keyword_patterns() if "keyword" in kinds else ((), ())
         code, config = (tuple((p, g, starts(p)) for p, g in found) for found in (code, config))
         entropy = secret_patterns.entropy_settings() if "entropy" in kinds else ()
@@ -157,6 +166,11 @@ def _secret(kinds: tuple, report):
         report(f"condition secret: cannot read detect-secrets' patterns ({type(exc).__name__}: {exc})", "conditions")
         return None
     return ("secret", kinds, keys, code, config, entropy)
+
+
+def _fewest(pattern: str) -> int:
+    """The fewest characters a match of ``pattern`` holds: a shorter text is not scanned with it."""
+    return _parser.parse(pattern).getwidth()[0]
 
 
 def _literals(pattern: str, required_literals) -> tuple:
@@ -179,42 +193,94 @@ def glob_form(glob: str) -> tuple:
     if glob.startswith("/"):
         return _regex(glob), "abs"
     body = glob[3:] if glob.startswith("**/") else glob
-    return "(?:.*/)?" + _regex(body), "any"
+    return ANY_DEPTH + _regex(body), "any"
+
+
+def by_form(globs) -> tuple:
+    """The globs' regexes as shapes (``glob_shapes``), grouped by the spelling of a path each is matched
+    against: ``((form, shapes), …)``, forms in the order the globs first name them. A run spells each
+    path once per form, and asks whether any shape of the form matches."""
+    grouped: dict = {}
+    for glob in globs:
+        regex, form = glob_form(glob)
+        grouped.setdefault(form, []).append(shape(regex))
+    return tuple((form, tuple(shapes)) for form, shapes in grouped.items())
+
+
+def _shapes(globs) -> tuple:
+    return tuple(shape(_regex(g)) for g in globs)
 
 
 def needles(globs) -> tuple:
-    """For each glob, its longest literal piece (lower case): a Bash line naming such a path holds
-    one of them (unless it spells the name with an expansion, which is always read)."""
+    """For each glob, its longest literal piece (lower case), one per name of a choice (``{a,b}``): a
+    Bash line naming such a path holds one of them (unless it spells the name with an expansion, which
+    is always read). A set (``[rd]``) is no literal piece; () when a glob has none (no prefilter)."""
     found = []
     for glob in globs:
-        best = ""
-        piece: list[str] = []
-        for ch in glob.lstrip("~") + "*":
-            if ch in "*?[]{},/":
-                text = "".join(piece)
-                if len(text) > len(best):
-                    best = text
-                piece = []
-            else:
-                piece.append(ch)
-        if not best:
-            return ()  # a glob with no literal: no prefilter
-        found.append(best.lower())
+        spelled = _choices(glob)
+        if not spelled:
+            return ()
+        for one in spelled:
+            best = _longest_literal(one.lstrip("~"))
+            if not best:
+                return ()
+            found.append(best.lower())
     return tuple(dict.fromkeys(found))
+
+
+MAX_CHOICES = 64  # spellings of one glob's choices looked at for the prefilter (more: no prefilter)
+
+
+def _choices(glob: str) -> list:
+    """The glob once per combination of its choices, as ``glob_regex`` reads them (a "{" closed by the
+    next "}"); [] past ``MAX_CHOICES`` choices or past as many braces (no prefilter, the safe answer)."""
+    if glob.count("{") > MAX_CHOICES:
+        return []
+    at = glob.find("{")
+    while at >= 0 and "}" not in glob[at:]:
+        at = glob.find("{", at + 1)
+    if at < 0:
+        return [glob]
+    end = glob.index("}", at)
+    out: list = []
+    for name in glob[at + 1 : end].split(","):
+        out += _choices(glob[:at] + name + glob[end + 1 :])
+        if len(out) > MAX_CHOICES:
+            return []
+    return out
+
+
+def _longest_literal(glob: str) -> str:
+    best = ""
+    piece: list[str] = []
+    k = 0
+    while k <= len(glob):
+        ch = glob[k] if k < len(glob) else "*"
+        if ch in "*?[]{},/":
+            text = "".join(piece)
+            if len(text) > len(best):
+                best = text
+            piece = []
+            if ch == "[" and set_end(glob, k) > 0:
+                k = set_end(glob, k)  # a set: one character of several, no literal
+        else:
+            piece.append(ch)
+        k += 1
+    return best
 
 
 def patterns_of(cond) -> list:
     """The regexes a compiled pack condition evaluates (cached in the policy cache)."""
     kind = cond[0]
     if kind == "path":
-        return [r for r, _f in cond[2] + cond[3]]
+        return [r for _form, shapes in cond[2] + cond[3] for r in regexes(shapes)]
     if kind == "secret":
         return (
-            [p for _t, p, _c, _l, _a in cond[2]]
+            [p for _t, p, _c, _l, _a, _f in cond[2]]
             + [p for p, _g, _s in cond[3] + cond[4]]
             + list(QUOTED)
             + literal_patterns(cond)
         )
     if kind == "project_file":
-        return list(cond[1] + cond[2])
+        return regexes(cond[1] + cond[2])
     return []

@@ -1,8 +1,10 @@
 """Evaluating a compiled ``command`` condition on a warm run.
 
 The compiled tuple: ``("command", programs, subcommands, flags, not_flags, args, args_regex,
-path_outside, via, globs)`` (see ``command_condition``). The condition holds when some simple command
-the line would run (``cupcake.shell``, imported only when the prefilter passes) matches every field.
+path_outside, via, globs, piped)`` (see ``command_condition``; ``args``: the shapes of the ``globs``'
+regexes, ``glob_shapes``; ``args_regex``: (pattern, the pieces every match holds)). The condition holds
+when some simple command the line would run (``cupcake.shell``, imported only when the prefilter passes)
+matches every field.
 
 The prefilter is sound: a line can only run a program whose name it spells out. Quotes and
 backslashes (``r''m``, ``\\rm``) split a name but keep its letters in order; expansions and globs
@@ -11,6 +13,8 @@ always read. Names are compared case-insensitively (a case-insensitive file syst
 """
 
 from __future__ import annotations
+
+from cupcake.evaluate.glob_match import any_fits
 
 _EXPANDS = "$`?*["  # may produce any name: always read the line
 _SPLITS = "'\"\\{"  # may split a name, keeping its letters in order
@@ -74,14 +78,27 @@ def may_hold_names(names, lowered: str, kind: int | None = None) -> bool:
 
 
 def holds(cond, view) -> bool:
+    programs = cond[1]
+    facts = view.made_facts
+    if facts is not None and programs is not None:
+        # The line is read: the answer of the loop below when no command could be one of the programs,
+        # without its calls (a compound line meets some 150 command conditions, most naming other programs).
+        named, other, incomplete = facts.by_program or _by_program(facts, view)
+        if not other and not incomplete:
+            for name in programs:
+                if name in named:
+                    break
+            else:
+                return False
     line = view.line()
     if line is None:
         return False
     lowered, kind = line
-    if not may_hold_names(cond[1] or needles(cond), lowered, kind):
+    if not may_hold_names(programs or needles(cond), lowered, kind):
         return False
     script = view.script()
-    for cmd in candidates(view.facts(), cond[1]):  # nested ones too: a trap's action, a git alias, inline code's shell
+    # nested commands too: a trap's action, a git alias, inline code's shell
+    for cmd in candidates(view.facts(), programs, view):
         if command_matches(cond, cmd, view) is None:
             return True
     if script.incomplete:  # an unfinished reading: the condition may hold when the name is there
@@ -107,7 +124,7 @@ def unread_block(reason: str, text: str) -> str:
     )
 
 
-def candidates(facts, programs) -> list:
+def candidates(facts, programs, view=None) -> list:
     """The commands of ``facts`` that could be one of ``programs`` (all of them when None): those whose
     program is spelled out as one of the names, and every one whose program word is not plain (a glob,
     an unknown part), which ``command_matches`` then judges. The same answer as asking each command,
@@ -115,24 +132,31 @@ def candidates(facts, programs) -> list:
     commands, on every Bash call."""
     if programs is None:
         return facts.commands
-    index = facts.by_program
-    if index is None:
-        named: dict = {}
-        other: list = []
-        for cmd in facts.commands:
-            if not cmd.words:
-                continue  # no program: no name matches it (``_program_is``)
-            word = cmd.words[0]
-            if word.known and not word.glob:
-                named.setdefault(cmd.program.lower(), []).append(cmd)
-            else:
-                other.append(cmd)
-        index = facts.by_program = (named, other)
-    named, other = index
+    named, other, _incomplete = facts.by_program or _by_program(facts, view)
     found = list(other)
     for name in programs:
         found.extend(named.get(name, ()))
     return found
+
+
+def _by_program(facts, view) -> tuple:
+    """``facts.by_program``: (the commands by their program's name when it is spelled out, the others,
+    why the line could not be read to the end or None), made once per reading of the line."""
+    named: dict = {}
+    other: list = []
+    for cmd in facts.commands:
+        if not cmd.words:
+            continue  # no program: no name matches it (``_program_is``)
+        word = cmd.words[0]
+        if word.known and not word.glob:
+            named.setdefault(cmd.program.lower(), []).append(cmd)
+        else:
+            other.append(cmd)
+    incomplete = view.script().incomplete if view is not None else None
+    index = (named, other, incomplete)
+    if view is not None:
+        facts.by_program = index  # without a view the reading is not known: made again when a view asks
+    return index
 
 
 def command_matches(cond, cmd, view):
@@ -151,11 +175,15 @@ def command_matches(cond, cmd, view):
             return f"does not read the output of {'/'.join(piped)}"
     skip = 0
     if subcommands is not None:
-        skip = _subcommand_length(cmd, subcommands)
+        read = _read(cmd, view)
+        skip = _subcommand_length(cmd, subcommands, read)
         if not skip:
-            return f"subcommand {cmd.subcommand()!r} is not {'/'.join(subcommands)}"
+            return f"subcommand {read[0]!r} is not {'/'.join(subcommands)}"
     if flags is not None or not_flags is not None:
-        present = cmd.flags()
+        read = _read(cmd, view)
+        present = read[1]
+        if present is None:
+            present = read[1] = cmd.flags()
         for alternatives in flags or ():
             if not any(a in present for a in alternatives):
                 return f"no {'|'.join(alternatives)} flag"
@@ -169,13 +197,14 @@ def command_matches(cond, cmd, view):
         return None  # xargs hands it arguments no one can see: they could be anything
     words = _positional_words(cmd, skip)
     if args is not None:
-        patterns = [view.patterns.regex(p) for p in args]
-        if not any(rx.match(w.value) for w in words for rx in patterns):
+        patterns = view.patterns
+        if not any(any_fits(args, w.value, patterns) for w in words):
             return "no argument matches " + " / ".join(cond[9] or ())
     if args_regex is not None:
-        rx = view.patterns.regex(args_regex)
-        if not any(rx.search(w.value) for w in words):
-            return f"no argument matches /{args_regex}/"
+        pattern, pieces = args_regex
+        patterns = view.patterns
+        if not any(patterns.search(pattern, pieces, w.value) for w in words):
+            return f"no argument matches /{pattern}/"
     if outside is not None:
         roots = _roots(outside, view.root)
         if not any(path_outside(w, cmd.cwd, roots) for w in words):
@@ -198,18 +227,35 @@ def _program_is(cmd, programs) -> bool:
     return any(word.could_name(p) for p in programs)
 
 
-def _subcommand_length(cmd, subcommands) -> int:
+_UNREAD = object()
+
+
+def _read(cmd, view) -> list:
+    """[its subcommand, its flags] of ``cmd``, each worked out when first asked for, once per run: the
+    packs ask the same few commands of a line about their subcommand and flags some fifty times."""
+    read = view.per_command.get(cmd)  # keyed by the command itself: no other takes its place while it lives
+    if read is None:
+        read = view.per_command[cmd] = [_UNREAD, None]
+    return read
+
+
+def _subcommand_length(cmd, subcommands, read) -> int:
     """How many words the matching subcommand takes (``system prune`` is 2), or 0 when none matches."""
-    sub = cmd.subcommand()
+    sub = read[0]
+    if sub is _UNREAD:
+        sub = read[0] = cmd.subcommand()
     if sub is None:
         return 0
     rest = None
+    n = len(sub)
     for entry in subcommands:
-        parts = entry.split()
-        if parts[0] != sub:
+        if entry == sub:
+            if sub.split() == [sub]:  # one word: a subcommand of several is never one word that holds spaces
+                return 1
             continue
-        if len(parts) == 1:
-            return 1
+        if len(entry) <= n or not entry.startswith(sub) or not entry[n].isspace():
+            continue  # not this subcommand, nor this subcommand and more words
+        parts = entry.split()
         if rest is None:
             rest = [a for a in cmd.after_subcommand() if not a.startswith("-")]
         if rest[: len(parts) - 1] == parts[1:]:

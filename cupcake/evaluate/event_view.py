@@ -26,7 +26,9 @@ class EventView:
         "_path_read",
         "_contents",
         "_script",
-        "_facts",
+        "made_facts",
+        "per_command",
+        "pack_memo",
         "_line",
         "guesses",
     )
@@ -49,7 +51,9 @@ class EventView:
         self._path_read = False
         self._contents: tuple[str, ...] | None = None
         self._script = None
-        self._facts = None
+        self.made_facts = None  # the line's ``facts`` once made (``command_match`` reads them when they are)
+        self.per_command: dict = {}  # Command -> what ``command_match`` worked out about it
+        self.pack_memo: dict = {}  # what ``pack_match`` works out once per run (a path's spellings…)
         self._line: tuple | None = None
 
     @property
@@ -86,11 +90,11 @@ class EventView:
     def facts(self, full: bool = False):
         """What the Bash line would do, nested code included (``command_facts``): once per run.
         ``full``: also the files read and the SQL run (each command read with the registry)."""
-        if self._facts is None or (full and not self._facts.full):
+        if self.made_facts is None or (full and not self.made_facts.full):
             from cupcake.evaluate.command_facts import of
 
-            self._facts = of(self, full)
-        return self._facts
+            self.made_facts = of(self, full)
+        return self.made_facts
 
     @property
     def file_path(self) -> str | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 
 from cupcake.evaluate.command_match import may_hold_names
+from cupcake.evaluate.glob_match import any_fits
+from cupcake.evaluate.pack_prefilter import CLIENT_NAMES, may_hold_secret, writes_text
 
 READ_TOOLS = ("Read", "Grep", "Glob", "LS", "NotebookRead")
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
@@ -78,16 +80,30 @@ def _path(cond, view) -> bool:
             return False
         facts = view.facts(full=access != "write")
         if access in ("read", "any"):
-            for word, cwd in facts.reads:
-                path = _word_path(word, cwd or view.root)
-                if path and _path_matches(path, globs, excepted, where, view):
+            for path in _line_paths(view, facts, "read"):
+                if _path_matches(path, globs, excepted, where, view):
                     return True
         if access in ("write", "any"):
-            for write in facts.writes:
-                path = write.path if write.path is not None else write.pattern
-                if path and _path_matches(path, globs, excepted, where, view):
+            for path in _line_paths(view, facts, "write"):
+                if _path_matches(path, globs, excepted, where, view):
                     return True
     return False
+
+
+def _line_paths(view, facts, access: str) -> list:
+    """The paths the Bash line reads or writes (as ``facts`` says), made once per reading of the line:
+    the packs' path conditions each ask for them."""
+    key = _READS if access == "read" else _WRITES
+    made = view.pack_memo.get(key)
+    if made is not None and made[0] is facts:
+        return made[1]
+    if key == _READS:
+        paths = [_word_path(word, cwd or view.root) for word, cwd in facts.reads]
+    else:
+        paths = [w.path if w.path is not None else w.pattern for w in facts.writes]
+    paths = [p for p in paths if p]
+    view.pack_memo[key] = (facts, paths)
+    return paths
 
 
 def _tool_paths(view, tool: str, access: str):
@@ -136,14 +152,26 @@ def _word_path(word, cwd: str):
 
 
 def _forms(path: str, view) -> dict:
-    home = os.path.expanduser("~").rstrip("/")
+    """The spellings of ``path`` the globs are matched against (``glob_form``), made once per run."""
+    memo = view.pack_memo
+    forms = memo.get(path)
+    if forms is not None:
+        return forms
+    home = memo.get(_HOME)
+    if home is None:
+        home = memo[_HOME] = os.path.expanduser("~").rstrip("/")
     name = path.rstrip("/").rsplit("/", 1)[-1]
-    forms = {"abs": path, "any": path, "base": name, "home": None}
+    forms = memo[path] = {"abs": path, "any": path, "base": name, "home": None}
     if home and path.startswith(home + "/"):
         forms["home"] = "~/" + path[len(home) + 1 :]
     elif home and path == home:
         forms["home"] = "~/"
     return forms
+
+
+# ``EventView.pack_memo``: a path's spellings under the path (a string), and under these keys the home
+# directory and the line's reads and writes (with the facts they come from: a full reading replaces them).
+_HOME, _READS, _WRITES = 0, 1, 2
 
 
 def _inside(path: str, root: str) -> bool:
@@ -163,9 +191,9 @@ def _path_matches(path: str, globs, excepted, where, view) -> bool:
 
 
 def _any_glob(forms: dict, globs, view) -> bool:
-    for pattern, form in globs:
+    for form, shapes in globs:  # ``pack_conditions.by_form``
         text = forms[form]
-        if text is not None and view.patterns.regex(pattern).match(text) is not None:
+        if text is not None and any_fits(shapes, text, view.patterns):
             return True
     return False
 
@@ -183,12 +211,8 @@ def _project_file(cond, view) -> bool:
             names = [e.name for _n, e in zip(range(MAX_LISTED), entries)]
     except OSError:
         return False
-    found = [
-        n
-        for n in names
-        if any(view.patterns.regex(g).match(n) for g in globs)
-        and not any(view.patterns.regex(g).match(n) for g in excepted)
-    ]
+    patterns = view.patterns
+    found = [n for n in names if any_fits(globs, n, patterns) and not any_fits(excepted, n, patterns)]
     if not found or not unignored:
         return bool(found)
     ignored = _gitignore(view.root)
@@ -233,7 +257,7 @@ def written_texts(view) -> list:
         return _mcp_strings(view.tool_input)
     if tool == "Bash" and view.command is not None:
         text = view.command
-        if ">" not in text and "tee" not in text and "<<" not in text:
+        if not writes_text(text):
             return []
         return view.facts().contents
     return []
@@ -257,8 +281,8 @@ def _mcp_strings(value, out=None) -> list:
 
 def _secret(cond, view) -> bool:
     texts = written_texts(view)
-    if not texts or not any(texts):
-        return False
+    if not texts or not may_hold_secret(cond, texts):
+        return False  # nothing a pattern could find: the scanner is not even loaded
     from cupcake.evaluate.secret_scan import find
 
     path = view.tool_input.get("file_path")
@@ -266,9 +290,6 @@ def _secret(cond, view) -> bool:
 
 
 # ## SQL ##
-
-
-_CLIENT_NAMES = ("psql", "mysql", "mariadb", "sqlite", "mongo", "redis", "clickhouse", "sqlcmd", "duckdb", "cockroach")
 
 
 def _sql(cond, view) -> bool:
@@ -281,7 +302,7 @@ def _sql(cond, view) -> bool:
             if isinstance(value, str):
                 texts.append(value)
     if view.command is not None and (tool == "Bash" or tool.startswith("mcp__")):
-        if may_hold_names(_CLIENT_NAMES, *view.line()):
+        if may_hold_names(CLIENT_NAMES, *view.line()):
             texts.extend(text for text, _what in view.facts(full=True).sql)
     if not texts:
         return False
@@ -297,17 +318,25 @@ def _sql(cond, view) -> bool:
     return False
 
 
+ANY_DEPTH = "(?s:.*/)?"  # any folders, or none (``**/``)
+
+
 def glob_regex(glob: str) -> str:
-    """A glob as a regex over a path (``**`` crosses directories, ``*`` does not; ``{a,b}``)."""
+    """A glob as a regex over a path (``**`` crosses directories, ``*`` does not; ``{a,b}``). ``**``
+    crosses every character, a newline too (``(?s:…)``): a file name may hold one."""
+    return _glob_body(glob) + "\\Z"
+
+
+def _glob_body(glob: str) -> str:
     out = []
     k = 0
     while k < len(glob):
         ch = glob[k]
         if glob.startswith("**", k):
-            out.append(".*")
+            out.append("(?s:.*)")
             k += 2
             if glob.startswith("/", k):
-                out[-1] = "(?:.*/)?"
+                out[-1] = ANY_DEPTH
                 k += 1
             continue
         if ch == "*":
@@ -316,14 +345,22 @@ def glob_regex(glob: str) -> str:
             out.append("[^/]")
         elif ch == "{" and "}" in glob[k:]:
             end = glob.index("}", k)
-            out.append("(?:" + "|".join(glob_regex(p) for p in glob[k + 1 : end].split(",")) + ")")
+            out.append("(?:" + "|".join(_glob_body(p) for p in glob[k + 1 : end].split(",")) + ")")
             k = end
-        elif ch == "[" and "]" in glob[k + 1 :]:
-            end = glob.index("]", k + 1)
-            inner = glob[k + 1 : end]
-            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner) + "]")
+        elif ch == "[" and set_end(glob, k) > 0:
+            end = set_end(glob, k)
+            first = k + 1 + (glob[k + 1] in "!^")
+            inner = glob[first:end].replace("\\", "\\\\").replace("[", "\\[")
+            out.append(("[^" if first > k + 1 else "[") + inner + "]")
             k = end
         else:
-            out.append("\\" + ch if ch in ".^$+()|\\" else ch)
+            out.append("\\" + ch if ch in ".^$+()|\\[" else ch)
         k += 1
-    return "".join(out) + "\\Z"
+    return "".join(out)
+
+
+def set_end(glob: str, k: int) -> int:
+    """Where the set that opens at ``glob[k]`` ("[") closes, or -1 when that bracket opens none (a set
+    holds a character, negated by a leading ! or ^: "[]" and "[!]" are characters)."""
+    first = k + 1 + (glob[k + 1 : k + 2] in ("!", "^"))
+    return glob.find("]", first + 1)

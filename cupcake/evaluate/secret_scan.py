@@ -6,8 +6,9 @@ keyword and entropy checks look only at lines that could hold an assignment or a
 
 from __future__ import annotations
 
-MAX_SCAN = 512 * 1024
-MIN_ENTROPY_LENGTH = 20  # shorter quoted strings are words and identifiers, not keys
+from cupcake.evaluate.pack_prefilter import MAX_SCAN, MIN_ENTROPY_LENGTH, SECRET_WORDS
+from cupcake.evaluate.patterns import folded
+
 # Values that stand for a secret without being one (detect-secrets' own filters, in short).
 PLACEHOLDERS = (
     "example",
@@ -60,6 +61,11 @@ QUOTED = ('"' + _RUN + '"', "'" + _RUN + "'")
 # about 0.03 ms against 0.05 to 0.09 ms for two to seven characters; a long literal lets str.find skip).
 # The policy cache holds the literal's program beside the patterns (``literal_patterns``).
 SHORT_LITERAL = 8
+# ... in a text this long at least: compiling the program (about 10 µs) costs more than it saves below.
+REGEX_FIND_FROM = 32 * 1024
+# A text shorter than this is searched for a literal at once, without looking for its rarest characters
+# first (sorting them costs more than the search).
+DIRECT_BELOW = 4096
 
 
 def literal_pattern(literal: str) -> str:
@@ -70,15 +76,16 @@ def literal_pattern(literal: str) -> str:
 def literal_patterns(cond) -> list:
     """The regexes of the short literals the scan of ``cond`` looks for (compiled into the policy cache)."""
     _kind, _kinds, keys, _code, _config, _entropy = cond
-    found = [lit for _t, _p, _c, literals, _a in keys for lit in literals]
-    found += [anchor[0] for _t, _p, _c, _l, anchor in keys if anchor]
+    found = [lit for _t, _p, _c, literals, _a, _f in keys for lit in literals]
+    found += [anchor[0] for _t, _p, _c, _l, anchor, _f in keys if anchor]
     found += _WORDS
     return list(dict.fromkeys(literal_pattern(lit) for lit in found if len(lit) <= SHORT_LITERAL))
 
 
-def finder(literal: str, patterns):
-    """``str.find`` for ``literal``: through its regex when it is short and the cache holds its program."""
-    if patterns is not None and len(literal) <= SHORT_LITERAL:
+def finder(literal: str, patterns, size: int):
+    """``str.find`` for ``literal`` in texts of ``size`` characters: through its regex when the literal is
+    short, the text long and the cache holds its program."""
+    if patterns is not None and len(literal) <= SHORT_LITERAL and size >= REGEX_FIND_FROM:
         pattern = literal_pattern(literal)
         if pattern in patterns.forms:
             search = patterns.regex(pattern).search
@@ -102,8 +109,11 @@ def _occurs(literal: str, hay: str, icase: bool, patterns, present: dict) -> boo
     key = (literal, icase)
     found = present.get(key)
     if found is None:
-        rarest = sorted(set(literal), key=lambda ch: _RANK.get(ch, 0))[:2]
-        found = all(ch in hay for ch in rarest) and finder(literal, patterns)(hay) >= 0
+        if len(hay) < DIRECT_BELOW:
+            found = literal in hay
+        else:
+            rarest = sorted(set(literal), key=lambda ch: _RANK.get(ch, 0))[:2]
+            found = all(ch in hay for ch in rarest) and finder(literal, patterns, len(hay))(hay) >= 0
         present[key] = found
     return found
 
@@ -121,13 +131,15 @@ def find(cond, texts, patterns, path: str = ""):
         if "key" in kinds:
             lowered = folded(text)
             present: dict = {}  # (literal, folded?) -> whether it occurs: patterns share literals
-            for secret_type, pattern, needs_context, literals, anchor in keys:
+            for secret_type, pattern, needs_context, literals, anchor, fewest in keys:
+                if len(text) < fewest:
+                    continue  # shorter than any match of the pattern
                 icase = pattern.startswith("(?i")
                 hay = lowered if icase else text
                 if literals and not all(_occurs(lit, hay, icase, patterns, present) for lit in literals):
                     continue  # every match holds these: skipped without running the pattern
                 if anchor and len(hay) == len(text):
-                    if anchored(patterns.regex(pattern), text, hay, anchor, finder(anchor[0], patterns)):
+                    if anchored(patterns.regex(pattern), text, hay, anchor, finder(anchor[0], patterns, len(hay))):
                         return "key", secret_type
                 elif needs_context:
                     context = keyword_lines(text, patterns)
@@ -155,31 +167,6 @@ def find(cond, texts, patterns, path: str = ""):
                         if all(c in charset for c in value) and shannon(value, charset) > limit:
                             return "entropy", "a high-entropy string"
     return None
-
-
-# The characters other than ASCII letters that (?i) matches to an ASCII letter (Python's re: the
-# dotted and dotless I, the long s, the Kelvin sign; tests/evaluate/test_secret_scan.py asks re about
-# every character). Lower-casing alone misses the last three, and turns İ into two characters.
-_FOLDS = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
-_folded: dict = {}  # id(text) -> (text, folded): the scan's three conditions fold the same text
-
-
-def folded(text: str) -> str:
-    """``text`` lower-cased as ``(?i)`` sees its ASCII letters, one character for one: a literal of
-    lower-case ASCII a case-insensitive pattern matches there occurs here at the same place."""
-    seen = _folded.get(id(text))
-    if seen is not None and seen[0] is text:
-        return seen[1]
-    out = text
-    if not text.isascii():
-        for odd, letter in _FOLDS:
-            if odd in out:
-                out = out.replace(odd, letter)
-    out = out.lower()
-    if len(_folded) > 4:
-        _folded.clear()
-    _folded[id(text)] = (text, out)
-    return out
 
 
 def matches(regex, text: str, hay: str, heads):
@@ -238,7 +225,7 @@ def anchored(regex, text: str, hay: str, anchor, find=None) -> bool:
     the literal's finder (``finder``), ``str.find`` by default."""
     literal, fewest, most = anchor
     if find is None:
-        find = finder(literal, None)
+        find = finder(literal, None, len(hay))
     at = find(hay)
     tried = -1  # the last start tried: overlapping leads are not tried twice
     tries = 0
@@ -254,7 +241,7 @@ def anchored(regex, text: str, hay: str, anchor, find=None) -> bool:
     return False
 
 
-_WORDS = ("key", "pw", "pass", "token", "secret", "contras")  # "pw" stands for "pwd" too
+_WORDS = SECRET_WORDS
 
 
 _lines: dict = {}  # id(text) -> (text, its keyword lines): the rules of a run scan the same text
@@ -269,7 +256,7 @@ def keyword_lines(text: str, patterns=None) -> str:
     lowered = folded(text)
     spans = set()
     for word in _WORDS:
-        find = finder(word, patterns)
+        find = finder(word, patterns, len(lowered))
         at = find(lowered)
         while at >= 0:
             start = lowered.rfind("\n", 0, at) + 1

@@ -16,30 +16,30 @@ from cupcake.evaluate.patterns import Patterns
 ALPHABET = "abcsudo_-"
 
 
-def _gen(rng: random.Random, depth: int) -> tuple[str, str]:
+def _gen(rng: random.Random, depth: int, alphabet: str = ALPHABET) -> tuple[str, str]:
     """A pattern and a string it matches."""
     pick = rng.randrange(9 if depth > 0 else 3)
     if pick == 0 or pick == 1:
-        word = "".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 4)))
+        word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4)))
         return re.escape(word), word
     if pick == 2:
-        ch = rng.choice(ALPHABET)
+        ch = rng.choice(alphabet)
         return f"[{ch}x]", ch
     if pick == 3:
-        (a, sa), (b, sb) = _gen(rng, depth - 1), _gen(rng, depth - 1)
+        (a, sa), (b, sb) = _gen(rng, depth - 1, alphabet), _gen(rng, depth - 1, alphabet)
         return a + b, sa + sb
     if pick == 4 or pick == 5:
-        alternatives = [_gen(rng, depth - 1) for _ in range(rng.randint(2, 4))]
+        alternatives = [_gen(rng, depth - 1, alphabet) for _ in range(rng.randint(2, 4))]
         chosen = rng.choice(alternatives)[1]
         group = rng.choice(["(", "(?:", "(?>"])
         return group + "|".join(a for a, _ in alternatives) + ")", chosen
     if pick == 6:
-        inner, sample = _gen(rng, depth - 1)
+        inner, sample = _gen(rng, depth - 1, alphabet)
         return f"(?:{inner})?", rng.choice(["", sample])
     if pick == 7:
-        inner, sample = _gen(rng, depth - 1)
+        inner, sample = _gen(rng, depth - 1, alphabet)
         return f"(?:{inner})+", sample * rng.randint(1, 2)
-    inner, sample = _gen(rng, depth - 1)
+    inner, sample = _gen(rng, depth - 1, alphabet)
     return f"(?:{inner})*", rng.choice(["", sample])
 
 
@@ -80,8 +80,49 @@ def test_a_text_without_any_of_an_alternations_literals_is_skipped():
 
 
 @pytest.mark.parametrize(
-    "pattern",
-    [r"(?i)(sudo|doas)", r"(?x) (sudo | doas)", r"(a|bc)", r"(?i:sudo|doas)x", r"x(?:^|[;&])"],
+    "pattern, pieces",
+    [
+        (r"(?i)(sudo|doas)", (None, ("doas", "sudo"))),
+        (r"(?x) (sudo | doas)", ()),
+        (r"(a|bc)", (("a", "bc"),)),
+        (r"(?i:sudo|doas)x", ("x",)),
+        (r"x(?:^|[;&])", ("x",)),
+        (r"(?i)Ab(?-i:CD)é", (None, "ab", "cd")),  # a literal that is not ASCII folds otherwise: left out
+        (r"(?i)(é|x)y", (None, "y")),
+        (r"\brm\s+-rf\s+/(?:\s|$)", ("-rf", "rm", "/")),  # one character filters too
+    ],
 )
-def test_no_tuple_where_a_branch_has_no_literal_or_case_is_folded(pattern):
-    assert not any(p.__class__ is tuple for p in required_pieces(pattern))
+def test_the_pieces_of_some_patterns(pattern, pieces):
+    assert required_pieces(pattern) == pieces
+
+
+# What (?i) matches to each letter of the generated patterns, beside its other case.
+FOLDS = {"i": "I\u0130\u0131", "s": "S\u017f", "k": "K\u212a", "e": "E", "a": "A", "é": "É"}
+
+
+def _varied(text: str, rng: random.Random) -> str:
+    return "".join(rng.choice(FOLDS[ch] + ch) if ch in FOLDS and rng.random() < 0.6 else ch for ch in text)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_text_a_case_blind_pattern_matches_is_never_skipped(seed):
+    """``(?i)`` patterns: their pieces are looked for in the folded text, which must hold them whatever
+    case, or (?i)'s other letters (İ, ı, ſ, the Kelvin sign), the match is spelled in."""
+    rng = random.Random(seed)
+    alphabet = "aiksé_-"
+    matched = folded = 0
+    for _ in range(1500):
+        pattern, sample = _gen(rng, 4, alphabet)
+        sample = _varied(sample, rng)
+        if rng.random() < 0.3:
+            exact, exact_sample = _gen(rng, 2, alphabet)
+            pattern, sample = pattern + f"(?-i:{exact})", sample + exact_sample
+        pattern = "(?i)" + pattern
+        text = "".join(rng.choice(alphabet + " ") for _ in range(rng.randint(0, 4))) + sample
+        if not re.search(pattern, text):
+            continue
+        matched += 1
+        pieces = required_pieces(pattern)
+        folded += bool(pieces)
+        assert _check(pieces, text), (pattern, text, pieces)
+    assert matched > 800 and folded > 400

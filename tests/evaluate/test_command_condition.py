@@ -59,7 +59,10 @@ def test_subcommand_after_global_options_and_not_a_lookalike():
 def test_multi_word_subcommand():
     cond = {"type": "command", "program": "docker", "subcommand": "system prune"}
     assert _holds(cond, "docker system prune -af")
+    assert _holds(cond, "docker --host x system  prune")
     assert not _holds(cond, "docker system df")
+    assert not _holds(cond, 'docker "system prune"')  # one word holding a space: docker knows no such command
+    assert _holds({"type": "command", "program": "git", "subcommand": ["commit", "stash drop"]}, "git stash drop")
 
 
 def test_prefilter_is_sound_for_quoting_and_reads_expansions():
@@ -147,3 +150,64 @@ def test_asking_only_the_commands_that_could_be_the_program_answers_as_asking_al
         asked = [cmd for cmd in candidates(facts, compiled[1]) if command_matches(compiled, cmd, view) is None]
         assert sorted(map(id, every)) == sorted(map(id, asked)), (command, cond)
         assert holds(compiled, view) is bool(every)
+
+
+def _pack_command_conditions() -> list:
+    """Every command condition of the built-in packs, compiled, nested ones included."""
+    from cupcake import packs
+
+    found: list = []
+
+    def walk(cond):
+        if cond[0] == "command":
+            found.append(cond)
+        elif cond[0] == "any":
+            for inner in cond[1]:
+                walk(inner)
+        elif cond[0] == "not":
+            walk(cond[1])
+
+    for name in packs.names():
+        for rule in packs.load(name).rules:
+            for cond in rule.get("conditions", []):
+                compiled, problems = _compile(cond)
+                assert not problems, problems
+                walk(compiled)
+    return found
+
+
+def _corpus_lines() -> list:
+    import tomllib
+    from pathlib import Path
+
+    from cupcake.shell.limits import MAX_COMMANDS
+
+    here = Path(__file__).resolve().parent.parent
+    lines = list(MIXED)
+    for path in (here / "corpus" / "pack_scorecard.toml", here / "shell" / "corpus" / "bypasses.toml"):
+        lines += [case["command"] for case in tomllib.loads(path.read_text())["case"]]
+    lines += ["; ".join(f"mkdir d{i}" for i in range(MAX_COMMANDS + 10))]  # read only in part
+    return lines
+
+
+def test_the_packs_conditions_answer_on_one_reading_as_each_on_its_own(monkeypatch):
+    """One view answers every condition of a line (the line read once, each command's subcommand and
+    flags remembered, conditions naming no program of the line answered from the index of programs):
+    the same answers as a fresh view per condition that remembers nothing, not even within itself."""
+    from cupcake.evaluate import command_match
+
+    conditions = _pack_command_conditions()
+    assert len(conditions) > 150
+    lines = _corpus_lines()
+    payloads = [{"tool_name": "Bash", "tool_input": {"command": line}, "cwd": "/p"} for line in lines]
+    shared = [EventView(Event("PreToolUse", payload), "/p") for payload in payloads]
+    with monkeypatch.context() as m:
+        m.setattr(command_match, "_read", lambda cmd, view: [command_match._UNREAD, None])
+        # the reading of the line itself is kept (it is not what is compared): facts and memory are not
+        alone = [
+            [holds(cond, EventView(Event("PreToolUse", payload), "/p", patterns=view.patterns)) for cond in conditions]
+            for payload, view in zip(payloads, shared)
+        ]
+    for line, view, expected in zip(lines, shared, alone):
+        assert [holds(cond, view) for cond in conditions] == expected, line
+    assert sum(map(sum, alone)) > 100

@@ -14,6 +14,7 @@ import pytest
 
 from cupcake.compile.pack_conditions import compile_pack_condition, patterns_of
 from cupcake.evaluate import secret_scan
+from cupcake.evaluate.pack_prefilter import may_hold_secret
 from cupcake.evaluate.patterns import Patterns
 from cupcake.speedups import sre_form
 
@@ -43,7 +44,7 @@ def plain_find(cond, text: str, path: str):
     text = secret_scan.bounded(text)
     lines = _plain_lines(text)
     if "key" in kinds:
-        for secret_type, pattern, needs_context, _literals, _anchor in keys:
+        for secret_type, pattern, needs_context, _literals, _anchor, _fewest in keys:
             if needs_context:
                 if lines and re.search(pattern, lines):
                     return "key", secret_type
@@ -145,17 +146,24 @@ def _texts(seed: str, pieces: list, count: int = 600):
         ("entropy", QUOTES + ASSIGNMENTS, ["src/app.py"]),
     ],
 )
-def test_the_scan_answers_as_the_plain_scan(kind, pieces, paths):
+@pytest.mark.parametrize("short_text", [None, 0])
+def test_the_scan_answers_as_the_plain_scan(kind, pieces, paths, short_text, monkeypatch):
+    if short_text is not None:  # every text searched as a long one is: rarest characters first, literals' regexes
+        monkeypatch.setattr(secret_scan, "DIRECT_BELOW", short_text)
+        monkeypatch.setattr(secret_scan, "REGEX_FIND_FROM", short_text)
     cond = _cond(kind)
     cached, bare = _cached(cond), Patterns()  # literals found through their regexes, or with str.find
-    answers = {True: 0, False: 0}
+    answers: dict = {True: 0, False: 0, "skipped": 0}
     for text in _texts(kind, pieces):
         for path in paths:
             expected = plain_find(cond, text, path)
             assert secret_scan.find(cond, [text], cached, path) == expected, (kind, path, text)
             assert secret_scan.find(cond, [text], bare, path) == expected, (kind, path, text)
             answers[expected is not None] += 1
-    assert answers[True] > 50 and answers[False] > 50, answers
+            could = may_hold_secret(cond, [text])  # the check made before the scanner is loaded
+            assert could or expected is None, (kind, path, text)
+            answers["skipped"] += not could
+    assert answers[True] > 50 and answers[False] > 50 and answers["skipped"] > 10, answers
 
 
 @pytest.mark.parametrize(
@@ -243,7 +251,7 @@ def test_a_text_made_of_names_costs_one_finditer():
 
 def test_a_literal_regex_finds_the_literal_and_nothing_else():
     cond = _cond("key")
-    literals = {lit for _t, _p, _c, lits, _a in cond[2] for lit in lits} | set(secret_scan._WORDS)
+    literals = {lit for _t, _p, _c, lits, _a, _f in cond[2] for lit in lits} | set(secret_scan._WORDS)
     literals |= {"a.b", "x*y", "1\\2", "[q]", "(?i)", "$^", "{2}", "a|b", "\\1", " - ", "é.", "\n."}
     texts = ["", "a.b", "axb", "x*y", "xxy", "1\\2", "[q]", "q", "(?i)", "$^", "{2}", "a|b", "ab", "\\1", " - "]
     for literal in literals:

@@ -47,7 +47,9 @@ def load(root: str, env, use_cache: bool = True):
         try:
             # A run needs no problem list (``out_of_service`` says what it reports): warnings can be
             # many, and every warm run would read them.
-            cache.write(path, key, {k: v for k, v in compiled.items() if k != "problems"}, env)
+            from cupcake.stores.policies.whole_cache import write  # a rebuild: cold
+
+            write(path, key, {k: v for k, v in compiled.items() if k != "problems"}, env)
         except Exception as exc:  # the policies are valid all the same: enforce them, and say so
             reason = getattr(exc, "strerror", None) or exc
             problem = f"could not write the policy cache {WORK_DIR}/{cache.CACHE_NAME}: {reason}"
@@ -81,6 +83,8 @@ def cache_disagreement(root: str, env, compiled_from_source):
     """None when ``.cupcake/policy.cache`` is absent, stale (it would be rebuilt), or holds exactly
     what the policy files compile to; else what is wrong with it, for `doctor` and `validate` to say
     loudly. The cache is never trusted for this: the source was compiled first."""
+    from cupcake.stores.policies import whole_cache  # validate and doctor: cold
+
     path = os.path.join(root, WORK_DIR, cache.CACHE_NAME)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -89,16 +93,16 @@ def cache_disagreement(root: str, env, compiled_from_source):
     except OSError as exc:
         return f"{WORK_DIR}/{cache.CACHE_NAME} cannot be opened safely ({exc.strerror or exc})"
     try:
-        data = cache.read_regular(fd)
+        data = whole_cache.read_regular(fd)
     finally:
         os.close(fd)
     if data is None:
         return f"{WORK_DIR}/{cache.CACHE_NAME} is not a regular file"
     if data[:8] != cache.MAGIC:
         return None  # another version's format: it is rebuilt, never read
-    unpacked = cache.unpack(data, env)
+    unpacked = whole_cache.unpack(data, env)
     if isinstance(unpacked, str):
-        if cache.sealed_with(data, cache.UNKEYED):
+        if whole_cache.sealed_with(data, cache.UNKEYED):
             return None  # sealed before the per-user secret existed: runs no longer trust it, the next rebuilds it
         return f"{WORK_DIR}/{cache.CACHE_NAME} is not trusted: {unpacked}. It may have been forged"
     stored_key, cached = unpacked
@@ -106,7 +110,7 @@ def cache_disagreement(root: str, env, compiled_from_source):
     if stored_key != cache.cache_key(identities) or not _imports_unchanged(cached):
         return None  # stale: the next run rebuilds it
     expected = {k: v for k, v in compiled_from_source.items() if k != "problems"}  # what a run caches
-    if cache.canonical(cached) != cache.canonical(expected):  # bytes, not ==: True == 1 and 1.0 == 1
+    if whole_cache.canonical(cached) != whole_cache.canonical(expected):  # bytes, not ==: True == 1 and 1.0 == 1
         return (
             f"{WORK_DIR}/{cache.CACHE_NAME} disagrees with the policy files: it claims to be current but does not "
             "hold what they compile to. It may have been forged"

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from cupcake.packs import PACK_DIR
-from cupcake.stores.policies.cache import canonical
+from cupcake.stores.policies.whole_cache import canonical
 
 PACKS = sorted(name[:-5] for name in os.listdir(PACK_DIR) if name.endswith(".toml"))
 
@@ -116,7 +116,7 @@ def random_policy_file(seed: int) -> str:
 # Compiles each project given on the command line and prints {project: hex of the canonical bytes}.
 _COMPILE = """
 import json, os, sys
-from cupcake.stores.policies.cache import canonical
+from cupcake.stores.policies.whole_cache import canonical
 from cupcake.compile.compiler import compile_files
 from cupcake.project import policy_files
 out = {}
