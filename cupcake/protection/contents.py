@@ -209,7 +209,7 @@ def _patch_text(write, script):
                 return None
             texts.append(data.decode("utf-8", "replace"))
         return "\n".join(texts)
-    from cupcake.shell.commands import stdin_of
+    from cupcake.shell.runs import stdin_of
 
     cmd = write.command
     fed = stdin_of(cmd) if cmd is not None else None

@@ -106,14 +106,34 @@ class Parts:
         return apply_effect(w, cmd, effect, st, via)
 
     @staticmethod
+    def code_effect(w, cmd, effect, st, via):
+        """An effect that runs code (a shell text, a script, inline code, a setting that runs a program)."""
+        from cupcake.shell.runs import code_effect
+
+        return code_effect(w, cmd, effect, st, via)
+
+    @staticmethod
+    def shell(w, cmd, reading, st, via):
+        from cupcake.shell.runs import shell
+
+        return shell(w, cmd, reading, st, via)
+
+    @staticmethod
+    def call(w, cmd, st, via, name, env):
+        """A function defined on the line, called."""
+        from cupcake.shell.runs import call
+
+        return call(w, cmd, st, via, name, env)
+
+    @staticmethod
     def stdin_code(w, cmd, effect, st, via):
-        from cupcake.shell.commands import stdin_code
+        from cupcake.shell.runs import stdin_code
 
         return stdin_code(w, cmd, effect, st, via)
 
     @staticmethod
     def run_script(w, cmd, word, st, via, args):
-        from cupcake.shell.commands import run_script
+        from cupcake.shell.runs import run_script
 
         return run_script(w, cmd, word, st, via, args)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from cupcake.shell.limits import LINK_CHECK_COST
-from cupcake.shell.model import _normtokens, above
+from cupcake.shell.model import _normtokens, above, normpath
 from cupcake.shell.words import ANY, match
 
 # Devices a write to changes no file (the terminal, the streams, the bit bucket, bash's network paths).
@@ -31,6 +31,16 @@ HARMLESS = frozenset(
     )
 )
 _OPAQUE = ("/proc/", "/dev/fd/", "/dev/std")
+# Where a program named by its path is the one its name says (a copy elsewhere may be anything).
+SYSTEM_DIRS = (
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/usr/local/sbin/",
+    "/opt/homebrew/bin/",
+)
 SCRIPT_LIMIT = 256 * 1024
 
 
@@ -41,6 +51,24 @@ def harmless(path: str) -> bool:
 def opaque(path: str) -> bool:
     """A path whose meaning depends on a process or a descriptor the reader cannot see."""
     return path == "/proc" or path.startswith(_OPAQUE)
+
+
+def directory(word, cwd):
+    """The directory ``word`` names from ``cwd`` (normalised, as written: ``cd`` and ``-C`` walk it
+    that way), or None when the word or the directory it is taken from is not known."""
+    if not word.exact or not word.value:
+        return None
+    if word.value.startswith("/"):
+        return normpath(word.value)
+    return None if cwd is None else normpath(cwd.rstrip("/") + "/" + word.value)
+
+
+def base(cmd, effect):
+    """The directory an effect's relative path is taken from (``-C`` and the like applied)."""
+    cwd = cmd.cwd
+    for word in effect.base:
+        cwd = directory(word, cwd)
+    return cwd
 
 
 def pin(write, made, follow: bool = True, budget=None) -> None:
@@ -97,8 +125,6 @@ def _literal(tokens):
 
 def _followed(path: str, made, write, budget=None, depth: int = 0):
     """``path`` (reached through a link this command made) resolved further, or None."""
-    from cupcake.shell.model import normpath
-
     path = normpath(path)
     if depth > 8 or opaque(path):
         return None
