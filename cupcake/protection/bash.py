@@ -28,9 +28,9 @@ simple command of plain words whose program only reads (``ls -la``, ``git status
 from __future__ import annotations
 
 import os
-import sys
 
 from cupcake.protection import protected_set as pset
+from cupcake.protection.install import running
 from cupcake.protection.quick import quick_pass
 
 # ## The check ####################################################################################
@@ -46,68 +46,6 @@ def violation(command, cwd: str, root: str, env, protected: dict, ctx):
     home = env.get("HOME") or None
     script = run_patterns(ctx).parsed(command, cwd, home, known_env(ctx, root))
     return Check(script, protected, ctx, root).run()
-
-
-def session_violation(text, cwd: str, root: str, env, protected: dict, ctx):
-    """The block text for input typed into a running session (Codex's ``write_stdin``, Copilot's
-    ``write_bash``), else None. Read like a command once it is whole lines: an interactive shell
-    keeps a line that does not end and joins it with what comes next (``rm cupcake.t`` + ``oml``),
-    edits what it is sent (control keys, completion), expands history (``!!``, ``^a^b``) and runs its
-    prompt variables, so such input is refused with how to send it plainly. What runs in the session
-    need not be a shell: other input is read as shell too, and what Cupcake cannot read is refused."""
-    if not isinstance(text, str) or not text:
-        return None
-    lines = text.replace("\r\n", "\n").replace("\r", "\n")
-    found = _session_unreadable(lines)
-    if found is not None:
-        return _plain(found[0], found[1])
-    return violation(lines, cwd, root, env, protected, ctx)
-
-
-_PROMPT_CODE = ("PS0", "PS1", "PS2", "PS3", "PROMPT_COMMAND", "bind")
-
-
-def _session_unreadable(text: str):
-    if not text.endswith("\n"):
-        return (
-            "the input does not end its line, so the session joins it with what is sent next",
-            "send whole lines, each ending with a newline",
-        )
-    if any(ch < " " and ch != "\n" or ch == "\x7f" for ch in text):
-        return (
-            "the input holds control keys, which edit or complete the line in the session",
-            "send the command as plain text, without control keys",
-        )
-    for line in text.split("\n"):
-        if line.lstrip().startswith("^") or any(
-            ch == "!" and line[k + 1 : k + 2] not in ("", " ", "\n", "=", "(") for k, ch in enumerate(line)
-        ):
-            return (
-                "an interactive shell expands `!` and `^` from its history",
-                "write the command out in full, without `!`",
-            )
-    word = next((w for w in _PROMPT_CODE if w in text), None)
-    if word is not None:
-        return (f"`{word}` makes an interactive shell run code at its prompt or on a key", f"leave `{word}` out")
-    return None
-
-
-def code_violation(text, language: str, cwd: str, root: str, env, protected: dict, ctx):
-    """The block text for a script in another language sent as a shell call (an agent whose shell
-    tool runs PowerShell: ``language="powershell"``), else None: as inline code handed to that
-    language's interpreter is judged (it names a protected file, or can change files and builds a
-    name at run time)."""
-    if not isinstance(text, str) or not text:
-        return None
-    from cupcake.protection.code_names import names_in_code
-
-    hint = names_in_code(text, Check(None, protected, ctx, root).names(), language)
-    if hint:
-        return _text(
-            f"this {language} command could change Cupcake's own files ({hint}); Cupcake does not run code "
-            "to find out, so it is blocked"
-        )
-    return None
 
 
 def known_env(ctx, root: str) -> dict:
@@ -399,7 +337,7 @@ class Check:
             for prefix, parts, entry in p["globs"]:
                 sample = "/".join("x" if part == "**" else part.replace("*", "x").replace("?", "x") for part in parts)
                 out.append((prefix + "/" + sample, (pset.IMPORT_GLOB, entry)))
-            package, launcher = _installed()
+            package, launcher = running()
             out.append((package, ("installed", None)))
             if launcher:
                 out.append((launcher, ("installed", None)))
@@ -407,7 +345,7 @@ class Check:
         return self._candidates
 
     def installed(self, path: str):
-        package, launcher = _installed()
+        package, launcher = running()
         if path == package or path.startswith(package + "/"):
             return f"{path}, a file of the installed Cupcake package"
         if launcher and path == launcher:
@@ -467,8 +405,10 @@ class Check:
         if installing:
             sub = next((a for a in installing if not a.startswith("-")), None)
             if sub in ("uninstall", "install", "reinstall", "upgrade", "sync", "add", "remove"):
+                from cupcake.protection.person_commands import names_cupcake
+
                 names = [a for a in installing[installing.index(sub) + 1 :] if not a.startswith("-")]
-                if sub == "uninstall" and not names or any(_names_cupcake(n, cmd.cwd) for n in names) or not cmd.known:
+                if sub == "uninstall" and not names or any(names_cupcake(n, cmd.cwd) for n in names) or not cmd.known:
                     return _text(f"`{_piece(cmd)}` would remove or replace the installed Cupcake", _RUN)
         return None
 
@@ -525,7 +465,7 @@ class Check:
             base = _squash(prefix.rstrip("/").rsplit("/", 1)[-1])
             if len(base) >= 4:
                 out.add(base)
-        package, _launcher = _installed()
+        package, _launcher = running()
         out.add(_squash(package.rsplit("/", 1)[-1]))
         return tuple(sorted(out))
 
@@ -589,56 +529,6 @@ def _installer(program: str, args: list):
     if program == "pipx":
         return args
     return None
-
-
-def _names_cupcake(name: str, cwd) -> bool:
-    """Whether a requirement could be Cupcake: by name, or a local project (``.``, ``./x``) whose
-    packaging names it (or cannot be read)."""
-    from cupcake.shell import could_match
-
-    base = name.split("[", 1)[0]
-    for sep in ("==", ">=", "<=", "~=", "!=", ">", "<", "@", ";"):
-        base = base.split(sep, 1)[0]
-    base = base.strip()
-    if base in (".", "..") or base.startswith(("./", "../", "/", "~")) or base.endswith("/"):
-        named = base.rstrip("/").rsplit("/", 1)[-1].lower()
-        return could_match(named, "cupcake") or "cupcake" in named or _local_project_is_cupcake(base, cwd)
-    base = base.rstrip("/").rsplit("/", 1)[-1].lower()
-    return base == "cupcake" or could_match(base, "cupcake") or "cupcake" in base
-
-
-def _local_project_is_cupcake(path: str, cwd) -> bool:
-    if cwd is None and not path.startswith("/"):
-        return True
-    directory = os.path.normpath(os.path.join(cwd or "/", os.path.expanduser(path)))
-    package, _launcher = _installed()
-    if package.startswith(directory.rstrip("/") + "/"):
-        return True  # the installed package lives in this project (an editable install)
-    for name in ("pyproject.toml", "setup.cfg", "setup.py"):
-        try:
-            with open(os.path.join(directory, name), "rb") as handle:
-                text = handle.read(256 * 1024).decode("utf-8", "replace").lower()
-        except FileNotFoundError:
-            continue
-        except OSError:
-            return True
-        for line in text.splitlines():
-            key, eq, value = line.partition("=")
-            if eq and key.strip() == "name" and value.strip().strip(",").strip("\"'").replace("_", "-") == "cupcake":
-                return True
-    return False
-
-
-def _installed() -> tuple:
-    """(the installed package's directory, the launcher that runs this process or None)."""
-    import cupcake
-
-    package = os.path.dirname(os.path.abspath(cupcake.__file__))
-    launcher = None
-    argv0 = sys.argv[0] if sys.argv else ""
-    if argv0 and os.path.basename(argv0).startswith("cupcake"):
-        launcher = os.path.abspath(argv0)
-    return package, launcher
 
 
 def _what(path: str, found, ctx) -> str:

@@ -72,11 +72,9 @@ class _WithInstall(dict):
 def installation_paths(env) -> tuple[list, list]:
     """(trees, names): paths protected with everything under them, and [folder, name pattern] pairs
     for the start-up files directly in a folder."""
-    import cupcake
-
     trees: list[str] = []
     names: list[list[str]] = []
-    package = os.path.dirname(os.path.abspath(cupcake.__file__))
+    package, launcher = running()
     site_dir = os.path.dirname(package)
     sites = [site_dir]
     if os.path.isdir(os.path.join(site_dir, f"cupcake-{__version__}.dist-info")):
@@ -84,9 +82,7 @@ def installation_paths(env) -> tuple[list, list]:
     else:  # an editable install: the checkout is the developer's project, the package alone is protected
         trees.append(package)
         sites = []
-    argv0 = sys.argv[0] if sys.argv else ""
-    if argv0 and os.path.basename(argv0).startswith("cupcake"):
-        launcher = os.path.abspath(argv0)
+    if launcher:
         trees.append(launcher)
         trees.append(os.path.join(os.path.dirname(os.path.realpath(launcher)), "cupcake-python"))
     if sys.executable:
@@ -107,3 +103,15 @@ def installation_paths(env) -> tuple[list, list]:
     sites.append(os.path.join(home, ".local", "lib", _VERSION, "site-packages"))  # the user site
     names.extend([site, pattern] for site in dict.fromkeys(sites) for pattern in STARTUP_NAMES)
     return trees, names
+
+
+def running() -> tuple:
+    """(the installed package's directory, the launcher that runs this process or None)."""
+    import cupcake
+
+    package = os.path.dirname(os.path.abspath(cupcake.__file__))
+    launcher = None
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0 and os.path.basename(argv0).startswith("cupcake"):
+        launcher = os.path.abspath(argv0)
+    return package, launcher
