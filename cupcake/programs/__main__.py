@@ -2,7 +2,7 @@
 
 import os
 
-from cupcake.programs import index_source
+from cupcake.programs.catalogue import index_source
 
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "index.py")
 text = index_source()  # (made before the file is opened: a family that fails to load leaves it as it was)

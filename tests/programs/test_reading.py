@@ -11,6 +11,7 @@ import types
 import pytest
 
 from cupcake import programs
+from cupcake.programs import catalogue
 from cupcake.programs.spec import Spec, program
 from cupcake.shell.words import ANY, Word
 
@@ -121,9 +122,8 @@ def test_a_name_declared_twice_is_refused(monkeypatch):
     fake.SPECS = (program("cat", "reader"),)
     monkeypatch.setitem(sys.modules, "cupcake.programs.fake", fake)
     monkeypatch.setattr(programs, "FAMILIES", programs.FAMILIES + ("fake",))
-    monkeypatch.setattr(programs, "_index", None)
     with pytest.raises(programs.DuplicateProgram, match="'cat' is declared in readers"):
-        programs.names()
+        catalogue.names()
 
 
 @pytest.mark.parametrize(
@@ -153,7 +153,7 @@ def test_the_index_names_every_program_in_its_family():
     name leads ``lookup`` to its family; a versioned name answers with its version cut."""
     from cupcake.programs import index
 
-    loaded = programs._load()
+    loaded = catalogue.load()
     for name, (decl, family) in loaded.items():
         assert programs._family_of(name) == family, "run `python -m cupcake.programs` to rewrite index.py"
         spec = programs.lookup(name)
@@ -163,7 +163,7 @@ def test_the_index_names_every_program_in_its_family():
         if versioned and name.isidentifier():
             assert programs.lookup(name + "3.12").program == decl[0]
     with open(index.__file__, encoding="utf-8") as handle:
-        assert handle.read() == programs.index_source(), "run `python -m cupcake.programs` to rewrite index.py"
+        assert handle.read() == catalogue.index_source(), "run `python -m cupcake.programs` to rewrite index.py"
     listed = index.NAMES.strip("\n").split("\n")
     assert len(listed) == len(loaded), "run `python -m cupcake.programs` to rewrite cupcake/programs/index.py"
     assert programs._family_of("no-such-program") is None and programs.lookup("rm\tx") is None
