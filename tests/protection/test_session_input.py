@@ -10,7 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from cupcake.protection import hook, session_input
+from cupcake.protection import session_input
+from cupcake.protection.protected_set import protected_defaults
 
 
 @pytest.fixture
@@ -19,7 +20,7 @@ def setting(project):
     env = {"HOME": str(project.home)}
     root = str(project.root)
     ctx = SimpleNamespace(env=env, root=root, agent=None, patterns=None, policies={}, home=str(project.home))
-    return root, env, hook.protected_defaults(root, env), ctx
+    return root, env, protected_defaults(root, env), ctx
 
 
 def _session(setting, text):
