@@ -1,9 +1,11 @@
 """The registry of programs: what each program Cupcake knows does with its arguments.
 
-One module per family (``files``, ``text``, ``archives``, ``vcs``, ``network``, ``interpreters``,
-``shells``, ``wrappers``, ``build``, ``packages``, ``containers``, ``databases``, ``readers``,
-``system``, ``builtins``), one entry per program (``spec.program``), keyed by basename plus aliases
-(``python3``, ``gtar``) and, for versioned names, the name with its version cut (``python3.12``).
+One module per family (``files``, ``finding``, ``filesystem``, ``text``, ``archives``, ``vcs``,
+``network``, ``interpreters``, ``shells``, ``wrappers``, ``build``, ``packages``, ``containers``,
+``databases``, ``readers``, ``system``, ``builtins``), one entry per program (``spec.program``),
+keyed by basename plus aliases (``python3``, ``gtar``) and, for versioned names, the name with its
+version cut (``python3.12``). A line imports only the families of the programs it names, so a family
+holds programs that are used together.
 Self-protection and the rule packs ask the same registry:
 
     from cupcake import programs
@@ -35,6 +37,8 @@ FAMILIES = (
     "databases",
     "readers",
     "system",
+    "finding",
+    "filesystem",
 )
 
 _families: dict = {}  # family -> {name: declaration}, each family loaded when a name needs it
