@@ -55,7 +55,7 @@ def _batches(w, cmd, st, via, env, words, extra):
 
 def _items(cmd) -> list:
     """The arguments xargs adds: what the command feeding it prints, when the reader can tell."""
-    from cupcake.shell.output import items
+    from cupcake.shell.printed import items
 
     found = items(cmd.stdin_from) if cmd.stdin_from is not None else None
     if found is None and cmd.stdin_text is not None and cmd.stdin_text[1]:

@@ -10,7 +10,6 @@ from cupcake.programs.spec import CODE, CONFIG, RUNS, SCRIPT, STDIN_CODE
 from cupcake.programs.spec import UNKNOWN as UNKNOWN_EFFECT
 from cupcake.shell.model import Opaque
 from cupcake.shell.paths import base
-from cupcake.shell.variables import assign, xtrace
 from cupcake.shell.walker import TAINTED, UNKNOWN, merge
 
 
@@ -24,8 +23,11 @@ def call(w, cmd, st, via, name, env):
         w.budget.stop("nesting too deep")
         return st, st, cmd
     inner = st.copy()
-    for var, value, tainted in env:
-        assign(w, inner, var, value, tainted)
+    if env:
+        from cupcake.shell.variables import assign
+
+        for var, value, tainted in env:
+            assign(w, inner, var, value, tainted)
     inner.args = [a.value if a.known else (TAINTED if a.tainted else UNKNOWN) for a in cmd.words[1:]]
     if cmd.extra_args:
         inner.args = None
@@ -142,6 +144,8 @@ def shell(w, cmd, reading, st, via) -> None:
             "a shell started with BASH_ENV or ENV set first runs a file Cupcake does not read", "unset it", cmd
         )
     if reading.has("-x") and "ps4" in st.options:
+        from cupcake.shell.variables import xtrace  # PS4 was set: variables is loaded
+
         sub = st.copy()
         sub.options = sub.options | {"xtrace"}
         xtrace(w, sub)

@@ -119,7 +119,7 @@ class Ctx:
     def run(self, node, label):
         """Walk a substitution; what it prints: a GlobValue (``$(mktemp)``), True when it can only
         be a number or a path the reader made (clean), False when it comes from data (tainted)."""
-        from cupcake.shell.output import printed
+        from cupcake.shell.printed import printed
 
         before = len(self.walker.script.commands)
         self.walker.walk_seq(node, self.st.copy(), self.via + (label,))
