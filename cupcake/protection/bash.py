@@ -31,6 +31,7 @@ import os
 
 from cupcake.protection import protected_set as pset
 from cupcake.protection.install import running
+from cupcake.protection.protected_set import PREFIX, _piece, _text, _what
 from cupcake.protection.quick import quick_pass
 
 # ## The check ####################################################################################
@@ -212,22 +213,6 @@ class Check:
                 )
         return None
 
-    def poured(self, write):
-        """An extraction, a copy of a directory's contents, a patch: its files, when they can be listed."""
-        from cupcake.protection.contents import members
-
-        listed = members(write, self.script)
-        if listed is None:
-            return self.known(write) if write.path is not None else self.unpinned(write)
-        for path in listed:
-            for form in (path, os.path.realpath(path)):
-                found = pset.classify(form, self.protected)
-                if found:
-                    return _text(pset._describe(path, found, self.ctx, write.kind))
-                if form in self.protected["settings_dirs"] or self.installed(form):
-                    return _text(f"this command ({write.kind}) would change {pset._display(path, self.ctx)}")
-        return None
-
     def known(self, write):
         protected = self.protected
         if write.kind == "find -delete" and not self.find_could_name(write.command):
@@ -261,37 +246,6 @@ class Check:
                     "the same file as a Cupcake policy file (a hard link)"
                 )
         return None
-
-    def worktree(self, write, moved: bool):
-        from cupcake.protection.git_states import MAX_CHECKS, check, top_of
-
-        top = top_of(write.path) if write.path is not None else None
-        if top is None and write.path is not None:
-            if not any(c.program == "git" and c.subcommand() in ("init", "clone") for c in self.script.commands):
-                return None  # not in a repository: git fails
-            top = write.path  # a repository this command makes would start here
-        holds = [(p, f) for p, f in self.candidates() if top is None or p == top or p.startswith(top.rstrip("/") + "/")]
-        if not holds:
-            return None
-        if write.command not in self._git:
-            self._git.append(write.command)
-        if top is None:
-            why = "the worktree is not known"
-        elif len(self._git) > MAX_CHECKS:
-            why = "this line holds more git commands than Cupcake checks in one call; run them one at a time"
-        else:
-            why = check(write.command, write, self.protected, moved)
-        if why is None:
-            return None
-        path, found = holds[0]
-        shown = "an unknown directory" if top is None else pset._display(top, self.ctx) or "."
-        if shown == self.root:
-            shown = "the project"
-        return _text(
-            f"this command ({write.kind}) may rewrite or remove files anywhere in the git worktree of {shown}, "
-            f"including {_what(path, found, self.ctx)}, and Cupcake cannot show they stay as they are ({why}). "
-            "Ask the user to run this git command themselves"
-        )
 
     def find_could_name(self, cmd) -> bool:
         """Whether ``find … -name P -delete`` could match a protected name: only a plain conjunction
@@ -351,6 +305,24 @@ class Check:
         if launcher and path == launcher:
             return f"{path}, the installed `cupcake` program"
         return None
+
+    def worktree(self, write, moved: bool):
+        """git moving the worktree of a protected path (``git_states``)."""
+        from cupcake.protection.git_states import worktree_block
+
+        return worktree_block(self, write, moved)
+
+    def poured(self, write):
+        """An extraction, a copy of a directory's contents, a patch: its files, when they can be listed."""
+        from cupcake.protection.contents import poured_block
+
+        return poured_block(self, write)
+
+    def code(self, cmd, code):
+        """Code the reader does not follow (inline code, a script it cannot see): ``code_names``."""
+        from cupcake.protection.code_names import code_block
+
+        return code_block(self, cmd, code)
 
     # ## reads ##
 
@@ -414,61 +386,6 @@ class Check:
 
     # ## code the reader does not follow ##
 
-    def code(self, cmd, code):
-        kind = code.kind
-        if kind == "script file":
-            return None  # a script the reader does not read: its arguments were checked (``handed``)
-        if not code.known or code.text is None:
-            if kind in ("shell script", "stdin script"):
-                what = "a shell script whose text Cupcake cannot know"
-            else:
-                what = f"{code.language} code whose text Cupcake cannot know"
-            return _text(f"`{_piece(cmd)}` runs {what}, so Cupcake cannot tell whether it changes its own files")
-        from cupcake.protection.code_names import GENERAL, names_in_code, squash
-
-        hint = names_in_code(code.text, self.names(), code.language)
-        if hint is None and code.language in GENERAL:
-            for word in cmd.words[1:]:
-                if word.value == code.text:
-                    continue
-                if not word.known or any(n in squash(word.value) for n in self.names()):
-                    hint = f"its argument {word.value!r}" if word.known else "an argument Cupcake cannot know"
-                    break
-            if hint is None and cmd.stdin_from is not None:
-                for word in cmd.stdin_from.words:
-                    if not word.known or any(n in squash(word.value) for n in self.names()):
-                        hint = "what is piped into it"
-                        break
-        if hint:
-            return _text(
-                f"`{_piece(cmd)}` runs {code.language} code that could change Cupcake's own files "
-                f"({hint}); Cupcake does not run code to find out, so it is blocked"
-            )
-        return None
-
-    def names(self) -> tuple:
-        """Protected names as they could appear in code, squashed (``code_names.squash``)."""
-        from cupcake.protection.code_names import squash as _squash
-
-        out = {"cupcake"}
-        p = self.protected
-        secrets = self.secrets()
-        files = [s for s in secrets if not s.endswith("/")]
-        for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]) + files:
-            base = _squash(path.rstrip("/").rsplit("/", 1)[-1])
-            if len(base) >= 4 and base not in ("toml",):
-                out.add(base)
-        for folder in secrets:  # a folder of transcripts by its last two names ("claudeprojects"): its own
-            if folder.endswith("/"):  # name alone ("projects", "sessions") is every project's word
-                out.add(_squash("".join(folder.rstrip("/").rsplit("/", 2)[-2:])))
-        for prefix, _parts, _entry in p["globs"]:
-            base = _squash(prefix.rstrip("/").rsplit("/", 1)[-1])
-            if len(base) >= 4:
-                out.add(base)
-        package, _launcher = running()
-        out.add(_squash(package.rsplit("/", 1)[-1]))
-        return tuple(sorted(out))
-
 
 def _could_lie_in(read, folder: str) -> bool:
     """Whether a read whose path is a pattern could name something in ``folder`` (ending in "/"): some
@@ -531,27 +448,8 @@ def _installer(program: str, args: list):
     return None
 
 
-def _what(path: str, found, ctx) -> str:
-    kind, detail = found
-    shown = pset._display(path, ctx)
-    if kind == "installed":
-        return f"{shown}, part of the installed Cupcake"
-    if kind == pset.IMPORT_GLOB:
-        return f'a file imported as a Cupcake policy file (imports "{detail}")'
-    if kind == pset.SETTINGS and not path.endswith(".json"):
-        return f"{shown}, the directory of {pset._WHAT[kind]}"
-    return f"{shown}, {pset._WHAT.get(kind, 'a file Cupcake protects')}"
-
-
-def _piece(cmd) -> str:
-    """The simple command as it would run (shortened), for the block text."""
-    text = " ".join(cmd.argv)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
 _GIT_CODE_DIR = "/.git/hooks/"
 _GIT_CODE_FILES = ("/.git/config", "/.config/git/config", "/.git/info/attributes")
-PREFIX = "Cupcake self-protection: "
 _RUN = "Agents may not run it: a person must make this change, so ask the user to do it."
 _NO_READ = "Agents may not read it."
 
@@ -566,10 +464,6 @@ def _tail(write) -> str:
     """What the agent can do instead: for a folder mounted into a container, mount it read-only."""
     kind = write.kind
     return _MOUNTED if kind.endswith((" -v", " --mount")) else pset._PERSON
-
-
-def _text(reason: str, tail: str = pset._PERSON) -> str:
-    return f"{PREFIX}{reason}. {tail}"
 
 
 def _plain(what: str, how: str) -> str:

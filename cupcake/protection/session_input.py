@@ -59,9 +59,9 @@ def code_violation(text, language: str, cwd: str, root: str, env, protected: dic
     name at run time)."""
     if not isinstance(text, str) or not text:
         return None
-    from cupcake.protection.code_names import names_in_code
+    from cupcake.protection.code_names import names_in_code, protected_names
 
-    hint = names_in_code(text, Check(None, protected, ctx, root).names(), language)
+    hint = names_in_code(text, protected_names(Check(None, protected, ctx, root)), language)
     if hint:
         return _text(
             f"this {language} command could change Cupcake's own files ({hint}); Cupcake does not run code "
