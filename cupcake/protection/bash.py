@@ -33,6 +33,7 @@ from cupcake.protection import protected_set as pset
 from cupcake.protection.install import running
 from cupcake.protection.protected_set import PREFIX, _piece, _text, _what
 from cupcake.protection.quick import quick_pass
+from cupcake.resolve import realpath
 
 # ## The check ####################################################################################
 
@@ -63,9 +64,10 @@ def known_env(ctx, root: str) -> dict:
     return agent_env(names, root, getattr(ctx, "env", None))
 
 
-def secrets(protected: dict, env) -> list:
+def secrets(protected: dict, env, resolved: dict | None = None) -> list:
     """The paths whose content Cupcake relies on staying secret: the protected set's ``secrets``
-    and the policy cache's key (until every protected set carries it)."""
+    and the policy cache's key (until every protected set carries it). ``resolved``: folders already
+    resolved in this run (``cupcake.resolve``)."""
     found = [p for p in protected.get("secrets", ()) if isinstance(p, str)]
     try:
         from cupcake.stores.user_secret import secret_path
@@ -74,7 +76,7 @@ def secrets(protected: dict, env) -> list:
     except Exception:  # the cache module cannot say: the protected set's list stands
         key = None
     if key:
-        for form in (os.path.normpath(key), os.path.realpath(key)):
+        for form in (os.path.normpath(key), realpath(key, {} if resolved is None else resolved)):
             if form not in found:
                 found.append(form)
     return found
@@ -158,7 +160,7 @@ class Check:
             if not value or value.startswith("-"):
                 return None
             path = os.path.normpath(os.path.join(base, os.path.expanduser(value)))
-            for form in (path, os.path.realpath(path)):
+            for form in (path, realpath(path, self._resolved())):
                 if pset.classify(form, self.protected) or form in self.secrets():
                     return pset._display(path, self.ctx)
             return None
@@ -328,8 +330,12 @@ class Check:
 
     def secrets(self) -> list:
         if self._secrets is None:
-            self._secrets = secrets(self.protected, getattr(self.ctx, "env", None))
+            self._secrets = secrets(self.protected, getattr(self.ctx, "env", None), self._resolved())
         return self._secrets
+
+    def _resolved(self) -> dict:
+        """The folders the reading resolved (``Script.resolved``), shared with this check's own paths."""
+        return self.script.resolved if self.script is not None else {}
 
     def read(self, read):
         """A read of a secret Cupcake relies on (the cache key, the agents' transcripts): by its path, a

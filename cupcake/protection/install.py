@@ -26,6 +26,7 @@ import sys
 
 from cupcake import __version__
 from cupcake.protection.path_forms import forms as _forms
+from cupcake.resolve import realpath as _realpath
 
 STARTUP_NAMES = ("*.pth", "sitecustomize*", "usercustomize*")
 _VERSION = "python%d.%d" % sys.version_info[:2]
@@ -49,13 +50,12 @@ class _WithInstall(dict):
 
     def _fill(self) -> None:
         if "install" not in self:
-            trees, names = installation_paths(self._env)
             resolved: dict = {}  # the paths share most of their folders: each resolved once
+            trees, names = installation_paths(self._env, resolved)
             dict.__setitem__(self, "install", _forms(trees, resolved))
+            folders = {folder: _forms([folder], resolved) for folder in dict.fromkeys(f for f, _p in names)}
             dict.__setitem__(
-                self,
-                "install_names",
-                [[f, pattern] for folder, pattern in names for f in _forms([folder], resolved)],
+                self, "install_names", [[f, pattern] for folder, pattern in names for f in folders[folder]]
             )
 
     def get(self, key, default=None):
@@ -69,9 +69,10 @@ class _WithInstall(dict):
         return dict.__getitem__(self, key)
 
 
-def installation_paths(env) -> tuple[list, list]:
+def installation_paths(env, resolved: dict | None = None) -> tuple[list, list]:
     """(trees, names): paths protected with everything under them, and [folder, name pattern] pairs
-    for the start-up files directly in a folder."""
+    for the start-up files directly in a folder. ``resolved``: folders already resolved
+    (``cupcake.resolve``), shared with the forms made of these paths."""
     trees: list[str] = []
     names: list[list[str]] = []
     package, launcher = running()
@@ -84,7 +85,8 @@ def installation_paths(env) -> tuple[list, list]:
         sites = []
     if launcher:
         trees.append(launcher)
-        trees.append(os.path.join(os.path.dirname(os.path.realpath(launcher)), "cupcake-python"))
+        real = _realpath(launcher, {} if resolved is None else resolved)
+        trees.append(os.path.join(os.path.dirname(real), "cupcake-python"))
     if sys.executable:
         executable = os.path.abspath(sys.executable)
         trees.append(executable)

@@ -173,7 +173,7 @@ def _write(w, cmd, kind_class, kind, word, cwd, tree, follow, worktree=False):
         return out
     if out.path is not None and paths.harmless(out.path):
         return None
-    paths.pin(out, w.made, follow, w.budget)
+    paths.pin(out, w.made, follow, w.budget, w.script.resolved)
     return out
 
 

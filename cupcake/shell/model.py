@@ -391,9 +391,19 @@ class Script:
     nested ones included, in order; ``incomplete``: why the reading stopped early (None when it
     read everything); ``syntax_errors``: what bash would complain about; ``unknowns``: constructs
     the reader does not model (``Unknown``); ``functions``: names defined; ``redirect_only``:
-    redirections outside any command (``> f``, ``{ …; } > f``)."""
+    redirections outside any command (``> f``, ``{ …; } > f``); ``resolved``: the folders the reading
+    resolved on disk (``cupcake.resolve``), for the checks of the same run."""
 
-    __slots__ = ("text", "commands", "incomplete", "syntax_errors", "unknowns", "functions", "redirect_only")
+    __slots__ = (
+        "text",
+        "commands",
+        "incomplete",
+        "syntax_errors",
+        "unknowns",
+        "functions",
+        "redirect_only",
+        "resolved",
+    )
 
     def __init__(self, text: str):
         self.text = text
@@ -403,6 +413,7 @@ class Script:
         self.unknowns: list[Unknown] = []
         self.functions: list[str] = []
         self.redirect_only: list[Command] = []  # Commands with no words, carrying redirections
+        self.resolved: dict = {}
 
     @property
     def writes(self) -> list:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake.resolve import realpath
 from cupcake.shell.limits import LINK_CHECK_COST
 from cupcake.shell.model import _normtokens, above, normpath
 from cupcake.shell.words import ANY, match
@@ -71,13 +72,15 @@ def base(cmd, effect):
     return cwd
 
 
-def pin(write, made, follow: bool = True, budget=None) -> None:
+def pin(write, made, follow: bool = True, budget=None, resolved=None) -> None:
     """Resolve ``write`` (a Write or Read) as the kernel would. ``made``: (Write, itself, target) of
     this command's earlier changes that may have left a link at that path (``itself``; ``target``
     where it leads, when known) or anywhere under it (a recursive write); ``follow``: the last
     component is followed too (a redirection writes through a link, ``rm`` removes the link).
     ``budget`` (the parse's ``limits.Budget``) pays for the comparisons with ``made``; when it cannot,
-    the reading stops there (incomplete: the caller blocks) and this path is any path."""
+    the reading stops there (incomplete: the caller blocks) and this path is any path. ``resolved``:
+    the folders this reading resolved so far (``cupcake.resolve``)."""
+    memo = {} if resolved is None else resolved
     path = write.path
     if budget is not None and made and not budget.spend(len(made) * ((path or write.word.value).count("/") + 2)):
         write.unpin([ANY])
@@ -98,7 +101,7 @@ def pin(write, made, follow: bool = True, budget=None) -> None:
     if cut is not None:
         k, target = cut
         if target is not None:  # a link this command made, to a known place: through it
-            write.real = _followed(target + path[k:], made, write, budget)
+            write.real = _followed(target + path[k:], made, write, budget, memo)
             if write.real is not None:
                 return
         # any directory after it may be another link the same change left: only the name is known
@@ -107,7 +110,7 @@ def pin(write, made, follow: bool = True, budget=None) -> None:
         return
     raw = write.word.value if write.word.value.startswith("/") else (write.command.cwd or "") + "/" + write.word.value
     try:
-        real = os.path.realpath(raw)
+        real = realpath(raw, memo)
     except (OSError, ValueError):
         return
     if opaque(real):
@@ -123,7 +126,7 @@ def _literal(tokens):
         yield tok
 
 
-def _followed(path: str, made, write, budget=None, depth: int = 0):
+def _followed(path: str, made, write, budget, memo: dict, depth: int = 0):
     """``path`` (reached through a link this command made) resolved further, or None."""
     path = normpath(path)
     if depth > 8 or opaque(path):
@@ -131,12 +134,12 @@ def _followed(path: str, made, write, budget=None, depth: int = 0):
     cut = _through(path, made, True, write, budget)
     if cut is None:
         try:
-            real = os.path.realpath(path)
+            real = realpath(path, memo)
         except (OSError, ValueError):
             return None
         return None if opaque(real) else real
     k, target = cut
-    return None if target is None else _followed(target + path[k:], made, write, budget, depth + 1)
+    return None if target is None else _followed(target + path[k:], made, write, budget, memo, depth + 1)
 
 
 def _through(path: str, made, follow: bool, write, budget=None):
