@@ -10,7 +10,7 @@ does not model, with how to write the command plainly).
 
 from __future__ import annotations
 
-from cupcake.shell.words import ANY, Word, basename_tokens, match, render
+from cupcake.shell.words import ANY, Word, basename_tokens, literal_ends, match, render
 
 TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
 if TYPE_CHECKING:  # annotations only
@@ -272,6 +272,7 @@ class Write:
         "command",
         "effect",
         "fold",
+        "_ends",
     )
 
     def __init__(self, kind: str, word: Word, cwd, recursive: bool = False, worktree: bool = False, command=None):
@@ -285,6 +286,7 @@ class Write:
         self.path = None
         self.real = None
         self.relative = False  # a relative target whose directory is unknown
+        self._ends: tuple | None = None  # (tokens, their literal_ends): could_be walks one pattern many times
         if word.exact:
             value = word.value
             if value.startswith("/"):
@@ -344,15 +346,19 @@ class Write:
             if fold:
                 known, path = known.lower(), path.lower()
             return known == path or self.recursive and above(known, path)
-        if match(self.tokens, path, fold):
+        tokens = self.tokens
+        ends = self._ends
+        if ends is None or ends[0] is not tokens:  # (a new pattern: ``unpin`` and ``paths`` replace the list)
+            ends = self._ends = (tokens, literal_ends(tokens))
+        if match(tokens, path, fold, ends=ends[1]):
             return True
         if self.recursive:
             k = path.find("/", 1)
             while k > 0:
-                if match(self.tokens, path[:k], fold):
+                if match(tokens, path[:k], fold, ends=ends[1]):
                     return True
                 k = path.find("/", k + 1)
-            if match(self.tokens, "/", fold):
+            if match(tokens, "/", fold, ends=ends[1]):
                 return True
         return False
 

@@ -80,16 +80,17 @@ class Word:
 # ## Patterns #####################################################################################
 
 
-def match(tokens, text: str, fold: bool = False, prefix: bool = False) -> bool:
+def match(tokens, text: str, fold: bool = False, prefix: bool = False, ends=None) -> bool:
     """Whether ``text`` matches pattern ``tokens``. ``*``/``?``/classes do not cross ``/``; an
     unknown part does. A pattern too long to walk is said to match (the safe answer). With
     ``prefix``: whether a text that begins with ``text`` could match (a leading part of the pattern
-    matches ``text`` whole; what follows can always be met), in the same one walk."""
+    matches ``text`` whole; what follows can always be met), in the same one walk. ``ends``:
+    ``literal_ends(tokens)``, for a caller that matches the same pattern against many texts."""
     if len(tokens) > MAX_PATTERN:
         return True
     if fold:
         text = text.lower()
-    decided, tokens, text = _literal_head(tokens, text, fold) if prefix else _literal_ends(tokens, text, fold)
+    decided, tokens, text = _literal_head(tokens, text, fold) if prefix else _literal_ends(tokens, text, fold, ends)
     if decided is not None:
         return decided
     n = len(text)
@@ -156,10 +157,40 @@ def _literal_head(tokens, text: str, fold: bool):
     return None, tokens[head:], text[head:]
 
 
-def _literal_ends(tokens, text: str, fold: bool):
+def literal_ends(tokens) -> tuple:
+    """(the number of literal characters ``tokens`` starts with, them as one string, the number it ends
+    with, them as one string): what ``_literal_ends`` compares first (``match(..., ends=)``)."""
+    head = 0
+    for tok in tokens:
+        if tok.__class__ is not str:
+            break
+        head += 1
+    tail = 0
+    if head < len(tokens):
+        for tok in reversed(tokens):
+            if tok.__class__ is not str:
+                break
+            tail += 1
+    return head, "".join(tokens[:head]), tail, "".join(tokens[len(tokens) - tail :]) if tail else ""
+
+
+def _literal_ends(tokens, text: str, fold: bool, ends=None):
     """(a decided answer or None, the tokens and text left to walk). The literal characters a pattern
     starts and ends with are compared as strings: most patterns are known paths (literal throughout),
-    and the walk costs the pattern's length times the text's."""
+    and the walk costs the pattern's length times the text's. ``ends``: ``literal_ends(tokens)``."""
+    if ends is not None:
+        head, prefix, tail, suffix = ends
+        if head:
+            if fold:
+                prefix = prefix.lower()
+            if head == len(tokens):
+                return text == prefix, tokens, text
+            if not text.startswith(prefix):
+                return False, tokens, text
+            tokens, text = tokens[head:], text[head:]
+        if tail and not text.endswith(suffix.lower() if fold else suffix):
+            return False, tokens, text
+        return None, tokens, text
     head = 0
     for tok in tokens:
         if tok.__class__ is not str:

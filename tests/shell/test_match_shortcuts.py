@@ -87,6 +87,12 @@ def test_the_shortcuts_answer_as_the_walk_does():
                     prefix,
                 )
                 checked += 1
+            # the literal ends worked out once (``Write.could_be`` matches one pattern against many paths)
+            assert match(tokens, text, fold, ends=words.literal_ends(tokens)) == _walk(tokens, text, fold), (
+                tokens,
+                text,
+                fold,
+            )
     assert checked == 80000
 
 
