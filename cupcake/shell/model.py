@@ -121,6 +121,8 @@ class Command:
         "remapped",
         "fold",
         "batch",
+        "_sub",
+        "_flags",
     )
 
     def __init__(self, words, redirects=(), assignments=(), cwd=None, home=None, via=()):
@@ -142,6 +144,10 @@ class Command:
         self.remapped = False  # paths inside it name other files (chroot, bwrap)
         self.fold = False  # its globs match regardless of case (shopt -s nocaseglob)
         self.batch = 0  # xargs -n N: the arguments it adds go N at a time, each group a run of its own
+        # (words, answer) of subcommand_index() and flags(): the packs ask them of the same command once
+        # per condition, and the words are final once the reader has read the command
+        self._sub: tuple | None = None
+        self._flags: tuple | None = None
 
     # ## the words ##
 
@@ -168,7 +174,14 @@ class Command:
 
     def subcommand_index(self, global_options_taking_values=None):
         """The index in ``args`` of the subcommand (first non-option after global options), or None."""
-        table = value_options(self.program) if global_options_taking_values is None else global_options_taking_values
+        if global_options_taking_values is not None:
+            return self._subcommand_index(global_options_taking_values)
+        found = self._sub
+        if found is None or found[0] is not self.words:
+            found = self._sub = (self.words, self._subcommand_index(value_options(self.program)))
+        return found[1]
+
+    def _subcommand_index(self, table):
         args = self.args
         i = 0
         while i < len(args):
@@ -198,6 +211,12 @@ class Command:
         """Options, normalised: short clusters split (``-rf`` gives ``-r``, ``-f`` and ``-rf``),
         long forms kept (``--recursive``), ``--opt=value`` as ``--opt``; none after ``--``. The
         values of a program's global options are skipped."""
+        found = self._flags
+        if found is None or found[0] is not self.words:
+            found = self._flags = (self.words, self._read_flags())
+        return found[1]
+
+    def _read_flags(self) -> frozenset:
         table = value_options(self.program)
         out = set()
         args = self.args
