@@ -150,10 +150,13 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
 
     if not cmd.words or not cmd.words[0].known:
         return False
-    try:
-        reading = programs.read(cmd.words)
-    except Exception:  # a reading that fails is the registry's bug: the line is still read by the reader
-        return False
+    if cmd.reading_alone:  # the reader's own reading of these words: the same one
+        reading = cmd.reading
+    else:
+        try:
+            reading = programs.read(cmd.words)
+        except Exception:  # a reading that fails is the registry's bug: the line is still read by the reader
+            return False
     if reading is None:
         return False
     language = reading.spec.language or reading.top.language

@@ -191,6 +191,7 @@ def dispatch(w, cmd, st, via, env):
     bypass = False  # `command`/`builtin`: functions are not looked up
     in_shell = True  # still the shell itself (builtins change its state)
     reading = None
+    alone = False  # the reading is the registry's answer for the final words alone
     sub = None  # the state a child process sees (the command's own variables)
     for _ in range(16):
         first = words[0] if words else None
@@ -220,7 +221,8 @@ def dispatch(w, cmd, st, via, env):
         spec = programs.lookup(name)
         if spec is None:
             break
-        reading = _read(spec, words + ([_EXTRA] if cmd.extra_args else []), st)
+        reading, alone = _read(spec, words + ([_EXTRA] if cmd.extra_args else []), st)
+        alone = alone and not cmd.extra_args
         if not reading.inner or (spec.kind == BUILTIN and name not in ("exec", "command", "builtin")):
             break
         _wrapper(w, cmd, reading, st, via)
@@ -235,6 +237,7 @@ def dispatch(w, cmd, st, via, env):
         reading = None
     cmd.words = tuple(words)
     cmd.reading = reading
+    cmd.reading_alone = reading is not None and alone
     if not _identify(w, cmd, st, in_shell):
         reading = None
     _add(w, cmd)
@@ -260,12 +263,14 @@ def dispatch(w, cmd, st, via, env):
 
 
 def _read(spec, words, st):
-    """The registry's reading; with ``nullglob`` on, a glob operand may vanish: both readings."""
+    """(the registry's reading, whether it is the reading of ``words`` alone); with ``nullglob`` on, a
+    glob operand may vanish: both readings, in one."""
     reading = programs.reading_of(spec, words)
     if "nullglob" in st.options and any(w.glob for w in words[1:]):
-        alone = programs.reading_of(spec, [words[0]] + [w for w in words[1:] if not w.glob])
-        reading.effects += alone.effects
-    return reading
+        without = programs.reading_of(spec, [words[0]] + [w for w in words[1:] if not w.glob])
+        reading.effects += without.effects
+        return reading, False
+    return reading, True
 
 
 def _wrapper(w, cmd, reading, st, via) -> None:

@@ -115,6 +115,7 @@ class Command:
         "stdin_text",
         "extra_args",
         "reading",
+        "reading_alone",
         "writes",
         "reads",
         "identified",
@@ -138,6 +139,9 @@ class Command:
         self.stdin_text = None  # (text, known) fed to stdin, when the reader knows it
         self.extra_args = False  # it receives further arguments the reader cannot see (xargs)
         self.reading = None  # its reading by the registry of programs (cupcake.programs), if known there
+        # ``reading`` is what ``programs.read(words)`` answers (no arguments xargs adds, no nullglob
+        # alternative read in): the rule packs' facts take it rather than read the words again
+        self.reading_alone = False
         self.writes: list = []  # Write: what it changes (redirections included)
         self.reads: list = []  # Read: the files whose content it reads
         self.identified = True  # the program is the one its name says (not a copy, not a PATH of its own)
