@@ -398,7 +398,7 @@ def _could_lie_in(read, folder: str) -> bool:
     leading part of the pattern matches the folder (``*`` never crosses a "/"; an unknown part may)."""
     from cupcake.shell.words import match
 
-    return match(read.tokens, folder, read.fold, prefix=True)
+    return match(read.tokens, folder, read.fold, prefix=True, ends=read.literal_ends())
 
 
 # git subcommands that move no branch, tag or HEAD (a later check in the same line sees the same commits).

@@ -205,7 +205,7 @@ class Command:
         """``git -C x -c a=b push`` -> ``push`` (the registry knows each program's global options;
         pass a set of option names taking a value to override)."""
         i = self.subcommand_index(global_options_taking_values)
-        return None if i is None else self.args[i]
+        return None if i is None else self.words[i + 1].value  # (``args[i]``)
 
     def after_subcommand(self, global_options_taking_values=None) -> tuple:
         i = self.subcommand_index(global_options_taking_values)
@@ -296,6 +296,7 @@ class Write:
         "effect",
         "fold",
         "_ends",
+        "_shown",
     )
 
     def __init__(self, kind: str, word: Word, cwd, recursive: bool = False, worktree: bool = False, command=None):
@@ -310,6 +311,7 @@ class Write:
         self.real = None
         self.relative = False  # a relative target whose directory is unknown
         self._ends: tuple | None = None  # (tokens, their literal_ends): could_be walks one pattern many times
+        self._shown: tuple | None = None  # (tokens, render(tokens)): the packs' path conditions each ask
         if word.exact:
             value = word.value
             if value.startswith("/"):
@@ -352,7 +354,12 @@ class Write:
     @property
     def pattern(self) -> str:
         """A readable absolute pattern (``…`` for an unknown part)."""
-        return self.path if self.path is not None else render(self.tokens)
+        if self.path is not None:
+            return self.path
+        shown = self._shown
+        if shown is None or shown[0] is not self.tokens:
+            shown = self._shown = (self.tokens, render(self.tokens))
+        return shown[1]
 
     def could_be(self, path: str, fold: bool = False) -> bool:
         """Whether this write could change the absolute, normalised ``path``: the target could be
@@ -370,20 +377,26 @@ class Write:
                 known, path = known.lower(), path.lower()
             return known == path or self.recursive and above(known, path)
         tokens = self.tokens
-        ends = self._ends
-        if ends is None or ends[0] is not tokens:  # (a new pattern: ``unpin`` and ``paths`` replace the list)
-            ends = self._ends = (tokens, literal_ends(tokens))
-        if match(tokens, path, fold, ends=ends[1]):
+        ends = self.literal_ends()
+        if match(tokens, path, fold, ends=ends):
             return True
         if self.recursive:
             k = path.find("/", 1)
             while k > 0:
-                if match(tokens, path[:k], fold, ends=ends[1]):
+                if match(tokens, path[:k], fold, ends=ends):
                     return True
                 k = path.find("/", k + 1)
-            if match(tokens, "/", fold, ends=ends[1]):
+            if match(tokens, "/", fold, ends=ends):
                 return True
         return False
+
+    def literal_ends(self) -> tuple:
+        """``words.literal_ends`` of the target's pattern, for ``match(..., ends=)``: worked out once,
+        and again when the pattern is replaced (``unpin`` and ``paths`` replace the list)."""
+        ends = self._ends
+        if ends is None or ends[0] is not self.tokens:
+            ends = self._ends = (self.tokens, literal_ends(self.tokens))
+        return ends[1]
 
     def could_name(self, name: str) -> bool:
         """Whether the target's last component could be ``name`` (e.g. ``cupcake.toml``)."""

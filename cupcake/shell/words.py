@@ -90,7 +90,9 @@ def match(tokens, text: str, fold: bool = False, prefix: bool = False, ends=None
         return True
     if fold:
         text = text.lower()
-    decided, tokens, text = _literal_head(tokens, text, fold) if prefix else _literal_ends(tokens, text, fold, ends)
+    decided, tokens, text = (
+        _literal_head(tokens, text, fold, ends) if prefix else _literal_ends(tokens, text, fold, ends)
+    )
     if decided is not None:
         return decided
     n = len(text)
@@ -137,19 +139,23 @@ def match(tokens, text: str, fold: bool = False, prefix: bool = False, ends=None
     return reach[n]
 
 
-def _literal_head(tokens, text: str, fold: bool):
+def _literal_head(tokens, text: str, fold: bool, ends=None):
     """``_literal_ends`` for a prefix: the literal characters a pattern starts with, compared as one
     string (a prefix has no literal end). The walk over them gives the same answer: a text no longer
     than them matches when it is their start (and not empty), a longer one must start with them all and
-    the rest of the pattern is walked over the rest of it. (Not folded: a character may lower to two.)"""
-    head = 0
-    for tok in tokens:
-        if tok.__class__ is not str:
-            break
-        head += 1
+    the rest of the pattern is walked over the rest of it. (Not folded: a character may lower to two.)
+    ``ends``: ``literal_ends(tokens)``."""
+    if ends is not None:
+        head, literal = ends[0], ends[1]
+    else:
+        head = 0
+        for tok in tokens:
+            if tok.__class__ is not str:
+                break
+            head += 1
+        literal = "".join(tokens[:head])
     if not head or fold:
         return None, tokens, text
-    literal = "".join(tokens[:head])
     if len(text) <= head:
         return bool(text) and literal.startswith(text), tokens, text
     if not text.startswith(literal):
