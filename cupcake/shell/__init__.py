@@ -4,11 +4,13 @@
 classes callers use (``Script``, ``Command``, ``Redirect``, ``Opaque``, ``Write``), ``words`` for
 ``Word`` and ``could_match``. ``targets(command, cwd, home, root)`` is the write list in the shape
 of the older ``cupcake.protection.shell_targets.targets``. Modules: ``lexer`` (characters to words),
-``grammar`` (the tree), ``words`` (expansion, patterns), ``params`` (``${…}`` forms), ``walker``
-(execution order, state), ``commands`` (one simple command: wrappers, functions, what the program
-does, read with the registry of programs ``cupcake.programs``), ``builtins`` (what builtins do to
-the shell), ``arith`` (arithmetic is code), ``scripts`` (script files), ``output`` (what commands
-print), ``paths`` (paths as the kernel sees them), ``limits`` (bounds).
+``grammar`` (the tree), ``words`` (expansion, patterns) and ``braces``, ``params`` (``${…}`` forms),
+``walker`` (execution order, state), ``commands`` (one simple command: wrappers, what the program
+does, read with the registry of programs ``cupcake.programs``) with ``variables`` (assignments) and
+``runs`` (a function's body, the code a command runs), ``builtins`` and ``state_builtins`` (what
+builtins do to the shell), ``arith`` (arithmetic is code), ``scripts`` (script files), ``output`` and
+``printed`` (what commands print), ``paths`` (paths as the kernel sees them), ``limits`` (bounds).
+What few lines need is in modules loaded when a line needs them.
 """
 
 from __future__ import annotations

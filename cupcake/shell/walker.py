@@ -25,21 +25,6 @@ UNKNOWN = object()
 TAINTED = object()
 UNSET = object()  # unset by the command (``unset x``): expands to nothing, and ``${x-y}`` gives y
 _SHELL_VARIABLES = {"HOME", "PWD", "OLDPWD", "IFS", "PATH", "CDPATH"}
-_CLEAN = {
-    "RANDOM",
-    "SECONDS",
-    "LINENO",
-    "BASHPID",
-    "PPID",
-    "UID",
-    "EUID",
-    "SRANDOM",
-    "EPOCHSECONDS",
-    "?",
-    "$",
-    "!",
-    "#",
-}
 
 
 class State:
