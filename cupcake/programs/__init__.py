@@ -66,7 +66,7 @@ def _declarations(family: str) -> dict:
 
 def lookup(name: str):
     """The ``Spec`` of the program called ``name`` (a basename), or None if Cupcake does not know it.
-    Only the family that declares it is imported (``index.NAMES`` says which)."""
+    Only the family that declares it is imported (``program_index.NAMES`` says which)."""
     family = _family_of(name)
     if family is None:
         cut = name.rstrip("0123456789.")
@@ -87,7 +87,7 @@ def lookup(name: str):
 def _family_of(name: str, versioned: bool = False):
     """The family that declares ``name`` (with ``versioned``: only a name whose versions it takes too),
     from the index: one string searched, not a table built at every start."""
-    from cupcake.programs.index import NAMES
+    from cupcake.program_index import NAMES
 
     if "\n" in name or "\t" in name:
         return None

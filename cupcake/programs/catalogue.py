@@ -1,6 +1,6 @@
 """The whole registry at once, for the tests and for ``python -m cupcake.programs`` (never a run's:
 a run looks up the names its line needs, ``programs.lookup``): every family loaded and every name
-checked to be declared once (``load``), the names (``names``), and the text of ``index.py``
+checked to be declared once (``load``), the names (``names``), and the text of ``program_index.py``
 (``index_source``) with the quick pass's list (``quick``)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from cupcake import programs
 
 
 def load() -> dict:
-    """Every family, every name: refuses a name declared twice (what ``index.py`` is made from)."""
+    """Every family, every name: refuses a name declared twice (what ``program_index.py`` is made from)."""
     index: dict = {}
     for family in programs.FAMILIES:
         for key, decl in programs._declarations(family).items():
@@ -28,13 +28,15 @@ def names() -> list:
 
 
 def index_source() -> str:
-    """The text of ``index.py`` for the registry as declared (``python -m cupcake.programs``): each
-    name, a tab, its family's letter (``FAMILIES[ord(letter) - 97]``) and ``v`` when the name also
-    answers with a version after it (``python3.12``)."""
+    """The text of ``cupcake/program_index.py`` for the registry as declared (``python -m
+    cupcake.programs``): each name, a tab, its family's letter (``FAMILIES[ord(letter) - 97]``) and
+    ``v`` when the name also answers with a version after it (``python3.12``); then the quick pass's
+    list (``quick``)."""
     index = load()
     lines = [
         '"""Which family declares each program name: made from the families by `python -m cupcake.programs`',
-        "(a test fails when it is out of date). Lets ``lookup`` import only the family it needs: each line",
+        "(a test fails when it is out of date). Lets ``programs.lookup`` import only the family it needs, and the",
+        "quick pass take a harmless command without importing the registry (``protection.quick``): each line",
         "is a name, a tab, the family's letter (``FAMILIES[ord(letter) - 97]``) and ``v`` when versioned",
         'names (``python3.12``) are the same program. One string, searched: nothing is built at start."""',
         "",

@@ -1,5 +1,6 @@
 """Which family declares each program name: made from the families by `python -m cupcake.programs`
-(a test fails when it is out of date). Lets ``lookup`` import only the family it needs: each line
+(a test fails when it is out of date). Lets ``programs.lookup`` import only the family it needs, and the
+quick pass take a harmless command without importing the registry (``protection.quick``): each line
 is a name, a tab, the family"s letter (``FAMILIES[ord(letter) - 97]``) and ``v`` when versioned
 names (``python3.12``) are the same program. One string, searched: nothing is built at start."""
 
