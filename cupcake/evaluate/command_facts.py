@@ -108,14 +108,14 @@ def _walk(facts: Facts, script, view, depth: int, via: tuple) -> None:
             # registry does not list as read is counted too, so a credential file is never missed
             facts.reads.extend((w, cmd.cwd) for w in cmd.words[1:] if w.known and not w.value.startswith("-"))
         for opaque in cmd.opaque:
-            from cupcake.evaluate import hidden_code
+            from cupcake.evaluate.hidden_code import opaque_code, script_file
 
             if opaque.kind != "script file":
-                hidden_code.opaque_code(facts, view, cmd, opaque, depth, script)
+                opaque_code(facts, view, cmd, opaque, depth, script)
             elif opaque.known and opaque.text is not None:
                 path = _absolute(opaque.text, cmd.cwd)
                 if path in written:  # a script the same line wrote and then runs
-                    hidden_code.script_file(facts, view, cmd, opaque, written[path], depth)
+                    script_file(facts, view, cmd, opaque, written[path], depth)
         _contents(facts, cmd)
         _remember_written(cmd, written)
 

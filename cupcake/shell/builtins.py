@@ -23,7 +23,7 @@ def run_builtin(w, cmd, reading, st, via):
         effects(w, cmd, reading, st, via)
         return st, st, cmd
     if handler.__class__ is str:  # a handler of ``state_builtins``, by its name
-        from cupcake.shell import state_builtins
+        import cupcake.shell.state_builtins as state_builtins  # (missing: ModuleNotFoundError, as any module)
 
         handler = getattr(state_builtins, handler)
     ok, fail = handler(w, cmd, reading, st, via)
