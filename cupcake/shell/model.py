@@ -514,19 +514,29 @@ def normpath(path: str) -> str:
 
 
 def _normtokens(tokens) -> list:
-    """``normpath`` over pattern tokens (a component holding a wildcard is kept as is)."""
-    comps: list[list[Token]] = [[]]
-    for tok in tokens:
-        if tok == "/" and tok.__class__ is str:
+    """``normpath`` over pattern tokens (a component holding a wildcard is kept as is). The components
+    of the literal start are cut as one string (most targets are a known directory, then a pattern)."""
+    head = 0
+    n = len(tokens)
+    while head < n and tokens[head].__class__ is str:
+        head += 1
+    text = "".join(tokens[:head])
+    cut = len(text) if head == n else text.rfind("/") + 1  # whole literal components
+    comps: list = text[:cut].split("/") if cut else [[]]  # str: a literal component; list: tokens
+    if head < n or cut < len(text):
+        if cut:
             comps.append([])
-        else:
-            comps[-1].append(tok)
+        for tok in list(text[cut:]) + list(tokens[head:]):
+            if tok == "/" and tok.__class__ is str:
+                comps.append([])
+            else:
+                comps[-1].append(tok)
     absolute = not comps[0]
-    out: list[list[Token]] = []
+    out: list = []
     for comp in comps[1:] if absolute else comps:
-        if not comp or comp == ["."]:
+        if not comp or comp == "." or comp == ["."]:
             continue
-        if comp == [".", "."]:
+        if comp == ".." or comp == [".", "."]:
             if out and out[-1] != [ANY]:
                 out.pop()
             continue

@@ -86,7 +86,7 @@ def pin(write, made, follow: bool = True, budget=None, resolved=None) -> None:
         write.unpin([ANY])
         return
     if path is None:
-        lead = "".join(t for t in _literal(write.tokens))
+        lead = write.literal_ends()[1]  # the literal characters it starts with
         if opaque(lead) or any(opaque(p) for p in ("/proc/", "/dev/fd/") if p.startswith(lead) and len(lead) > 1):
             write.unpin([ANY])
             return
@@ -117,13 +117,6 @@ def pin(write, made, follow: bool = True, budget=None, resolved=None) -> None:
         write.unpin([ANY])
     elif real != path:
         write.real = real
-
-
-def _literal(tokens):
-    for tok in tokens:
-        if tok.__class__ is not str:
-            return
-        yield tok
 
 
 def _followed(path: str, made, write, budget, memo: dict, depth: int = 0):

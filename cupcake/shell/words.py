@@ -437,7 +437,7 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
         kind, text = parts[0][0], parts[0][1]
         if kind == "q":
             return [Word(text, raw, quoted=True)]
-        if kind == "u" and text and not any(ch in text for ch in "{~*?["):
+        if kind == "u" and text and not ("{" in text or "~" in text or "*" in text or "?" in text or "[" in text):
             return [Word(text, raw)]
     if _has_brace(parts) and not assignment:
         from cupcake.shell.braces import expand_braces  # only for a word with braces
