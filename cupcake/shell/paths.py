@@ -185,7 +185,9 @@ def _collapse(write) -> None:
     up; only what follows the last such part is known (``/tmp/$x.log``: some path ending ``.log``).
     A ``SUB`` part (found under a known directory) never climbs and keeps what precedes it."""
     tokens = write.tokens
-    last = max((k for k, tok in enumerate(tokens) if tok == ANY and tok.__class__ is not str), default=-1)
+    last = len(tokens) - 1  # the last unknown part (from the end: most patterns are a known directory first)
+    while last >= 0 and (tokens[last].__class__ is str or tokens[last] != ANY):
+        last -= 1
     if last > 0:
         rest = tokens[last + 1 :]
         write.tokens = [ANY] + (_normtokens(rest) if rest and rest[0] == "/" else list(rest))
