@@ -49,10 +49,14 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
     if too_long:
         text = text[:MAX_INPUT]  # the start is still read, for what it shows
     try:
-        from cupcake.shell.grammar import Parser
+        from cupcake.shell.model import plain
         from cupcake.shell.walker import State, Walker, merge
 
-        seq = Parser(text, budget, 0, script.syntax_errors).parse()
+        seq = plain(text, budget)  # a line of plain words: the same tree, without the lexer and the grammar
+        if seq is None:
+            from cupcake.shell.grammar import Parser
+
+            seq = Parser(text, budget, 0, script.syntax_errors).parse()
         base = {k: v for k, v in (env or {}).items() if isinstance(k, str) and isinstance(v, str)}
         if home is None and isinstance(base.get("HOME"), str):
             home = base["HOME"]

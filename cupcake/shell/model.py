@@ -6,6 +6,12 @@ runs in, the wrappers it came through, its reading by the registry of programs),
 ``Write`` (a path a command would write, remove, move, link or re-mode, resolved the way the kernel
 would), ``Read`` (a file whose content a command reads) and ``Unknown`` (a construct the reader
 does not model, with how to write the command plainly).
+
+And the tree a line is read into, at the end: the grammar's nodes (``Seq`` of ``AndOr`` chains of
+``Pipeline`` of ``Simple`` and ``Compound`` commands, ``Redir``; see ``grammar``) and the lexer's
+words (``RawWord``), with ``plain(text, budget)``, which reads a line of plain words into the very
+tree the grammar makes of it without loading the lexer and the grammar: most lines an agent sends
+that the quick pass does not let through are one program and its words (``rm -rf build``).
 """
 
 from __future__ import annotations
@@ -547,3 +553,121 @@ def _normtokens(tokens) -> list:
             result.append("/")
         result.extend(comp)
     return result or ["/"]
+
+
+# ## The tree a line is read into ########################################################
+
+
+# A plain line: words of these characters, split by blanks. None of them quotes, expands (but a leading
+# ``~``, which expansion reads from the word as the lexer gives it), globs, redirects, separates or
+# starts a comment; a first word with ``=`` (an assignment) or a reserved word goes to the grammar.
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t-_./:,@%+^=~")
+_RESERVED = frozenset(("time", "if", "while", "until", "for", "select", "case", "function", "coproc"))
+MAX_PLAIN = 4096  # longer lines go to the grammar (its bounds then apply)
+
+
+def plain(text: str, budget):
+    """The ``Seq`` the grammar reads from ``text`` when it is a line of plain words, paying ``budget``
+    as the lexer and the grammar would; None for any other line (read it with the grammar)."""
+    if len(text) > MAX_PLAIN or not _PLAIN.issuperset(text):
+        return None
+    found = text.split()
+    if not found:
+        return Seq([])
+    if "=" in found[0] or found[0] in _RESERVED:
+        return None
+    words = []
+    for word in found:
+        budget.spend(len(word))  # (what the lexer pays for each word)
+        words.append(RawWord([("u", word)], word))
+    budget.spend(1)  # (what the grammar pays for each item of a list)
+    return Seq([(AndOr(Pipeline([Simple([], words, [])]), []), False)])
+
+
+class Seq:
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+
+class AndOr:
+    __slots__ = ("first", "rest")
+
+    def __init__(self, first, rest):
+        self.first = first
+        self.rest = rest
+
+
+class Pipeline:
+    __slots__ = ("cmds", "negated", "timed")
+
+    def __init__(self, cmds, negated=False, timed=False):
+        self.cmds = cmds
+        self.negated = negated
+        self.timed = timed
+
+
+class Simple:
+    __slots__ = ("assigns", "words", "redirs")
+
+    def __init__(self, assigns, words, redirs):
+        self.assigns = assigns
+        self.words = words
+        self.redirs = redirs
+
+
+class Compound:
+    """kind: subshell/group (a: Seq), if (a: [(cond, body)], b: else Seq|None), while/until
+    (a: cond, b: body), for (a: name|None, b: [RawWord]|None, c: body; arithmetic for: a None and
+    b the nodes inside ``((…))``), case (a: RawWord, b: [([RawWord], Seq)]), func (a: name, b: node),
+    coproc (a: name|None, b: node), arith (a: raw text, b: nodes inside)."""
+
+    __slots__ = ("kind", "a", "b", "c", "redirs")
+
+    def __init__(self, kind, a=None, b=None, c=None):
+        self.kind = kind
+        self.a = a
+        self.b = b
+        self.c = c
+        self.redirs = []
+
+
+class Redir:
+    """``fd`` (int, a ``{name}`` string, or None for the default), ``op``, ``word`` (RawWord),
+    ``body`` (here-document parts, once read), ``delimiter``, ``quoted_delimiter``."""
+
+    __slots__ = ("fd", "op", "word", "body", "delimiter", "quoted_delimiter")
+
+    def __init__(self, fd, op, word):
+        self.fd = fd
+        self.op = op
+        self.word = word
+        self.body = None
+        self.delimiter = ""
+        self.quoted_delimiter = False
+
+
+class RawWord:
+    """A word as read: ``parts`` (see the module docstring) and ``raw`` source text."""
+
+    __slots__ = ("parts", "raw")
+
+    def __init__(self, parts: list, raw: str):
+        self.parts = parts
+        self.raw = raw
+
+    def literal(self):
+        """The text if the word has no expansion (quotes removed), else None."""
+        out = []
+        for part in self.parts:
+            if part[0] not in "uq":
+                return None
+            out.append(part[1])
+        return "".join(out)
+
+    def unquoted(self) -> bool:
+        return all(part[0] == "u" for part in self.parts)
+
+    def __repr__(self) -> str:
+        return f"RawWord({self.raw!r})"

@@ -17,8 +17,8 @@ where code can hide when bash evaluates it as arithmetic or as a name).
 
 from __future__ import annotations
 
-from cupcake.shell.grammar import Parser, Simple
 from cupcake.shell.limits import MAX_DEPTH, MAX_LOOP_ITEMS
+from cupcake.shell.model import Simple
 from cupcake.shell.words import GlobValue, expand
 
 UNKNOWN = object()
@@ -140,6 +140,8 @@ class Ctx:
 
     def code(self, text: str, raw: str):
         """``text`` expanded as a double-quoted word (its ``$(…)`` run); its value, or None."""
+        from cupcake.shell.grammar import Parser
+
         parser = Parser("", self.budget)
         parts = parser.heredoc_parts(text)
         value, known, _tainted = self.join(parts)
@@ -237,6 +239,8 @@ class Walker:
             return st, st
         if not self.budget.spend(len(text)):
             return st, st
+        from cupcake.shell.grammar import Parser
+
         self.depth += 1
         try:
             seq = Parser(text, self.budget, self.depth, self.script.syntax_errors).parse()

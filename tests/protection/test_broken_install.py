@@ -27,10 +27,12 @@ action = { type = "block_with_feedback", feedback_message = "No rm." }
 """
 
 # (a module loaded only for some lines, a line that needs it; the module every reading of such a line loads)
-READER = "shell/grammar.py"
+READER = "shell/walker.py"
 PROTECTION = "protection/bash.py"
 FACTS = "evaluate/command_facts.py"
 CASES = [
+    ("shell/grammar.py", "ls build && touch build/x", READER),  # (a plain line is read without them)
+    ("shell/lexer.py", "ls build && touch build/x", READER),
     ("shell/runs.py", "sh -c 'ls build'", READER),
     ("shell/runs.py", "python3 -c 'print(1)'", READER),
     ("shell/variables.py", "FOO=1 ls build", READER),
@@ -88,7 +90,13 @@ def test_a_missing_module_ends_as_a_missing_core_module_does(reading, missing, c
 def test_the_quick_pass_needs_nothing_the_reader_loads(reading):
     """A harmless call is let through without the reader: its modules missing change nothing there."""
     site = reading.installation.copy_package(record=BUNDLED)
-    for module in ("shell/grammar.py", "shell/runs.py", "protection/bash.py", "evaluate/command_facts.py"):
+    for module in (
+        "shell/walker.py",
+        "shell/grammar.py",
+        "shell/runs.py",
+        "protection/bash.py",
+        "evaluate/command_facts.py",
+    ):
         (site / "cupcake" / module).unlink()
     answer = reading.send_process(reading.tool_call("Bash", {"command": "ls -la"}))
     assert (answer.code, answer.stdout, answer.stderr) == (0, b"", b"")
