@@ -4,7 +4,7 @@
 classes callers use (``Script``, ``Command``, ``Redirect``, ``Opaque``, ``Write``), ``words`` for
 ``Word`` and ``could_match``. ``targets(command, cwd, home, root)`` is the write list in the shape
 of the older ``cupcake.protection.shell_targets.targets``. Modules: ``lexer`` (characters to words),
-``grammar`` (the tree), ``words`` (expansion, patterns) and ``braces``, ``params`` (``${…}`` forms),
+``grammar`` (the tree; a line of plain words is read without both: ``model.plain``), ``words`` (expansion, patterns) and ``braces``, ``params`` (``${…}`` forms),
 ``walker`` (execution order, state), ``commands`` (one simple command: wrappers, what the program
 does, read with the registry of programs ``cupcake.programs``) with ``variables`` (assignments) and
 ``runs`` (a function's body, the code a command runs), ``builtins`` and ``state_builtins`` (what
