@@ -3,6 +3,7 @@ lets ``cupcake run`` import its modules from one file. Written into the built pa
 source tree, and not for an editable install (a developer's edits must be what runs)."""
 
 import os
+import sys
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
@@ -14,11 +15,13 @@ class BuildWithBundle(build_py):
         if getattr(self, "editable_mode", False):
             return
         package = os.path.join(self.build_lib, "cupcake")
-        namespace: dict = {"__name__": "cupcake_bundle_build"}
-        with open(os.path.join(package, "bundle.py"), encoding="utf-8") as f:
-            exec(compile(f.read(), "cupcake/bundle.py", "exec"), namespace)
-        out = os.path.join(package, namespace["BUNDLE_NAME"])
-        count = namespace["build"](package, out)
+        sys.path.insert(0, self.build_lib)  # the package being built (its __init__ imports nothing)
+        try:
+            from cupcake.bundle import BUNDLE_NAME, build
+        finally:
+            sys.path.remove(self.build_lib)
+        out = os.path.join(package, BUNDLE_NAME)
+        count = build(package, out)
         print(f"cupcake: {count} modules compiled into {os.path.relpath(out, self.build_lib)}")
 
     def get_outputs(self, include_bytecode=True):

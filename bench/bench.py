@@ -447,7 +447,7 @@ def make_agent_allow(agent: str) -> Callable[[Path], Setup]:
 
 
 AGENT_SCENARIOS = {12: "codex", 13: "gemini", 14: "copilot", 15: "droid", 16: "cursor"}
-TELEMETRY_SCENARIOS = {25: "down", 26: "up"}  # 19 is packs' (recommended-secret-scan), 21-24 perf's
+TELEMETRY_SCENARIOS = {25: "down", 26: "up"}  # 19 is packs' (recommended-secret-scan), 21-24 and 27 perf's
 
 
 def make_shadow_candidate(project: Path) -> Setup:
@@ -602,6 +602,21 @@ def expect_any_deny(stdout: bytes) -> str | None:
     if decision != "deny" or not reason.startswith("Operation blocked: "):
         return f"expected a deny with 'Operation blocked: ...', got {decision!r}: {reason[:200]!r}"
     return None
+
+
+def make_budget_deny_offer(project: Path) -> Setup:
+    """Scenario 23's project, ``rm -rf build``: a policy's deny alone, so the person is offered an approval
+    code (``rm -rf ~`` is blocked by self-protection too, where no code is offered)."""
+    make_budget_deny(project)
+    return Setup(bash_payload(project, "rm -rf build"), expect_offer)
+
+
+def expect_offer(stdout: bytes) -> str | None:
+    """A deny with Cupcake's block text and an approval code for the person."""
+    wrong = expect_any_deny(stdout)
+    if wrong is None and "\n  cupcake allow " not in str(json.loads(stdout).get("systemMessage", "")):
+        wrong = "expected an approval code in the systemMessage"
+    return wrong
 
 
 def make_budget_secret_scan(project: Path) -> Setup:
@@ -783,7 +798,8 @@ SCENARIOS.append(
     )
 )
 
-# Issue 29's budgets (ids 21-24; 17-20 are other features'): the same four a README table shows.
+# Issue 29's budgets (ids 21-24, and 27: a deny that offers an approval code; 17-20 are other features'):
+# the ones the README table shows.
 BUDGET_SCENARIOS = [
     Scenario(
         21,
@@ -816,6 +832,14 @@ BUDGET_SCENARIOS = [
         2.5,
         1.5,
         make_budget_secret_scan,
+    ),
+    Scenario(
+        27,
+        "budget-deny-offer",
+        "scenario 23's project, rm -rf build: a policy's deny, with an approval code offered",
+        1.7,
+        1.5,
+        make_budget_deny_offer,
     ),
 ]
 SCENARIOS += BUDGET_SCENARIOS

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Write the README's performance table from a bench run's results (bench/results.json).
 
-    python bench/bench.py --scenario 21 --scenario 22 --scenario 23 --scenario 24 --runs 30
+    python bench/bench.py --scenario 21 --scenario 22 --scenario 23 --scenario 24 --scenario 27 --runs 30
     python bench/readme_table.py                      # rewrites the table in README.md
     python bench/readme_table.py --check              # exits 1 when the tables differ from the results
 
 The README's table sits between ``<!-- performance-table: start -->`` and ``<!-- performance-table: end -->``:
-one row per budget of issue 29 (scenarios 21-24), the peak memory beside each, and a line saying
+one row per budget of issue 29 (scenarios 21-24, and 27: a deny that offers an approval code), the peak memory beside each, and a line saying
 where and how the figures were measured (machine, load, runs, commit). docs/performance.md gets every
 scenario of the run between ``<!-- performance-all: start -->`` and ``<!-- performance-all: end -->``."""
 
@@ -19,11 +19,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 START, END = "<!-- performance-table: start -->", "<!-- performance-table: end -->"
-BUDGET_IDS = (21, 22, 23, 24)
+BUDGET_IDS = (21, 22, 23, 27, 24)
 ROW_NAMES = {
     21: "a harmless Bash call, 50 policies + `cupcake:recommended`",
     22: "a 200-character compound command the Bash reader parses",
-    23: "a deny (`rm -rf ~`, a policy and a pack block it)",
+    23: "a deny (`rm -rf ~`: a policy, a pack and self-protection block it)",
+    27: "a deny that offers an approval code (`rm -rf build`, a policy blocks it)",
     24: "a Write of 100 KB, its content scanned for secrets",
 }
 
@@ -54,7 +55,7 @@ def table(results: dict) -> str:
         f"interleaved runs, regular install, Python {results['python']}, {results['cpus']} CPUs, load average "
         f"{shown_load} (before/after); `python -c pass` {base['median_ms']:.1f} ms, "
         f"{base['max_rss_median_mib']:.1f} MiB. Reproduce: `python bench/bench.py --scenario 21 --scenario 22 "
-        "--scenario 23 --scenario 24 --runs 30 && python bench/readme_table.py`.",
+        "--scenario 23 --scenario 24 --scenario 27 --runs 30 && python bench/readme_table.py`.",
     ]
     return "\n".join(lines)
 

@@ -1,113 +1,17 @@
-"""The package's compiled modules in one file, ``cupcake/modules.bundle``, written when the wheel is built.
+"""Writing ``cupcake/modules.bundle`` when the wheel is built (``setup.py``): every module of the package,
+compiled, in one file that ``cupcake/start.py`` serves a run's imports from (its docstring says why and
+how). The same code, nothing else: the bundle is compiled from the very sources the wheel installs, it is
+installed, recorded and removed with them (so self-protection's ``install`` set, the whole site-packages
+folder, covers it like every module). An editable install never has one (``setup.py`` writes none for
+it), so a developer's edits are what runs."""
 
-Every ``cupcake run`` imports about 80 of Cupcake's modules, and each import through the ordinary
-machinery (path finder, ``stat`` calls, opening and checking its ``.pyc``, the loader's Python code)
-costs about 50 µs before the module's own code runs: 4 ms of a 9 ms interpreter floor. This finder,
-first on ``sys.meta_path``, serves them from one open file instead: an index read once, then one
-``pread`` and ``marshal.loads`` per module a run actually imports (measured: 80 modules 1.2 ms against
-4.9 ms; see docs/performance.md).
+from __future__ import annotations
 
-The same code, nothing else: the bundle is compiled by ``setup.py`` from the very sources the wheel
-installs, it is installed, recorded and removed with them (so self-protection's ``install`` set, the
-whole site-packages folder, covers it like every module), and each module keeps its ``__file__``,
-``__path__`` and the file names in its tracebacks. A bundle this interpreter cannot read (another
-Python's bytecode, a damaged file) is not used: the ordinary imports run. An editable install never
-has one (``setup.py`` writes none for it), so a developer's edits are what runs.
-
-File layout: ``MAGIC`` (the interpreter's bytecode magic, then ``FORMAT``), the index's length (4 bytes,
-little-endian), the index (marshal: module name -> (is a package, offset, length, the source's size)),
-then each module's marshalled code object at its offset. A module is served from the bundle only while
-its source file is the one bundled, as Python checks a ``.pyc``: the same size, and not changed since
-pip wrote the install record (which it writes after every file); otherwise its ordinary import runs."""
-
-# No `from __future__ import annotations` here: this module is imported the ordinary way, before the bundle
-# serves the rest, and nothing else a run loads imports `__future__` (its annotations are all valid at run time).
 import sys
-from marshal import loads
-from os import pread, stat
 
-BUNDLE_NAME = "modules.bundle"
-FORMAT = b"CCB1"
-_HEAD = 8  # the interpreter's magic (4 bytes) and FORMAT
-_CODE = sys._getframe().f_code.__class__  # the code object type (``types`` costs an import)
+from cupcake.start import BUNDLE_NAME, FORMAT, HEAD, entry_of
 
-
-def install(package_dir: str = "") -> bool:
-    """Put the bundle's finder first on ``sys.meta_path`` if ``package_dir`` (by default this package's
-    folder) holds a bundle this interpreter can read; False (nothing changed) otherwise."""
-    from _imp import _fix_co_filename  # type: ignore[attr-defined]  # importlib's own, not in typeshed
-    from posix import O_CLOEXEC, O_RDONLY, close, open
-
-    package_dir = package_dir or __file__.rpartition("/")[0]
-    root = package_dir.rpartition("/")[0]
-    try:  # pip writes the install record after every file: a module changed since is newer than it
-        installed = stat(f"{root}/cupcake-{sys.modules['cupcake'].__version__}.dist-info/RECORD").st_mtime_ns
-    except (OSError, KeyError, AttributeError):
-        return False  # not an installed wheel (a checkout, a copy without its record): ordinary imports
-    magic = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER + FORMAT
-    try:
-        fd = open(package_dir + "/" + BUNDLE_NAME, O_RDONLY | O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        head = pread(fd, 1 << 16, 0)
-        size = int.from_bytes(head[_HEAD : _HEAD + 4], "little")
-        if head[:_HEAD] != magic:
-            raise ValueError("another interpreter's bundle")
-        start = _HEAD + 4
-        index = loads(head[start : start + size] if start + size <= len(head) else pread(fd, size, start))
-        if not isinstance(index, dict):
-            raise ValueError("not a bundle")
-    except (OSError, ValueError, EOFError, TypeError):
-        close(fd)
-        return False
-    sys.meta_path.insert(0, _Finder(fd, index, root, installed, _fix_co_filename, package_dir + "/" + BUNDLE_NAME))
-    return True
-
-
-class _Finder:
-    """Finds and loads the modules the bundle holds (``importlib``'s finder and loader protocols)."""
-
-    def __init__(self, fd: int, index: dict, root: str, installed: int, fix, path: str) -> None:
-        self._fd, self._index, self._root, self._installed, self._fix = fd, index, root, installed, fix
-        self._path = path
-        self._spec = sys.modules["_frozen_importlib"].ModuleSpec
-
-    def find_spec(self, name, path=None, target=None):
-        entry = self._index.get(name)
-        if entry is None:
-            return None
-        relative = name.replace(".", "/")
-        origin = f"{self._root}/{relative}/__init__.py" if entry[0] else f"{self._root}/{relative}.py"
-        try:  # as Python checks a .pyc against its source: the source as bundled, or its own import
-            st = stat(origin)
-        except OSError:
-            return None
-        if st.st_size != entry[3] or st.st_mtime_ns > self._installed:
-            return None
-        spec = self._spec(name, self, origin=origin, is_package=entry[0])
-        if entry[0]:
-            spec.submodule_search_locations = [origin.rpartition("/")[0]]
-        spec.has_location = True  # __file__ is the module's source file, as with the ordinary loader
-        spec.cached = self._path  # where its compiled code comes from (and importlib computes no .pyc name)
-        return spec
-
-    def create_module(self, spec):
-        return None  # the default module object
-
-    def exec_module(self, module) -> None:
-        spec = module.__spec__
-        _, offset, length, _ = self._index[spec.name]
-        try:
-            code = loads(pread(self._fd, length, offset))
-            if code.__class__ is not _CODE:
-                raise ValueError("not a code object")
-        except (OSError, ValueError, EOFError, TypeError):  # a damaged bundle: this module from its source
-            source_loader = sys.modules["_frozen_importlib_external"].SourceFileLoader
-            source_loader(spec.name, spec.origin).exec_module(module)
-            return
-        self._fix(code, spec.origin)  # tracebacks name the installed file
-        exec(code, module.__dict__)
+__all__ = ["BUNDLE_NAME", "build"]
 
 
 # Modules whose docstrings are read at run time: typer's help text (the commands), pydantic's schema
@@ -181,15 +85,17 @@ def build(package_dir: str, out_path: str) -> int:
                 source = f.read()
             code = _compiled(source, relative)
             codes.append((name, is_package, marshal.dumps(code), len(source)))
-    index, offset = {}, 0
-    for name, is_package, data, size in codes:
-        index[name] = (is_package, offset, len(data), size)
-        offset += len(data)
-    head = marshal.dumps(index)
-    start = _HEAD + 4 + len(head)
-    index = {name: (is_pkg, start + at, length, size) for name, (is_pkg, at, length, size) in index.items()}
-    head = marshal.dumps(index)
-    if _HEAD + 4 + len(head) != start:  # the offsets' sizes changed the index's own size
+    start = HEAD + 4  # where the first module goes: after the index, whose size depends on the offsets
+    for _ in range(8):
+        index, at = {}, start
+        for name, is_package, data, size in codes:
+            index[name] = entry_of(is_package, size, len(data), at)
+            at += len(data)
+        head = marshal.dumps(index)
+        if HEAD + 4 + len(head) == start:
+            break
+        start = HEAD + 4 + len(head)
+    else:
         raise RuntimeError("bundle index size changed while laying it out")
     magic = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER + FORMAT
     with open(out_path, "wb") as f:

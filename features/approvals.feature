@@ -56,6 +56,12 @@ Feature: Approvals only a person can give
         Then the output says "(always; by"
         And the output says "reason: release job"
 
+    Scenario: No code when self-protection blocks the call too: no person's code could let it through
+        When the agent asks to run "git push --force; rm cupcake.toml"
+        Then the tool call is denied by the policy "no-force-push"
+        And the denial says "Cupcake self-protection"
+        And no code was offered
+
     Scenario: The agent may not run cupcake allow, even with the real code
         When the agent asks to run "git push --force"
         And the agent asks to run "cupcake allow" with the code

@@ -10,8 +10,11 @@ through the agent's tools is blocked by self-protection, and the store lives und
 which the operating-system layer makes read-only to the agent. Every grant and every use is in the
 audit trail.
 
-- ``codes``: the code, its keyed hash, the call's fingerprint (warm).
-- ``store``: ``.cupcake/approvals.json`` under a lock (warm on the block path only).
+- ``codes``: the code, its keyed hash, the seal of an entry, the call's fingerprint (warm).
+- ``files``: the files as a hook run uses them: the lock, the offers file a blocked call appends its
+  code to, the store read for a grant (warm).
+- ``store``: ``.cupcake/approvals.json`` under that lock, the offers folded in (cold, but for using up
+  a "once" grant).
 - ``at_block``: what a run does when a policy blocks: use a grant, or offer a code (warm).
 - ``grant``: ``cupcake allow`` (cold).
 """

@@ -1,4 +1,4 @@
-"""The approval code, its keyed hash, and the fingerprint of the call it lets through.
+"""The approval code, its keyed hash, the seal of an entry, and the fingerprint of the call it lets through.
 
 A code is 8 characters of Crockford's base32 (40 bits: no I, L, O or U), shown as ``K7QX-4M2P``;
 typed codes are read leniently (case, dashes and spaces ignored; O read as 0, I and L as 1). The store
@@ -50,6 +50,48 @@ def code_hash(key: bytes, code: str) -> str:
 def seal(key: bytes, text: str) -> str:
     """The MAC of an entry's canonical text: an entry written without the key is not trusted."""
     return blake2b(text.encode("utf-8", "surrogatepass"), key=key, digest_size=32).hexdigest()
+
+
+def sealed(key: bytes, entry: dict, kind: str) -> dict:
+    """``entry`` with its seal; ``kind`` ("pending" or "grants", the list it belongs to) is sealed with it,
+    so an offered code moved among the grants is no grant."""
+    from cupcake import speedups
+
+    body = {k: v for k, v in entry.items() if k != "seal"}
+    return dict(body, seal=seal(key, kind + ":" + speedups.json_dumps(ordered(body))))
+
+
+def trusted(key: bytes, entry, kind: str) -> bool:
+    """Whether ``entry`` carries the seal it would have been given under ``key`` as one of ``kind``."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("seal"), str):
+        return False
+    from cupcake import speedups
+
+    body = {k: v for k, v in entry.items() if k != "seal"}
+    expected = seal(key, kind + ":" + speedups.json_dumps(ordered(body)))
+    return same(expected, entry["seal"])
+
+
+def same(a: str, b: str) -> bool:
+    """Constant-time string comparison (the builtin one, without importing ``hmac``)."""
+    from _operator import _compare_digest
+
+    return _compare_digest(a.encode(), b.encode())
+
+
+def live(entry: dict, now: float) -> bool:
+    """A pending code not yet expired; a grant that is not past its time."""
+    until = entry.get("expires", entry.get("until"))
+    return not isinstance(until, (int, float)) or until > now
+
+
+def ordered(value):
+    """The value with every dict's keys in order: the canonical text a seal is made over."""
+    if isinstance(value, dict):
+        return {k: ordered(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [ordered(v) for v in value]
+    return value
 
 
 def fingerprint(root: str, event: str, tool, cwd, tool_input: dict) -> str:

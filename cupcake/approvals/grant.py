@@ -18,7 +18,7 @@ import time
 from typing import NoReturn
 
 from cupcake.approvals import NOTES, store
-from cupcake.approvals.codes import code_hash, normalized
+from cupcake.approvals.codes import code_hash, normalized, same
 from cupcake.errors import CupcakeError
 
 MAX_WRONG = 5
@@ -78,7 +78,7 @@ def allow(env, cwd, code: str, duration=None, always: bool = False, reason=None,
         if typed is not None:
             hashed = code_hash(key, typed)
             for entry in held.data["pending"]:
-                if store._same(entry.get("code", ""), hashed):
+                if same(entry.get("code", ""), hashed):
                     found = entry
                     break
         if found is None:

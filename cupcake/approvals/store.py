@@ -2,17 +2,18 @@
 ``.cupcake/approval-offers.jsonl``, where a blocked call adds its code.
 
 A blocked call appends one line (a sealed pending entry) to the offers file, under ``approvals.lock``,
-in one ``O_APPEND`` write: no read, no rewrite, no rename on the hot path. Everything else reads the
-store and folds the offers into it (a line that is not a whole JSON object is dropped, a pending entry
-is checked by its seal wherever it is used, and a code already used or withdrawn is never taken back
-from a line written again), and on ``save()`` writes the store whole, to a temporary file renamed over,
-then empties the offers file. The offers file is bounded: past ``MAX_OFFERS_BYTES`` the next offer folds
+in one ``O_APPEND`` write, and looks for a grant by reading the store without the lock (both in
+``files``: a hook run imports this module only to use up a "once" grant). Everything else reads the
+store under the lock and folds the offers into it (a line that is not a whole JSON object is dropped, a
+pending entry is checked by its seal wherever it is used, and a code already used or withdrawn is never
+taken back from a line written again), and on ``save()`` writes the store whole, to a temporary file
+renamed over, then empties the offers file. The offers file is bounded: past ``MAX_OFFERS_BYTES`` the next offer folds
 them into the store (the cold path), and a reader takes at most the newest ``OFFERS_READ`` bytes of it.
 Nothing is read or written through a symbolic link or from anything but a regular file.
 
 Every entry carries a seal (a keyed MAC under the approvals' key): an entry written by anything
-without the per-user secret is ignored, so writing either file is not enough to grant anything. The file stays small: expired codes and used
-or expired grants are dropped, and each list is capped.
+without the per-user secret is ignored, so writing either file is not enough to grant anything. The
+file stays small: expired codes and used or expired grants are dropped, and each list is capped.
 
     {"v": 1,
      "pending": [{"id", "code" (keyed hash), "call" (fingerprint), "rule", "event", "tool", "input",
@@ -25,150 +26,53 @@ or expired grants are dropped, and each list is capped.
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import os
 import time
 from stat import S_ISREG
 
 from cupcake import speedups
 from cupcake.approvals import STORE_NAME
-from cupcake.approvals.codes import seal
-from cupcake.errors import CupcakeError
+from cupcake.approvals.codes import live, sealed, trusted
+from cupcake.approvals.files import FLAGS, OFFERS_NAME, StoreError, folder, lock, offers_of, read_store, store_of, why
 from cupcake.project import WORK_DIR
 
-LOCK_NAME = "approvals.lock"
-OFFERS_NAME = "approval-offers.jsonl"
-MAX_OFFERS_BYTES = 64 << 10  # about 150 offers; the next one folds them into the store
 OFFERS_READ = 256 << 10  # what a reader takes of a larger offers file (the newest; older lines are dropped)
 USED_SECONDS = 3600  # longer than any code lives (15 minutes): a used code's line written again stays dead
 MAX_USED = 500
-LOCK_WAIT = 1.0
-MAX_BYTES = 1 << 20
 MAX_PENDING = 100
 MAX_GRANTS = 500
-_FLAGS = os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
-
-
-class StoreError(CupcakeError):
-    """The store cannot be read or written; the message says why, for the person."""
-
-
-def path_of(root: str) -> str:
-    return os.path.join(root, WORK_DIR, STORE_NAME)
-
-
-def offers_of(root: str) -> str:
-    return os.path.join(root, WORK_DIR, OFFERS_NAME)
 
 
 def exists(root: str) -> bool:
-    return os.path.isfile(path_of(root)) or os.path.isfile(offers_of(root))
+    return os.path.isfile(store_of(root)) or os.path.isfile(offers_of(root))
 
 
-def _lock(folder: str) -> int:
-    """The store's lock, held (``flock``, exclusive); the wait is bounded. Closing the fd releases it."""
-    try:
-        fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT | _FLAGS, 0o600)
-    except OSError as exc:
-        raise StoreError(f"cannot open {WORK_DIR}/{LOCK_NAME}: {_why(exc)}") from None
-    give_up = time.monotonic() + LOCK_WAIT
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd
-        except BlockingIOError:
-            if time.monotonic() >= give_up:
-                os.close(fd)
-                raise StoreError(f"{WORK_DIR}/{LOCK_NAME} was held by another process for too long") from None
-            time.sleep(0.002)
-
-
-def _folder(root: str, create: bool) -> str:
-    folder = os.path.join(root, WORK_DIR)
-    if os.path.islink(folder):
-        raise StoreError(f"{WORK_DIR} is a symbolic link; Cupcake does not read or write through it")
-    if create:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    return folder
-
-
-def add_offer(root: str, key: bytes, entry: dict) -> None:
-    """A blocked call's pending entry, sealed, as one line appended to the offers file (the hot path);
-    when that file has grown past ``MAX_OFFERS_BYTES``, folded with the rest into the store instead."""
-    line = b"\n" + speedups.json_dumps(sealed(key, entry, "pending")).encode("utf-8", "surrogatepass") + b"\n"
-    lock = _lock(_folder(root, True))
-    try:
-        try:
-            fd = os.open(offers_of(root), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | _FLAGS, 0o600)
-        except OSError as exc:
-            raise StoreError(f"cannot write {WORK_DIR}/{OFFERS_NAME}: {_why(exc)}") from None
-        try:
-            st = os.fstat(fd)
-            if not S_ISREG(st.st_mode):
-                raise StoreError(f"{WORK_DIR}/{OFFERS_NAME} is not a regular file (remove it)")
-            if st.st_size + len(line) <= MAX_OFFERS_BYTES:
-                if os.write(fd, line) != len(line):
-                    raise StoreError(f"cannot write {WORK_DIR}/{OFFERS_NAME}: the disk is full")
-                return
-        finally:
-            os.close(fd)
-    finally:
-        os.close(lock)
-    with Locked(root, key, verify=()) as held:  # the cold path: what it carries is checked on use
+def fold_offer(root: str, key: bytes, entry: dict) -> None:
+    """A blocked call's pending entry when the offers file is full (``files.add_offer`` said no): folded, with
+    the file's offers, into the store, and the file emptied (the cold path)."""
+    with Locked(root, key, verify=()) as held:  # what it carries is checked on use
         held.data["pending"].append(sealed(key, entry, "pending"))
         held.save()
-
-
-def sealed(key: bytes, entry: dict, kind: str) -> dict:
-    """``entry`` with its seal; ``kind`` ("pending" or "grants", the list it belongs to) is sealed with it,
-    so an offered code moved among the grants is no grant."""
-    body = {k: v for k, v in entry.items() if k != "seal"}
-    return dict(body, seal=seal(key, kind + ":" + speedups.json_dumps(_ordered(body))))
-
-
-def trusted(key: bytes, entry, kind: str) -> bool:
-    if not isinstance(entry, dict) or not isinstance(entry.get("seal"), str):
-        return False
-    body = {k: v for k, v in entry.items() if k != "seal"}
-    expected = seal(key, kind + ":" + speedups.json_dumps(_ordered(body)))
-    return _same(expected, entry["seal"])
-
-
-def _same(a: str, b: str) -> bool:
-    """Constant-time string comparison (the builtin one, without importing ``hmac``)."""
-    from _operator import _compare_digest
-
-    return _compare_digest(a.encode(), b.encode())
-
-
-def _ordered(value):
-    if isinstance(value, dict):
-        return {k: _ordered(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_ordered(v) for v in value]
-    return value
 
 
 class Locked:
     """The store, read under its lock (``with Locked(root, key) as store``); ``save()`` writes it back.
     Entries of the lists in ``verify`` whose seal does not hold are left out (``dropped`` counts them).
-    A list not verified (a hook call that only adds a code, or only looks for a grant) is carried as
-    read, its live entries kept: checking a seal costs a JSON dump and a MAC per entry, a hundred
+    A list not verified (a blocked call that folds its code in when the offers file is full) is carried
+    as read, its live entries kept: checking a seal costs a JSON dump and a MAC per entry, a hundred
     pending codes a few milliseconds of a blocked call, and every reader that uses an entry checks it."""
 
-    def __init__(self, root: str, key: bytes, create: bool = True, verify=("pending", "grants"), offers: bool = True):
+    def __init__(self, root: str, key: bytes, create: bool = True, verify=("pending", "grants")):
         self.root = root
         self.key = key
         self.create = create
         self.verify = verify
-        self.offers = offers  # False: a reader that only looks for a grant and never saves
         self.fd = -1
         self.data: dict = {"v": 1, "pending": [], "grants": [], "wrong": [], "used": []}
         self.dropped = 0
 
     def __enter__(self) -> Locked:
-        self.fd = _lock(_folder(self.root, self.create))
+        self.fd = lock(folder(self.root, self.create))
         try:
             self._read()
         except BaseException:
@@ -182,21 +86,7 @@ class Locked:
             self.fd = -1
 
     def _read(self) -> None:
-        try:
-            fd = os.open(path_of(self.root), os.O_RDONLY | os.O_NONBLOCK | _FLAGS)
-        except FileNotFoundError:
-            data = b""  # none yet: the offers file may hold codes all the same
-        except OSError as exc:
-            raise StoreError(f"cannot read {WORK_DIR}/{STORE_NAME}: {_why(exc)}") from None
-        else:
-            try:
-                data = os.read(fd, MAX_BYTES + 1)
-            finally:
-                os.close(fd)
-        if len(data) > MAX_BYTES:
-            raise StoreError(
-                f"{WORK_DIR}/{STORE_NAME} is larger than {MAX_BYTES >> 20} MiB: it was not written by Cupcake"
-            )
+        data = read_store(self.root)  # none yet: the offers file may hold codes all the same
         try:
             value = speedups.json_loads(data) if data.strip() else {}
         except ValueError:
@@ -214,13 +104,13 @@ class Locked:
             given = value.get(name)
             entries: list = given if isinstance(given, list) else []
             if name == "pending":
-                entries = self._with_offers(entries, used) if self.offers else entries
+                entries = self._with_offers(entries, used)
             if name in self.verify:
                 kept = [e for e in entries if trusted(self.key, e, name)]
                 self.dropped += len(entries) - len(kept)
             else:
                 kept = [e for e in entries if isinstance(e, dict)]
-            self.data[name] = [e for e in kept if _live(e, now)]
+            self.data[name] = [e for e in kept if live(e, now)]
         given = value.get("wrong")
         wrong: list = given if isinstance(given, list) else []
         self.data["wrong"] = [t for t in wrong if isinstance(t, (int, float))][-64:]
@@ -228,11 +118,11 @@ class Locked:
     def _with_offers(self, pending: list, used: set) -> list:
         """The store's pending entries, then the offers file's, once each (by code) and none already used."""
         try:
-            fd = os.open(offers_of(self.root), os.O_RDONLY | os.O_NONBLOCK | _FLAGS)
+            fd = os.open(offers_of(self.root), os.O_RDONLY | os.O_NONBLOCK | FLAGS)
         except FileNotFoundError:
             lines: list = []
         except OSError as exc:
-            raise StoreError(f"cannot read {WORK_DIR}/{OFFERS_NAME}: {_why(exc)}") from None
+            raise StoreError(f"cannot read {WORK_DIR}/{OFFERS_NAME}: {why(exc)}") from None
         else:
             try:
                 st = os.fstat(fd)
@@ -270,40 +160,27 @@ class Locked:
         folder = os.path.join(self.root, WORK_DIR)
         tmp = os.path.join(folder, f".{STORE_NAME}.{os.getpid()}.{os.urandom(4).hex()}")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | FLAGS, 0o600)
             try:
                 os.write(fd, speedups.json_dumps(self.data).encode("utf-8", "surrogatepass"))
             finally:
                 os.close(fd)
-            os.replace(tmp, path_of(self.root))
+            os.replace(tmp, store_of(self.root))
         except OSError as exc:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
-            raise StoreError(f"cannot write {WORK_DIR}/{STORE_NAME}: {_why(exc)}") from None
-        if self.offers:  # folded into the store just written: the offers file starts again
-            try:
-                os.close(os.open(offers_of(self.root), os.O_WRONLY | os.O_TRUNC | os.O_NONBLOCK | _FLAGS))
-            except FileNotFoundError:
-                pass
-            except OSError as exc:
-                raise StoreError(f"cannot empty {WORK_DIR}/{OFFERS_NAME}: {_why(exc)}") from None
+            raise StoreError(f"cannot write {WORK_DIR}/{STORE_NAME}: {why(exc)}") from None
+        try:  # folded into the store just written: the offers file starts again
+            os.close(os.open(offers_of(self.root), os.O_WRONLY | os.O_TRUNC | os.O_NONBLOCK | FLAGS))
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError(f"cannot empty {WORK_DIR}/{OFFERS_NAME}: {why(exc)}") from None
 
 
 def _used_entry(value) -> bool:
     return (
         isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], (int, float))
     )
-
-
-def _live(entry: dict, now: float) -> bool:
-    """A pending code not yet expired; a grant that is not past its time."""
-    until = entry.get("expires", entry.get("until"))
-    return not isinstance(until, (int, float)) or until > now
-
-
-def _why(exc: OSError) -> str:
-    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return f"{exc.strerror} (it is read-only here: a person must run this outside the agent's sandbox)"
-    return str(exc.strerror or exc)

@@ -33,7 +33,7 @@ class ResponsePreparation(BaseSystem):
 
             cap(ctx)
         hard = ctx.hard
-        if hard is not None and hard.kind == "block" and ctx.event == "PreToolUse" and _by_policy(ctx, hard.by):
+        if hard is not None and hard.kind == "block" and ctx.event == "PreToolUse" and _a_code_can_lift(ctx, hard.by):
             from cupcake.approvals.at_block import offer  # a code a person can use to let it through
 
             offer(ctx)
@@ -43,8 +43,12 @@ class ResponsePreparation(BaseSystem):
             tell_used(ctx)
 
 
-def _by_policy(ctx: Context, name: str) -> bool:
-    """The block came from a policy in service (not self-protection, a gate or a custom system)."""
+def _a_code_can_lift(ctx: Context, name: str) -> bool:
+    """The block came from a policy in service (not self-protection, a gate or a custom system), and
+    nothing else blocks the call too (``other_blocks``: self-protection, whose block no person's code
+    lifts; the scan looks for no grant then, so a code would be a promise no grant keeps)."""
+    if ctx.other_blocks:
+        return False
     policies = ctx.policies.get("policies") if isinstance(ctx.policies, dict) else None
     return any(policies[i][0] == name for i in ctx.matched) if policies else False
 

@@ -314,3 +314,19 @@ def test_every_form_bash_would_run_as_cupcake_allow_is_blocked(guarded, tmp_path
     answer = blocked(guarded, command)
     assert answer.specific["permissionDecision"] == "deny", (command, answer)
     assert "Cupcake self-protection" in answer.specific["permissionDecisionReason"]
+
+
+def test_no_code_is_offered_when_self_protection_blocks_the_call_too(guarded):
+    """The policy's text leads and self-protection's follows; the scan looks for no grant then (no person's
+    code lifts self-protection), so a code would be a promise no grant keeps."""
+    command = "git push --force; rm -rf ~"  # ~ holds the user's policy file
+    answer = blocked(guarded, command)
+    reason = answer.specific["permissionDecisionReason"]
+    assert answer.specific["permissionDecision"] == "deny"
+    assert reason.startswith("Operation blocked: Push without --force.") and "Cupcake self-protection" in reason
+    assert not CODE.search(answer.stdout.decode()) and "cupcake allow" not in answer.stdout.decode()
+    assert not (guarded.root / ".cupcake" / "approval-offers.jsonl").exists()
+    code = code_of(blocked(guarded))  # the policy alone: a code, which lets that call through
+    person(guarded, "allow", code, check=True)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"
+    assert blocked(guarded, command).specific["permissionDecision"] == "deny"

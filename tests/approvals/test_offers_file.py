@@ -1,7 +1,8 @@
 """The offers file (``.cupcake/approval-offers.jsonl``), where a blocked call appends its code, against
 what a hostile writer of it could try: a forged line, a cut line, a huge file, a line written again
 after its code was used, something that is not a file. None of them grants anything, and none stops
-a person's real code from working (through the installed executable)."""
+a person's real code from working (through the installed executable). Then the lock the append shares
+with the store's fold, and the store as a hook reads it for a grant, without that lock."""
 
 from __future__ import annotations
 
@@ -100,3 +101,136 @@ def test_something_other_than_a_file_there_never_hangs_and_the_block_stands(guar
     os.symlink(guarded.root / "elsewhere", guarded.root / OFFERS)
     answer = blocked(guarded)
     assert answer.specific["permissionDecision"] == "deny" and not (guarded.root / "elsewhere").exists()
+
+
+HOLD_LOCK = (
+    "import sys, time\n"
+    "from cupcake.approvals.files import folder, lock\n"
+    "fd = lock(folder(sys.argv[1], True))\n"
+    "print('held', flush=True)\n"
+    "time.sleep(60)\n"
+)
+
+
+def test_an_offer_takes_the_stores_lock_and_a_lock_held_too_long_leaves_no_code(guarded):
+    """The append takes the lock every fold of the offers file holds (see ``cupcake.approvals.files``):
+    while another process holds it past the wait, the block stands and no code is shown that no file keeps."""
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(guarded.root)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        answer = blocked(guarded)
+        assert answer.specific["permissionDecision"] == "deny"
+        assert "cupcake allow" not in answer.stdout.decode()
+        assert "was held by another process for too long" in answer.json["systemMessage"]
+        assert not (guarded.root / OFFERS).exists() or offered(guarded) == []
+    finally:
+        holder.kill()
+        holder.wait()
+    code = code_of(blocked(guarded))  # the lock let go: codes are offered again, and they work
+    person(guarded, "allow", code, check=True)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"
+
+
+APPEND = (
+    "import sys, time\n"
+    "from cupcake.approvals import files\n"
+    "root, key, me = sys.argv[1], bytes.fromhex(sys.argv[2]), sys.argv[3]\n"
+    "for n in range(int(sys.argv[4])):\n"
+    "    entry = {'id': f'{me}-{n}', 'code': f'{me}-{n}', 'call': 'c', 'rule': 'r', 'expires': time.time() + 900}\n"
+    "    assert files.add_offer(root, key, entry)\n"
+)
+FOLD = (
+    "import os, sys\n"
+    "from cupcake.approvals import store\n"
+    "root, key = sys.argv[1], bytes.fromhex(sys.argv[2])\n"
+    "while not os.path.exists(os.path.join(root, 'stop')):\n"
+    "    with store.Locked(root, key) as held:\n"
+    "        held.save()  # the offers folded into the store, the offers file emptied\n"
+)
+
+
+def test_no_offer_is_lost_while_the_offers_are_folded_into_the_store(tmp_path):
+    """Blocked calls append while a person's `cupcake allow` folds the offers file into the store and
+    empties it: every code offered is kept, in the store or in the file."""
+    import subprocess
+    import sys
+
+    from cupcake.approvals import store
+
+    key = approval_key(os.urandom(32))
+    (tmp_path / ".cupcake").mkdir()
+    root, writers, each = str(tmp_path), 4, 20  # 80 codes: within the store's MAX_PENDING
+    folder = subprocess.Popen([sys.executable, "-c", FOLD, root, key.hex()])
+    try:
+        appenders = [
+            subprocess.Popen([sys.executable, "-c", APPEND, root, key.hex(), f"w{w}", str(each)])
+            for w in range(writers)
+        ]
+        assert [p.wait(timeout=60) for p in appenders] == [0] * writers
+    finally:
+        (tmp_path / "stop").touch()
+        assert folder.wait(timeout=60) == 0
+    with store.Locked(root, key) as held:
+        kept = {e["code"] for e in held.data["pending"]}
+    assert held.dropped == 0
+    assert kept == {f"w{w}-{n}" for w in range(writers) for n in range(each)}
+
+
+def test_a_grant_is_read_without_the_lock_and_a_once_grant_is_used_up_only_under_it(guarded):
+    """The store is only ever replaced whole, so looking for a grant takes no lock: a grant for a while
+    lets the call through while another process holds the lock. Using up a "once" grant needs the lock:
+    held too long, the block stands and the grant is kept."""
+    import subprocess
+    import sys
+
+    person(guarded, "allow", code_of(blocked(guarded)), "--for", "1h", check=True)
+    once = code_of(blocked(guarded, "git push --force origin"))
+    person(guarded, "allow", once, check=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(guarded.root)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        answer = blocked(guarded)
+        assert answer.specific["permissionDecision"] == "allow", answer
+        answer = blocked(guarded, "git push --force origin")
+        assert answer.specific["permissionDecision"] == "deny", answer
+        assert "a person's approval could not be used, so the block stands" in answer.json["systemMessage"]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert blocked(guarded, "git push --force origin").specific["permissionDecision"] == "allow"  # kept
+    assert blocked(guarded, "git push --force origin").specific["permissionDecision"] == "deny"  # once
+
+
+STORE = ".cupcake/approvals.json"
+
+
+def _linked(path):
+    os.rename(path, path.with_name("elsewhere.json"))
+    os.symlink(path.with_name("elsewhere.json"), path)
+
+
+def _fifo(path):
+    os.unlink(path)
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        _linked,  # a link to a store with a real grant: never read through
+        _fifo,  # never waits for a writer
+        lambda path: path.write_bytes(path.read_bytes()[: path.stat().st_size // 2]),  # cut short
+        lambda path: path.write_bytes(b" " * (1 << 20) + path.read_bytes()),  # past the bound
+        lambda path: path.write_bytes(b'{"grants": {"not": "a list"}}'),
+    ],
+    ids=["link", "fifo", "cut", "huge", "grants-not-a-list"],
+)
+def test_a_store_read_without_the_lock_still_grants_nothing_it_should_not(guarded, spoil):
+    person(guarded, "allow", code_of(blocked(guarded)), "--for", "1h", check=True)
+    assert blocked(guarded).specific["permissionDecision"] == "allow"
+    spoil(guarded.root / STORE)
+    answer = blocked(guarded)
+    assert answer.specific["permissionDecision"] == "deny", answer

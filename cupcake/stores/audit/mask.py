@@ -1,4 +1,6 @@
-"""Mask values that look like secrets before they reach the audit log.
+"""Mask values that look like secrets before they reach the audit log, and the masked summary of a tool
+call's input that the audit trail and an approval code keep (``summarize_input``: a blocked call that
+offers a code imports this module alone of the audit trail's).
 
 Keys and tokens are replaced by ``***`` (a recognisable prefix such as ``sk-`` or ``ghp_`` is kept,
 so a reader still sees what kind of secret it was). A cheap scan for trigger words runs first: a
@@ -8,6 +10,23 @@ policy cache holds (``use_forms``), so masking imports ``re`` only when the cach
 from __future__ import annotations
 
 MASK = "***"
+
+SESSION_CHARS = 128
+INPUT_CHARS = 500
+PROMPT_CHARS = 200
+
+# What stands for a tool call in the log: (key in tool_input, name in the record, limit).
+_INPUT_KEYS = (
+    ("command", "command", INPUT_CHARS),
+    ("file_path", "file_path", INPUT_CHARS),
+    ("notebook_path", "file_path", INPUT_CHARS),
+    ("path", "path", INPUT_CHARS),
+    ("pattern", "pattern", PROMPT_CHARS),
+    ("url", "url", INPUT_CHARS),
+    ("query", "query", PROMPT_CHARS),
+    ("subagent_type", "subagent_type", PROMPT_CHARS),
+    ("description", "description", PROMPT_CHARS),
+)
 
 # Lower-case fragments at least one of which every pattern below needs.
 _TRIGGERS = (
@@ -134,3 +153,20 @@ def mask_cut(text, limit: int):
     if len(masked) > limit or len(text) > limit + 256:
         return masked[:limit] + "…"
     return masked
+
+
+def summarize_input(event) -> dict:
+    """A compact, masked summary of what the agent asked for (the canonical ``event``): never whole file contents."""
+    out = {}
+    tool_input = event.tool_input if event is not None else None
+    if tool_input:
+        for key, name, limit in _INPUT_KEYS:
+            value = tool_input.get(key)
+            if isinstance(value, str) and name not in out:
+                out[name] = mask_cut(value, limit)
+        if "command" in out and "description" in out:
+            del out["description"]  # Bash's description repeats the command in words
+    prompt = event.prompt if event is not None else None
+    if prompt is not None:
+        out["prompt"] = mask_cut(prompt, PROMPT_CHARS)
+    return out

@@ -12,27 +12,11 @@ from cupcake import __version__
 from cupcake.evaluate.compiled import Policy
 from cupcake.pipeline.response import outcome as decision_of
 from cupcake.pipeline.response import sent_text as message_of
-from cupcake.stores.audit.mask import mask_cut
+from cupcake.stores.audit.mask import INPUT_CHARS, PROMPT_CHARS, SESSION_CHARS, mask_cut, summarize_input
 
 KINDS = ("allow", "block", "approve", "ask", "feedback", "context", "error")
 
-SESSION_CHARS = 128
-INPUT_CHARS = 500
-PROMPT_CHARS = 200
 TEXT_CHARS = 12_000  # the agent's texts are capped at 10,000 already; this only bounds the odd one
-
-# What stands for a tool call in the log: (key in tool_input, name in the record, limit).
-_INPUT_KEYS = (
-    ("command", "command", INPUT_CHARS),
-    ("file_path", "file_path", INPUT_CHARS),
-    ("notebook_path", "file_path", INPUT_CHARS),
-    ("path", "path", INPUT_CHARS),
-    ("pattern", "pattern", PROMPT_CHARS),
-    ("url", "url", INPUT_CHARS),
-    ("query", "query", PROMPT_CHARS),
-    ("subagent_type", "subagent_type", PROMPT_CHARS),
-    ("description", "description", PROMPT_CHARS),
-)
 
 
 def utc_stamp(seconds: float) -> str:
@@ -43,23 +27,6 @@ def utc_stamp(seconds: float) -> str:
 
 def _text(value, limit: int):
     return mask_cut(value, limit) if isinstance(value, str) else None
-
-
-def summarize_input(event) -> dict:
-    """A compact, masked summary of what the agent asked for (the canonical ``event``): never whole file contents."""
-    out = {}
-    tool_input = event.tool_input if event is not None else None
-    if tool_input:
-        for key, name, limit in _INPUT_KEYS:
-            value = tool_input.get(key)
-            if isinstance(value, str) and name not in out:
-                out[name] = mask_cut(value, limit)
-        if "command" in out and "description" in out:
-            del out["description"]  # Bash's description repeats the command in words
-    prompt = event.prompt if event is not None else None
-    if prompt is not None:
-        out["prompt"] = mask_cut(prompt, PROMPT_CHARS)
-    return out
 
 
 def _command(check: dict) -> dict:
