@@ -16,13 +16,17 @@ from cupcake.shell.paths import directory
 from cupcake.shell.walker import Ctx, State, merge
 from cupcake.shell.words import Word
 
+TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
+
 
 def run_builtin(w, cmd, reading, st, via):
     handler = HANDLERS.get(cmd.program)
     if handler is None:
         effects(w, cmd, reading, st, via)
         return st, st, cmd
-    if handler.__class__ is str:  # a handler of ``state_builtins``, by its name
+    if isinstance(handler, str):  # a handler of ``state_builtins``, by its name
         import cupcake.shell.state_builtins as state_builtins  # (missing: ModuleNotFoundError, as any module)
 
         handler = getattr(state_builtins, handler)
@@ -212,7 +216,8 @@ def _nothing(w, cmd, reading, st, via):
     return st, st
 
 
-HANDLERS = {
+# builtin -> its handler here, or the name of its handler in ``state_builtins`` (loaded when called)
+HANDLERS: dict[str, Callable | str] = {
     "cd": _cd,
     "pushd": _pushd,
     "popd": _popd,
