@@ -26,7 +26,7 @@ from cupcake.compile.tiers import merge_settings, systems_allowed
 from cupcake.evaluator_findings.settings import eval_feedback_settings
 from cupcake.problems import ERROR, WARNING, Problem, suggestion
 from cupcake.project import TIERS, file_identity, label, tier_of
-from cupcake.protection.hook import protected_paths
+from cupcake.protection.protected_set import protected_paths
 from cupcake.speedups import pack_forms
 from cupcake.stages import settings as pipeline_systems
 

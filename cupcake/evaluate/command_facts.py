@@ -4,7 +4,8 @@ reader finds, and those hidden one level further in code the registry of program
 ``sed e``, an alias defined on the line, words split by a changed ``IFS``, command substitutions
 inside arithmetic subscripts, shell commands and file deletions inside inline interpreter code) —
 the SQL each database client would run, the paths read, and what the reader could not see through
-(``hidden``: code built at run time, decoded data run as code).
+(``hidden``: code built at run time, decoded data run as code). What a line hides is read in
+``hidden_code``, loaded when the line holds some.
 
 Built once per run (``EventView.facts``), on the warm path but only after a condition's prefilter
 passed; the Bash reader is already loaded then. Warm: no ``re`` beyond the run's cached patterns."""
@@ -13,31 +14,8 @@ from __future__ import annotations
 
 MAX_DEPTH = 4  # nested readings (a trap inside an alias inside inline code…): deeper is hidden
 MAX_NESTED = 64  # nested readings per line
-MAX_SQL_FILE = 256 * 1024  # an SQL script read from disk (psql -f, < file): larger is unknown
 
 SQL_LANGUAGES = frozenset(("sql", "psql", "mysql", "sqlite", "mongo", "redis"))
-# Programs that only transform data: their output run as code is code no one can read.
-DECODERS = frozenset(
-    ("base64", "base32", "basenc", "xxd", "openssl", "gunzip", "zcat", "gzip", "bzcat", "bunzip2", "xz", "unxz")
-    + ("rev", "tr", "uudecode", "recode", "iconv", "od")
-)
-# git settings whose value is a command git runs.
-GIT_RUNS = frozenset(
-    (
-        "core.pager",
-        "core.editor",
-        "core.sshcommand",
-        "core.fsmonitor",
-        "core.askpass",
-        "sequence.editor",
-        "diff.external",
-        "gpg.program",
-        "credential.helper",
-        "pager.log",
-        "pager.diff",
-        "pager.show",
-    )
-)
 
 
 class Facts:
@@ -53,6 +31,17 @@ class Facts:
         self.contents: list = []  # texts written into files (here-documents, echo > f)
         self._nested = 0
         self.by_program = None  # ``command_match.candidates``' index of the commands, made on first use
+
+    def nested(self, view, text: str, cmd, depth: int, via: tuple) -> None:
+        """``text``, which ``cmd`` runs (``via``: through what), read as a line of its own one level deeper."""
+        if depth + 1 > MAX_DEPTH or self._nested >= MAX_NESTED:
+            from cupcake.evaluate.hidden_code import PLAIN
+
+            self.hidden.append(("commands nested too deep to read", PLAIN))
+            return
+        self._nested += 1
+        sub = view.patterns.parsed(text, cmd.cwd or view.root, cmd.home, {})
+        _walk(self, sub, view, depth + 1, tuple(cmd.via) + via)
 
 
 # Programs whose arguments name paths without reading what is in them.
@@ -81,11 +70,16 @@ def of(view, full: bool = False):
 def _walk(facts: Facts, script, view, depth: int, via: tuple) -> None:
     facts.writes.extend(script.writes)
     if script.incomplete and depth:
-        facts.hidden.append((f"code Cupcake could not read to the end ({script.incomplete})", _PLAIN))
+        from cupcake.evaluate.hidden_code import PLAIN
+
+        facts.hidden.append((f"code Cupcake could not read to the end ({script.incomplete})", PLAIN))
     aliases: dict = {}
     written: dict = {}  # path -> the text a here-document wrote there earlier on the line
     ifs = _ifs(script.text)
-    _subscripts(facts, view, script, depth)
+    if "[$(" in script.text or "[`" in script.text:
+        from cupcake.evaluate.hidden_code import subscripts
+
+        subscripts(facts, view, script, depth)
     for cmd in list(script.commands):
         if via:
             cmd.via = via + tuple(cmd.via)
@@ -95,13 +89,17 @@ def _walk(facts: Facts, script, view, depth: int, via: tuple) -> None:
             facts.commands.append(called)
         program = cmd.program
         if program == "alias":
-            _define_aliases(cmd, aliases)
+            from cupcake.evaluate.hidden_code import define_aliases
+
+            define_aliases(cmd, aliases)
             continue
         if program in aliases:
             rest = " ".join(w.raw for w in cmd.words[1:])
-            _nested(facts, view, aliases[program] + " " + rest, cmd, depth, ("alias " + program,))
+            facts.nested(view, aliases[program] + " " + rest, cmd, depth, ("alias " + program,))
         if ifs:
-            _split_by_ifs(facts, view, cmd, ifs, depth)
+            from cupcake.evaluate.hidden_code import split_by_ifs
+
+            split_by_ifs(facts, view, cmd, ifs, depth)
         read_by_registry = False
         if facts.full or program in NESTING:
             read_by_registry = _registry(facts, view, cmd, depth)
@@ -110,10 +108,14 @@ def _walk(facts: Facts, script, view, depth: int, via: tuple) -> None:
             # registry does not list as read is counted too, so a credential file is never missed
             facts.reads.extend((w, cmd.cwd) for w in cmd.words[1:] if w.known and not w.value.startswith("-"))
         for opaque in cmd.opaque:
-            if opaque.kind == "script file":
-                _script_file(facts, view, cmd, opaque, written, depth)
-            else:
-                _opaque(facts, view, cmd, opaque, depth, script)
+            from cupcake.evaluate.hidden_code import opaque_code, script_file
+
+            if opaque.kind != "script file":
+                opaque_code(facts, view, cmd, opaque, depth, script)
+            elif opaque.known and opaque.text is not None:
+                path = _absolute(opaque.text, cmd.cwd)
+                if path in written:  # a script the same line wrote and then runs
+                    script_file(facts, view, cmd, opaque, written[path], depth)
         _contents(facts, cmd)
         _remember_written(cmd, written)
 
@@ -139,27 +141,6 @@ def _as_called(cmd):
     return out
 
 
-_PLAIN = "write the command out plainly, one program and its arguments, with no code built or decoded at run time"
-
-
-def _nested(facts: Facts, view, text: str, cmd, depth: int, via: tuple) -> None:
-    if depth + 1 > MAX_DEPTH or facts._nested >= MAX_NESTED:
-        facts.hidden.append(("commands nested too deep to read", _PLAIN))
-        return
-    facts._nested += 1
-    sub = view.patterns.parsed(text, cmd.cwd or view.root, cmd.home, {})
-    _walk(facts, sub, view, depth + 1, tuple(cmd.via) + via)
-
-
-class _Bare:
-    """Where a line with no command runs (for reading what it hides)."""
-
-    __slots__ = ("cwd", "home", "via")
-
-    def __init__(self, root: str):
-        self.cwd, self.home, self.via = root, None, ()
-
-
 # ## the registry ##
 
 
@@ -169,32 +150,45 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
 
     if not cmd.words or not cmd.words[0].known:
         return False
-    try:
-        reading = programs.read(cmd.words)
-    except Exception:  # a reading that fails is the registry's bug: the line is still read by the reader
-        return False
+    if cmd.reading_alone:  # the reader's own reading of these words: the same one
+        reading = cmd.reading
+    else:
+        try:
+            reading = programs.read(cmd.words)
+        except Exception:  # a reading that fails is the registry's bug: the line is still read by the reader
+            return False
     if reading is None:
         return False
     language = reading.spec.language or reading.top.language
     if reading.elsewhere:
         # a command run in a container, a pod or on another host (docker exec c CMD, ssh host CMD): the
         # Bash reader leaves it (not this machine's files), the packs judge what it does there
-        text = " ".join(_quote(w.value) if w.exact else w.raw for w in reading.elsewhere)
-        _nested(facts, view, text, cmd, depth, (" ".join(reading.path),))
+        from cupcake.evaluate.hidden_code import quote
+
+        text = " ".join(quote(w.value) if w.exact else w.raw for w in reading.elsewhere)
+        facts.nested(view, text, cmd, depth, (" ".join(reading.path),))
     for effect in reading.effects:
         tag = effect.tag
         word = effect.word
         if tag == "config" and word is not None:
-            _git_config(facts, view, cmd, reading, word, depth)
+            from cupcake.evaluate.hidden_code import git_config
+
+            git_config(facts, view, cmd, reading, word, depth)
         elif tag in ("reads", "script") and word is not None:
             facts.reads.append((word, cmd.cwd))
             if tag == "script" and language in SQL_LANGUAGES:
-                facts.sql.append((_read_sql(word, cmd.cwd, view.root), effect.what))
+                from cupcake.evaluate.hidden_code import read_sql
+
+                facts.sql.append((read_sql(word, cmd.cwd, view.root), effect.what))
         elif tag == "code" and language in SQL_LANGUAGES and word is not None:
             facts.sql.append((word.value if word.known else None, effect.what))
         elif tag == "code" and word is not None and word.known:
-            _code(facts, view, cmd, language, word.value, depth)
+            from cupcake.evaluate.hidden_code import interpreter_code
+
+            interpreter_code(facts, view, cmd, language, word.value, depth)
         elif tag == "stdin code" and language in SQL_LANGUAGES:
+            from cupcake.evaluate.hidden_code import stdin_of
+
             fed = stdin_of(cmd, view.root)
             if fed is not False:
                 facts.sql.append((fed, " ".join(reading.path) + " (standard input)"))
@@ -205,47 +199,6 @@ def _registry(facts: Facts, view, cmd, depth: int) -> bool:
 
 
 FILE_EFFECTS = frozenset(("reads", "script", "writes", "deletes", "into", "mode", "links"))
-
-
-def _git_config(facts: Facts, view, cmd, reading, word, depth: int) -> None:
-    if reading.path[0] != "git":
-        return
-    if not word.known:
-        facts.hidden.append(("a git setting Cupcake cannot see", _PLAIN))
-        return
-    key, _, value = word.value.partition("=")
-    key = key.strip().lower()
-    if key.startswith("alias."):
-        name = key[len("alias.") :]
-        sub = cmd.subcommand()
-        if sub is None or sub.lower() != name:
-            return
-        rest = " ".join(w.raw for w in _after_subcommand_words(cmd))
-        if value.startswith("!"):
-            _nested(facts, view, value[1:] + " " + rest, cmd, depth, ("git alias " + name,))
-        else:
-            _nested(facts, view, "git " + value + " " + rest, cmd, depth, ("git alias " + name,))
-    elif key in GIT_RUNS or key.startswith("pager.") or key.startswith("filter."):
-        text = value[1:] if value.startswith("!") else value
-        if text.strip():
-            _nested(facts, view, text, cmd, depth, ("git -c " + key,))
-
-
-def _after_subcommand_words(cmd) -> list:
-    i = cmd.subcommand_index()
-    return list(cmd.words[i + 2 :]) if i is not None else []
-
-
-# ## what the line itself hides ##
-
-
-def _define_aliases(cmd, aliases: dict) -> None:
-    for word in cmd.words[1:]:
-        if "=" not in word.value or word.value.startswith("-"):
-            continue
-        name, _, value = word.value.partition("=")
-        if word.known:
-            aliases[name] = value
 
 
 def _ifs(text: str):
@@ -270,122 +223,6 @@ def _ifs(text: str):
     return "".join(out) or None
 
 
-def _split_by_ifs(facts: Facts, view, cmd, ifs: str, depth: int) -> None:
-    """Words made of one unquoted expansion are split on ``IFS`` by bash: read them again split."""
-    changed = False
-    words: list[str] = []
-    for word in cmd.words:
-        raw = word.raw
-        if raw.startswith("$") and '"' not in raw and "'" not in raw and any(c in word.value for c in ifs):
-            if not word.known:
-                facts.hidden.append(("words split by a changed IFS", _PLAIN))
-                return
-            parts = [p for p in _split(word.value, ifs) if p]
-            words.extend(_quote(p) for p in parts)
-            changed = True
-        else:
-            words.append(word.raw)
-    if changed:
-        _nested(facts, view, " ".join(words), cmd, depth, ("IFS",))
-
-
-def _split(text: str, chars: str) -> list:
-    out: list[str] = []
-    current: list[str] = []
-    for ch in text:
-        if ch in chars:
-            out.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    out.append("".join(current))
-    return out
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"
-
-
-def _subscripts(facts: Facts, view, script, depth: int) -> None:
-    """A string holding ``a[$(…)]`` runs the substitution when bash does arithmetic on it
-    (``$((x))``, ``[[ $x -eq 1 ]]``, ``let``), even inside single quotes: read what it would run."""
-    value = script.text
-    if "[$(" in value or "[`" in value:
-        first = script.commands[0] if script.commands else None
-        cmd = first if first is not None else _Bare(view.root)
-        for opener in ("[$(", "[`"):
-            at = value.find(opener)
-            while at >= 0:
-                inner = _substitution(value, at + 1)
-                if inner is None:
-                    facts.hidden.append(("a command substitution inside an array subscript", _PLAIN))
-                    break
-                _nested(facts, view, inner, cmd, depth, ("arithmetic subscript",))
-                at = value.find(opener, at + 1)
-
-
-def _substitution(text: str, at: int):
-    """The command inside ``$(…)`` or ``` `…` ``` starting at ``at``, or None when it does not close."""
-    if text.startswith("`", at):
-        end = text.find("`", at + 1)
-        return text[at + 1 : end] if end > 0 else None
-    level = 0
-    for k in range(at + 1, len(text)):
-        ch = text[k]
-        if ch == "(":
-            level += 1
-        elif ch == ")":
-            level -= 1
-            if level == 0:
-                return text[at + 2 : k]
-    return None
-
-
-def _opaque(facts: Facts, view, cmd, opaque, depth: int, script) -> None:
-    kind = opaque.kind
-    if kind in ("inline code", "stdin code"):
-        if opaque.text is None or not opaque.known:
-            if kind == "inline code" and opaque.text and not opaque.known:
-                facts.hidden.append((f"{opaque.language} code built from values Cupcake cannot see", _PLAIN))
-            return
-        _code(facts, view, cmd, opaque.language, opaque.text, depth)
-        return
-    if kind in ("shell script", "stdin script") and not opaque.known:
-        decoders = [c.program for c in script.commands if c.program in DECODERS or _decoding_printf(c)]
-        if decoders:
-            facts.hidden.append(
-                (f"shell code decoded at run time (through `{decoders[0]}`) and then run", _PLAIN),
-            )
-
-
-def _code(facts: Facts, view, cmd, language: str, text: str, depth: int) -> None:
-    """Inline interpreter code: the shell commands and deletions it makes, the paths it names, and
-    whether it hides what it calls."""
-    from cupcake.evaluate import inline_code  # only when a line holds inline code
-
-    found = inline_code.read(language, text)  # None for a language not read there
-    if found is None:
-        return
-    for reason in found.hidden:
-        facts.hidden.append((f"{language} code that {reason}", _CODE_PLAIN))
-    for line in found.shell:
-        _nested(facts, view, line, cmd, depth, (f"{cmd.program} code",))
-    if found.paths:
-        from cupcake.shell.model import Write
-        from cupcake.shell.words import Word
-
-        for path in found.paths:
-            word = Word(path)
-            facts.reads.append((word, cmd.cwd))
-            if found.writes:
-                facts.writes.append(Write(f"{cmd.program} code", word, cmd.cwd))
-
-
-_CODE_PLAIN = (
-    "call the functions by name with literal arguments (no getattr, eval, exec, decoding or names built at run time)"
-)
-
-
 def _remember_written(cmd, written: dict) -> None:
     """``cat > x.sh <<EOF … EOF``: the text now in ``x.sh`` (None when it cannot be known)."""
     for r in cmd.redirects:
@@ -397,20 +234,6 @@ def _remember_written(cmd, written: dict) -> None:
             written[path] = body if cmd.program in ("cat", "tee", "echo") else None
 
 
-def _script_file(facts: Facts, view, cmd, opaque, written: dict, depth: int) -> None:
-    """A script the same line wrote and then runs: read what it holds, or refuse it."""
-    if not opaque.known or opaque.text is None:
-        return
-    path = _absolute(opaque.text, cmd.cwd)
-    if path not in written:
-        return
-    text = written[path]
-    if text is None:
-        facts.hidden.append(("a script written earlier on the same line and then run", _PLAIN))
-    else:
-        _nested(facts, view, text, cmd, depth, (f"{cmd.program} {opaque.text}",))
-
-
 def _absolute(value: str, cwd) -> str:
     import os
 
@@ -418,66 +241,6 @@ def _absolute(value: str, cwd) -> str:
 
     value = os.path.expanduser(value)
     return normpath(value if value.startswith("/") else (cwd or "/").rstrip("/") + "/" + value)
-
-
-def _decoding_printf(cmd) -> bool:
-    """``printf '\\x72\\x6d'`` / ``echo -e '\\162'``: bytes spelled as escapes."""
-    if cmd.program not in ("printf", "echo"):
-        return False
-    return any("\\x" in w.value or "\\0" in w.value or "\\1" in w.value for w in cmd.words[1:])
-
-
-# ## standard input and files ##
-
-
-def stdin_of(cmd, root: str):
-    """What a command reads on standard input: the text, None when it cannot be known, or False
-    when there is none (nothing piped or redirected: a client waiting for a terminal reads nothing)."""
-    for r in reversed(cmd.redirects):
-        if r.feeds_stdin:
-            return r.body if r.body_known else None
-        if r.op in ("<", "<>") and r.fd in (None, 0):
-            return _read_sql(r.target, cmd.cwd, root)
-    if cmd.stdin_text is not None:
-        text, known = cmd.stdin_text
-        return text if known else None
-    source = cmd.stdin_from
-    if source is not None:
-        if source.program == "cat" and len(source.words) == 2:
-            return _read_sql(source.words[1], source.cwd, root)
-        return None
-    return False
-
-
-def _read_sql(word, cwd, root: str):
-    """The text of an SQL script the client reads, or None when it cannot be read here (unknown
-    name, not a regular file, too large). Opened without following the agent's FIFOs or devices."""
-    import os
-    import stat
-
-    if word is None or not word.known or not word.value:
-        return None
-    path = word.value
-    if path.startswith("~"):
-        path = os.path.expanduser(path)
-    if not path.startswith("/"):
-        path = os.path.join(cwd or root, path)
-    if path.startswith(("/dev/", "/proc/")):
-        return None
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SQL_FILE:
-            return None
-        data = os.read(fd, MAX_SQL_FILE + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return data.decode("utf-8", "replace")
 
 
 def _contents(facts: Facts, cmd) -> None:

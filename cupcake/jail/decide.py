@@ -127,7 +127,7 @@ def _jailed(ctx, command: str, rewrite: dict) -> str:
     root = ctx.root or _root(ctx)
     protected = ctx.policies.get("protected") if ctx.policies else None
     if not protected:
-        from cupcake.protection.hook import protected_defaults
+        from cupcake.protection.protected_set import protected_defaults
 
         protected = protected_defaults(root, ctx.env)
     if not _darwin() and not bwrap_found():

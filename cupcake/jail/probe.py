@@ -34,7 +34,7 @@ def protected_set(root: str, env) -> dict:
             return found
     except Exception:  # a probe must answer: the defaults are what a failed load protects
         pass
-    from cupcake.protection.hook import protected_defaults
+    from cupcake.protection.protected_set import protected_defaults
 
     return protected_defaults(root, env)
 

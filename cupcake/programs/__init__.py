@@ -1,9 +1,11 @@
 """The registry of programs: what each program Cupcake knows does with its arguments.
 
-One module per family (``files``, ``text``, ``archives``, ``vcs``, ``network``, ``interpreters``,
-``shells``, ``wrappers``, ``build``, ``packages``, ``containers``, ``databases``, ``readers``,
-``system``, ``builtins``), one entry per program (``spec.program``), keyed by basename plus aliases
-(``python3``, ``gtar``) and, for versioned names, the name with its version cut (``python3.12``).
+One module per family (``files``, ``finding``, ``filesystem``, ``text``, ``archives``, ``vcs``,
+``network``, ``interpreters``, ``shells``, ``wrappers``, ``build``, ``packages``, ``containers``,
+``databases``, ``readers``, ``system``, ``builtins``), one entry per program (``spec.program``),
+keyed by basename plus aliases (``python3``, ``gtar``) and, for versioned names, the name with its
+version cut (``python3.12``). A line imports only the families of the programs it names, so a family
+holds programs that are used together.
 Self-protection and the rule packs ask the same registry:
 
     from cupcake import programs
@@ -13,7 +15,8 @@ Self-protection and the rule packs ask the same registry:
 
 ``lookup(name)`` gives the ``Spec``; ``read(words)`` reads a command with it (see ``reading``).
 Adding a program is one ``program(...)`` entry in its family, with its examples; the tests run
-every example (``tests/programs``) and the registry refuses a name declared twice.
+every example (``tests/programs``) and the registry refuses a name declared twice. The whole
+registry at once (every name, the index made from it) is ``catalogue``'s, never a run's.
 """
 
 from __future__ import annotations
@@ -34,9 +37,10 @@ FAMILIES = (
     "databases",
     "readers",
     "system",
+    "finding",
+    "filesystem",
 )
 
-_index: dict | None = None  # name -> (declaration, family), every family loaded (``_load``)
 _families: dict = {}  # family -> {name: declaration}, each family loaded when a name needs it
 _built: dict = {}  # id(declaration) -> Spec
 _value_options: dict = {}  # name -> the options before its subcommand that take a value
@@ -60,28 +64,9 @@ def _declarations(family: str) -> dict:
     return found
 
 
-def _load() -> dict:
-    """Every family, every name: refuses a name declared twice (what ``index.py`` is made from)."""
-    global _index
-    index: dict = {}
-    for family in FAMILIES:
-        for key, decl in _declarations(family).items():
-            if key in index:
-                other = index[key]
-                raise DuplicateProgram(f"{key!r} is declared in {other[1]} ({other[0][0]}) and in {family} ({decl[0]})")
-            index[key] = (decl, family)
-    _index = index
-    return index
-
-
-def names() -> list:
-    """Every name the registry answers to (aliases included), sorted."""
-    return sorted(_index if _index is not None else _load())
-
-
 def lookup(name: str):
     """The ``Spec`` of the program called ``name`` (a basename), or None if Cupcake does not know it.
-    Only the family that declares it is imported (``index.NAMES`` says which)."""
+    Only the family that declares it is imported (``program_index.NAMES`` says which)."""
     family = _family_of(name)
     if family is None:
         cut = name.rstrip("0123456789.")
@@ -102,7 +87,7 @@ def lookup(name: str):
 def _family_of(name: str, versioned: bool = False):
     """The family that declares ``name`` (with ``versioned``: only a name whose versions it takes too),
     from the index: one string searched, not a table built at every start."""
-    from cupcake.programs.index import NAMES
+    from cupcake.program_index import NAMES
 
     if "\n" in name or "\t" in name:
         return None
@@ -113,71 +98,6 @@ def _family_of(name: str, versioned: bool = False):
     if versioned and NAMES[at + len(name) + 3] != "v":
         return None
     return FAMILIES[ord(code) - 97]
-
-
-def index_source() -> str:
-    """The text of ``index.py`` for the registry as declared (``python -m cupcake.programs``): each
-    name, a tab, its family's letter (``FAMILIES[ord(letter) - 97]``) and ``v`` when the name also
-    answers with a version after it (``python3.12``)."""
-    index = _load()
-    lines = [
-        '"""Which family declares each program name: made from the families by `python -m cupcake.programs`',
-        "(a test fails when it is out of date). Lets ``lookup`` import only the family it needs: each line",
-        "is a name, a tab, the family's letter (``FAMILIES[ord(letter) - 97]``) and ``v`` when versioned",
-        'names (``python3.12``) are the same program. One string, searched: nothing is built at start."""',
-        "",
-        "NAMES = (",
-    ]
-    for name, (decl, family) in sorted(index.items()):
-        versioned = decl[2].get("versioned") and (name == decl[0] or name in decl[2].get("aliases", ()))
-        code = chr(97 + FAMILIES.index(family)) + ("v" if versioned else "")
-        lines.append(f'    "\\n{name}\\t{code}"')
-    lines.append('    "\\n"')
-    lines.append(")")
-    lines += [
-        "",
-        "# Single commands of plain words that need no reading (``protection.quick.quick_pass``): programs",
-        "# that look at names only (readers whose operands are values, builtins the shell gives no meaning),",
-        "# and git's reading subcommands; with the options that would make them read, write or run anything.",
-        "QUICK = {",
-    ]
-    lines += [f"    {name!r}: {refused!r}," for name, refused in sorted(quick().items())]
-    lines.append("}")
-    return "\n".join(lines).replace("'", '"') + "\n"
-
-
-def quick() -> dict:
-    """name (``git status`` for a subcommand) -> the option spellings that take it out of the quick
-    pass: a reader whose operands are only names, or a builtin the shell gives no meaning of its own
-    (``echo``, ``true``), with no handler; its options that read, write or run are listed."""
-    from cupcake.programs.builtins import MODELLED
-    from cupcake.programs.spec import BUILTIN, READER, VALUE, Spec
-
-    out = {}
-
-    def plain(spec) -> bool:
-        fields = (spec.handler, spec.preparse, spec.output, spec.default_sub)
-        return all(f is None for f in fields) and all(tag == VALUE for tag in spec.operands)
-
-    def refused(spec) -> tuple:
-        return tuple(sorted(n for o in spec.options if o.effect not in (None, VALUE) for n in o.names))
-
-    for name, (decl, family) in _load().items():
-        spec = Spec(decl[0], decl[1], decl[2], family=family)  # (not ``lookup``: the index may be the old one)
-        if spec.subcommands:
-            if name == "git":
-                for sub in sorted(spec.subcommands):
-                    found = spec.sub(sub)
-                    if found is not None and found.kind == READER and found.name == sub and plain(found):
-                        out[f"git {sub}"] = refused(found)
-            continue
-        if (
-            spec.kind == READER
-            and plain(spec)
-            or (spec.kind == BUILTIN and name not in MODELLED and plain(spec) and not refused(spec))
-        ):
-            out[name] = refused(spec)
-    return out
 
 
 def basename(text: str) -> str:

@@ -1,10 +1,11 @@
-"""Programs that transform text or apply patches, and write where their options say: xxd, patch,
-yq, tidy, xmllint, sdiff, dos2unix and the formatters that rewrite the files they are given."""
+"""Programs that transform text or data or apply patches, and write where their options say: xxd,
+patch, yq, tidy, xmllint, sdiff, dos2unix, the formatters that rewrite the files they are given, and
+the coreutils that write their output to a file (``sort -o``, ``split``, ``dd of=``, ``uniq IN OUT``)."""
 
 from __future__ import annotations
 
 from cupcake.programs.spec import INTO, POSIX, READS, STDIN_CODE, TOOL, WRITES, program
-from cupcake.shell.words import Word
+from cupcake.shell.words import ONE, Word
 
 
 def _xxd(r) -> None:
@@ -82,6 +83,54 @@ def _dos2unix(r) -> None:
             r.add(READS, word, r.path[0])
         else:
             r.add(WRITES, word, r.path[0])
+
+
+def _dd_words(words):
+    """``dd if=a of=b``: each ``key=value`` operand as the option ``--key=value``."""
+    out = [words[0]]
+    for word in words[1:]:
+        if word.value[:1] != "-" and "=" in word.value[:8]:
+            out.append(
+                Word(
+                    "--" + word.value,
+                    "--" + word.raw,
+                    word.known,
+                    word.glob,
+                    word.quoted,
+                    None if word.tokens is None else ["-", "-", *word.tokens],
+                )
+            )
+        else:
+            out.append(word)
+    return out
+
+
+def _split(r) -> None:
+    """``split [FILE [PREFIX]]``: files PREFIXaa, PREFIXab, … (``x`` when no prefix is given)."""
+    r.drop(WRITES)
+    prefix = r.operands[1] if len(r.operands) > 1 else Word("x")
+    suffix = r.get("--additional-suffix")
+    pattern = prefix.pattern() + [ONE, ONE] + (suffix.pattern() if suffix is not None else [])
+    r.add(
+        WRITES,
+        Word(prefix.value + "??" + (suffix.value if suffix else ""), known=prefix.known, glob=True, tokens=pattern),
+        "split",
+    )
+
+
+def _csplit(r) -> None:
+    prefix = r.get("-f", "--prefix") or Word("xx")
+    r.add(
+        WRITES, Word(prefix.value + "??", known=prefix.known, glob=True, tokens=prefix.pattern() + [ONE, ONE]), "csplit"
+    )
+
+
+def _uniq(r) -> None:
+    r.drop(READS, WRITES)
+    if r.operands:
+        r.add(READS, r.operands[0], "uniq")
+    if len(r.operands) > 1:
+        r.add(WRITES, r.operands[1], "uniq")
 
 
 SPECS = (
@@ -216,5 +265,87 @@ SPECS = (
         handler=_unless(("--check",), "rustfmt"),
         complete=False,
         examples=("rustfmt src/main.rs => writes src/main.rs",),
+    ),
+    program(
+        "dd",
+        TOOL,
+        options="--if=:reads --of=:writes --ibs= --obs= --bs= --cbs= --skip= --seek= --count= --conv= "
+        "--iflag= --oflag= --status= --iseek= --oseek=",
+        preparse=_dd_words,
+        examples=("dd if=/dev/zero of=x count=1 => reads /dev/zero; writes x",),
+    ),
+    program(
+        "split",
+        TOOL,
+        options="-a,--suffix-length= --additional-suffix= -b,--bytes= -C,--line-bytes= -d --numeric-suffixes=? "
+        "-x --hex-suffixes=? -e,--elide-empty-files --filter=:runs -l,--lines= -n,--number= -t,--separator= "
+        "-u,--unbuffered --verbose",
+        operands="reads",
+        handler=_split,
+        language="sh",
+        numeric=True,
+        examples=(
+            "split -l 10 f part. => reads f; writes part.??",
+            "split --filter='rm x' f => runs rm x; reads f; writes x??",
+        ),
+    ),
+    program(
+        "csplit",
+        TOOL,
+        options="-b,--suffix-format= -f,--prefix= -k,--keep-files -n,--digits= -s,--quiet,--silent "
+        "-z,--elide-empty-files --suppress-matched",
+        operands="reads",
+        handler=_csplit,
+        examples=("csplit f /x/ => reads f; writes xx??",),
+    ),
+    program(
+        "shuf",
+        TOOL,
+        options="-e,--echo -i,--input-range= -n,--head-count= -o,--output=:writes --random-source=:reads "
+        "-r,--repeat -z,--zero-terminated",
+        operands="reads...",
+        examples=("shuf -o out in => writes out; reads in",),
+    ),
+    program(
+        "sort",
+        TOOL,
+        options="-b,--ignore-leading-blanks -d,--dictionary-order -f,--ignore-case -g,--general-numeric-sort "
+        "-i,--ignore-nonprinting -M,--month-sort -h,--human-numeric-sort -n,--numeric-sort -R,--random-sort "
+        "--random-source=:reads -r,--reverse --sort= -V,--version-sort --batch-size= -c --check=? -C "
+        "--compress-program=:runs --debug --files0-from=:reads -k,--key= -m,--merge -o,--output=:writes "
+        "-s,--stable -S,--buffer-size= -t,--field-separator= -T,--temporary-directory= --parallel= -u,--unique "
+        "-z,--zero-terminated",
+        operands="reads...",
+        language="sh",
+        examples=(
+            "sort -o out in => writes out; reads in",
+            "sort --out=out in => writes out; reads in",
+            "sort --compress-program=gzip in => runs gzip; reads in",
+        ),
+    ),
+    program(
+        "uniq",
+        TOOL,
+        options="-c,--count -d,--repeated -D --all-repeated=? -f,--skip-fields= --group=? -i,--ignore-case "
+        "-s,--skip-chars= -u,--unique -z,--zero-terminated -w,--check-chars=",
+        handler=_uniq,
+        examples=("uniq in out => reads in; writes out",),
+    ),
+    program(
+        "iconv",
+        TOOL,
+        options="-f,--from-code= -t,--to-code= -o,--output=:writes -c -s,--silent -l,--list --verbose",
+        operands="reads...",
+        examples=("iconv -f latin1 -t utf8 -o out in => writes out; reads in",),
+    ),
+    program(
+        "base64",
+        TOOL,
+        aliases=("base32", "basenc"),
+        options="-d,--decode -i,--ignore-garbage -w,--wrap= --base64 --base64url --base32 --base32hex --base16 "
+        "--base2msbf --base2lsbf --z85",
+        operands="reads",
+        style=POSIX,
+        examples=("base64 -d f => reads f",),
     ),
 )

@@ -28,10 +28,12 @@ simple command of plain words whose program only reads (``ls -la``, ``git status
 from __future__ import annotations
 
 import os
-import sys
 
 from cupcake.protection import protected_set as pset
+from cupcake.protection.install import running
+from cupcake.protection.protected_set import PREFIX, _piece, _text, _what
 from cupcake.protection.quick import quick_pass
+from cupcake.resolve import realpath
 
 # ## The check ####################################################################################
 
@@ -48,68 +50,6 @@ def violation(command, cwd: str, root: str, env, protected: dict, ctx):
     return Check(script, protected, ctx, root).run()
 
 
-def session_violation(text, cwd: str, root: str, env, protected: dict, ctx):
-    """The block text for input typed into a running session (Codex's ``write_stdin``, Copilot's
-    ``write_bash``), else None. Read like a command once it is whole lines: an interactive shell
-    keeps a line that does not end and joins it with what comes next (``rm cupcake.t`` + ``oml``),
-    edits what it is sent (control keys, completion), expands history (``!!``, ``^a^b``) and runs its
-    prompt variables, so such input is refused with how to send it plainly. What runs in the session
-    need not be a shell: other input is read as shell too, and what Cupcake cannot read is refused."""
-    if not isinstance(text, str) or not text:
-        return None
-    lines = text.replace("\r\n", "\n").replace("\r", "\n")
-    found = _session_unreadable(lines)
-    if found is not None:
-        return _plain(found[0], found[1])
-    return violation(lines, cwd, root, env, protected, ctx)
-
-
-_PROMPT_CODE = ("PS0", "PS1", "PS2", "PS3", "PROMPT_COMMAND", "bind")
-
-
-def _session_unreadable(text: str):
-    if not text.endswith("\n"):
-        return (
-            "the input does not end its line, so the session joins it with what is sent next",
-            "send whole lines, each ending with a newline",
-        )
-    if any(ch < " " and ch != "\n" or ch == "\x7f" for ch in text):
-        return (
-            "the input holds control keys, which edit or complete the line in the session",
-            "send the command as plain text, without control keys",
-        )
-    for line in text.split("\n"):
-        if line.lstrip().startswith("^") or any(
-            ch == "!" and line[k + 1 : k + 2] not in ("", " ", "\n", "=", "(") for k, ch in enumerate(line)
-        ):
-            return (
-                "an interactive shell expands `!` and `^` from its history",
-                "write the command out in full, without `!`",
-            )
-    word = next((w for w in _PROMPT_CODE if w in text), None)
-    if word is not None:
-        return (f"`{word}` makes an interactive shell run code at its prompt or on a key", f"leave `{word}` out")
-    return None
-
-
-def code_violation(text, language: str, cwd: str, root: str, env, protected: dict, ctx):
-    """The block text for a script in another language sent as a shell call (an agent whose shell
-    tool runs PowerShell: ``language="powershell"``), else None: as inline code handed to that
-    language's interpreter is judged (it names a protected file, or can change files and builds a
-    name at run time)."""
-    if not isinstance(text, str) or not text:
-        return None
-    from cupcake.protection.code_names import names_in_code
-
-    hint = names_in_code(text, Check(None, protected, ctx, root).names(), language)
-    if hint:
-        return _text(
-            f"this {language} command could change Cupcake's own files ({hint}); Cupcake does not run code "
-            "to find out, so it is blocked"
-        )
-    return None
-
-
 def known_env(ctx, root: str) -> dict:
     """What the agent's shell is known to hold (``cupcake.shell.known_env``): its project-directory
     variables (from its adapter), and what its environment, as the hook sees it, holds."""
@@ -124,9 +64,10 @@ def known_env(ctx, root: str) -> dict:
     return agent_env(names, root, getattr(ctx, "env", None))
 
 
-def secrets(protected: dict, env) -> list:
+def secrets(protected: dict, env, resolved: dict | None = None) -> list:
     """The paths whose content Cupcake relies on staying secret: the protected set's ``secrets``
-    and the policy cache's key (until every protected set carries it)."""
+    and the policy cache's key (until every protected set carries it). ``resolved``: folders already
+    resolved in this run (``cupcake.resolve``)."""
     found = [p for p in protected.get("secrets", ()) if isinstance(p, str)]
     try:
         from cupcake.stores.user_secret import secret_path
@@ -135,7 +76,7 @@ def secrets(protected: dict, env) -> list:
     except Exception:  # the cache module cannot say: the protected set's list stands
         key = None
     if key:
-        for form in (os.path.normpath(key), os.path.realpath(key)):
+        for form in (os.path.normpath(key), realpath(key, {} if resolved is None else resolved)):
             if form not in found:
                 found.append(form)
     return found
@@ -219,7 +160,7 @@ class Check:
             if not value or value.startswith("-"):
                 return None
             path = os.path.normpath(os.path.join(base, os.path.expanduser(value)))
-            for form in (path, os.path.realpath(path)):
+            for form in (path, realpath(path, self._resolved())):
                 if pset.classify(form, self.protected) or form in self.secrets():
                     return pset._display(path, self.ctx)
             return None
@@ -274,22 +215,6 @@ class Check:
                 )
         return None
 
-    def poured(self, write):
-        """An extraction, a copy of a directory's contents, a patch: its files, when they can be listed."""
-        from cupcake.protection.contents import members
-
-        listed = members(write, self.script)
-        if listed is None:
-            return self.known(write) if write.path is not None else self.unpinned(write)
-        for path in listed:
-            for form in (path, os.path.realpath(path)):
-                found = pset.classify(form, self.protected)
-                if found:
-                    return _text(pset._describe(path, found, self.ctx, write.kind))
-                if form in self.protected["settings_dirs"] or self.installed(form):
-                    return _text(f"this command ({write.kind}) would change {pset._display(path, self.ctx)}")
-        return None
-
     def known(self, write):
         protected = self.protected
         if write.kind == "find -delete" and not self.find_could_name(write.command):
@@ -323,37 +248,6 @@ class Check:
                     "the same file as a Cupcake policy file (a hard link)"
                 )
         return None
-
-    def worktree(self, write, moved: bool):
-        from cupcake.protection.git_states import MAX_CHECKS, check, top_of
-
-        top = top_of(write.path) if write.path is not None else None
-        if top is None and write.path is not None:
-            if not any(c.program == "git" and c.subcommand() in ("init", "clone") for c in self.script.commands):
-                return None  # not in a repository: git fails
-            top = write.path  # a repository this command makes would start here
-        holds = [(p, f) for p, f in self.candidates() if top is None or p == top or p.startswith(top.rstrip("/") + "/")]
-        if not holds:
-            return None
-        if write.command not in self._git:
-            self._git.append(write.command)
-        if top is None:
-            why = "the worktree is not known"
-        elif len(self._git) > MAX_CHECKS:
-            why = "this line holds more git commands than Cupcake checks in one call; run them one at a time"
-        else:
-            why = check(write.command, write, self.protected, moved)
-        if why is None:
-            return None
-        path, found = holds[0]
-        shown = "an unknown directory" if top is None else pset._display(top, self.ctx) or "."
-        if shown == self.root:
-            shown = "the project"
-        return _text(
-            f"this command ({write.kind}) may rewrite or remove files anywhere in the git worktree of {shown}, "
-            f"including {_what(path, found, self.ctx)}, and Cupcake cannot show they stay as they are ({why}). "
-            "Ask the user to run this git command themselves"
-        )
 
     def find_could_name(self, cmd) -> bool:
         """Whether ``find … -name P -delete`` could match a protected name: only a plain conjunction
@@ -399,7 +293,7 @@ class Check:
             for prefix, parts, entry in p["globs"]:
                 sample = "/".join("x" if part == "**" else part.replace("*", "x").replace("?", "x") for part in parts)
                 out.append((prefix + "/" + sample, (pset.IMPORT_GLOB, entry)))
-            package, launcher = _installed()
+            package, launcher = running()
             out.append((package, ("installed", None)))
             if launcher:
                 out.append((launcher, ("installed", None)))
@@ -407,19 +301,41 @@ class Check:
         return self._candidates
 
     def installed(self, path: str):
-        package, launcher = _installed()
+        package, launcher = running()
         if path == package or path.startswith(package + "/"):
             return f"{path}, a file of the installed Cupcake package"
         if launcher and path == launcher:
             return f"{path}, the installed `cupcake` program"
         return None
 
+    def worktree(self, write, moved: bool):
+        """git moving the worktree of a protected path (``git_states``)."""
+        from cupcake.protection.git_states import worktree_block
+
+        return worktree_block(self, write, moved)
+
+    def poured(self, write):
+        """An extraction, a copy of a directory's contents, a patch: its files, when they can be listed."""
+        from cupcake.protection.contents import poured_block
+
+        return poured_block(self, write)
+
+    def code(self, cmd, code):
+        """Code the reader does not follow (inline code, a script it cannot see): ``code_names``."""
+        from cupcake.protection.code_names import code_block
+
+        return code_block(self, cmd, code)
+
     # ## reads ##
 
     def secrets(self) -> list:
         if self._secrets is None:
-            self._secrets = secrets(self.protected, getattr(self.ctx, "env", None))
+            self._secrets = secrets(self.protected, getattr(self.ctx, "env", None), self._resolved())
         return self._secrets
+
+    def _resolved(self) -> dict:
+        """The folders the reading resolved (``Script.resolved``), shared with this check's own paths."""
+        return self.script.resolved if self.script is not None else {}
 
     def read(self, read):
         """A read of a secret Cupcake relies on (the cache key, the agents' transcripts): by its path, a
@@ -467,67 +383,14 @@ class Check:
         if installing:
             sub = next((a for a in installing if not a.startswith("-")), None)
             if sub in ("uninstall", "install", "reinstall", "upgrade", "sync", "add", "remove"):
+                from cupcake.protection.person_commands import names_cupcake
+
                 names = [a for a in installing[installing.index(sub) + 1 :] if not a.startswith("-")]
-                if sub == "uninstall" and not names or any(_names_cupcake(n, cmd.cwd) for n in names) or not cmd.known:
+                if sub == "uninstall" and not names or any(names_cupcake(n, cmd.cwd) for n in names) or not cmd.known:
                     return _text(f"`{_piece(cmd)}` would remove or replace the installed Cupcake", _RUN)
         return None
 
     # ## code the reader does not follow ##
-
-    def code(self, cmd, code):
-        kind = code.kind
-        if kind == "script file":
-            return None  # a script the reader does not read: its arguments were checked (``handed``)
-        if not code.known or code.text is None:
-            if kind in ("shell script", "stdin script"):
-                what = "a shell script whose text Cupcake cannot know"
-            else:
-                what = f"{code.language} code whose text Cupcake cannot know"
-            return _text(f"`{_piece(cmd)}` runs {what}, so Cupcake cannot tell whether it changes its own files")
-        from cupcake.protection.code_names import GENERAL, names_in_code, squash
-
-        hint = names_in_code(code.text, self.names(), code.language)
-        if hint is None and code.language in GENERAL:
-            for word in cmd.words[1:]:
-                if word.value == code.text:
-                    continue
-                if not word.known or any(n in squash(word.value) for n in self.names()):
-                    hint = f"its argument {word.value!r}" if word.known else "an argument Cupcake cannot know"
-                    break
-            if hint is None and cmd.stdin_from is not None:
-                for word in cmd.stdin_from.words:
-                    if not word.known or any(n in squash(word.value) for n in self.names()):
-                        hint = "what is piped into it"
-                        break
-        if hint:
-            return _text(
-                f"`{_piece(cmd)}` runs {code.language} code that could change Cupcake's own files "
-                f"({hint}); Cupcake does not run code to find out, so it is blocked"
-            )
-        return None
-
-    def names(self) -> tuple:
-        """Protected names as they could appear in code, squashed (``code_names.squash``)."""
-        from cupcake.protection.code_names import squash as _squash
-
-        out = {"cupcake"}
-        p = self.protected
-        secrets = self.secrets()
-        files = [s for s in secrets if not s.endswith("/")]
-        for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]) + files:
-            base = _squash(path.rstrip("/").rsplit("/", 1)[-1])
-            if len(base) >= 4 and base not in ("toml",):
-                out.add(base)
-        for folder in secrets:  # a folder of transcripts by its last two names ("claudeprojects"): its own
-            if folder.endswith("/"):  # name alone ("projects", "sessions") is every project's word
-                out.add(_squash("".join(folder.rstrip("/").rsplit("/", 2)[-2:])))
-        for prefix, _parts, _entry in p["globs"]:
-            base = _squash(prefix.rstrip("/").rsplit("/", 1)[-1])
-            if len(base) >= 4:
-                out.add(base)
-        package, _launcher = _installed()
-        out.add(_squash(package.rsplit("/", 1)[-1]))
-        return tuple(sorted(out))
 
 
 def _could_lie_in(read, folder: str) -> bool:
@@ -535,7 +398,7 @@ def _could_lie_in(read, folder: str) -> bool:
     leading part of the pattern matches the folder (``*`` never crosses a "/"; an unknown part may)."""
     from cupcake.shell.words import match
 
-    return match(read.tokens, folder, read.fold, prefix=True)
+    return match(read.tokens, folder, read.fold, prefix=True, ends=read.literal_ends())
 
 
 # git subcommands that move no branch, tag or HEAD (a later check in the same line sees the same commits).
@@ -591,77 +454,8 @@ def _installer(program: str, args: list):
     return None
 
 
-def _names_cupcake(name: str, cwd) -> bool:
-    """Whether a requirement could be Cupcake: by name, or a local project (``.``, ``./x``) whose
-    packaging names it (or cannot be read)."""
-    from cupcake.shell import could_match
-
-    base = name.split("[", 1)[0]
-    for sep in ("==", ">=", "<=", "~=", "!=", ">", "<", "@", ";"):
-        base = base.split(sep, 1)[0]
-    base = base.strip()
-    if base in (".", "..") or base.startswith(("./", "../", "/", "~")) or base.endswith("/"):
-        named = base.rstrip("/").rsplit("/", 1)[-1].lower()
-        return could_match(named, "cupcake") or "cupcake" in named or _local_project_is_cupcake(base, cwd)
-    base = base.rstrip("/").rsplit("/", 1)[-1].lower()
-    return base == "cupcake" or could_match(base, "cupcake") or "cupcake" in base
-
-
-def _local_project_is_cupcake(path: str, cwd) -> bool:
-    if cwd is None and not path.startswith("/"):
-        return True
-    directory = os.path.normpath(os.path.join(cwd or "/", os.path.expanduser(path)))
-    package, _launcher = _installed()
-    if package.startswith(directory.rstrip("/") + "/"):
-        return True  # the installed package lives in this project (an editable install)
-    for name in ("pyproject.toml", "setup.cfg", "setup.py"):
-        try:
-            with open(os.path.join(directory, name), "rb") as handle:
-                text = handle.read(256 * 1024).decode("utf-8", "replace").lower()
-        except FileNotFoundError:
-            continue
-        except OSError:
-            return True
-        for line in text.splitlines():
-            key, eq, value = line.partition("=")
-            if eq and key.strip() == "name" and value.strip().strip(",").strip("\"'").replace("_", "-") == "cupcake":
-                return True
-    return False
-
-
-def _installed() -> tuple:
-    """(the installed package's directory, the launcher that runs this process or None)."""
-    import cupcake
-
-    package = os.path.dirname(os.path.abspath(cupcake.__file__))
-    launcher = None
-    argv0 = sys.argv[0] if sys.argv else ""
-    if argv0 and os.path.basename(argv0).startswith("cupcake"):
-        launcher = os.path.abspath(argv0)
-    return package, launcher
-
-
-def _what(path: str, found, ctx) -> str:
-    kind, detail = found
-    shown = pset._display(path, ctx)
-    if kind == "installed":
-        return f"{shown}, part of the installed Cupcake"
-    if kind == pset.IMPORT_GLOB:
-        return f'a file imported as a Cupcake policy file (imports "{detail}")'
-    if kind == pset.SETTINGS and not path.endswith(".json"):
-        return f"{shown}, the directory of {pset._WHAT[kind]}"
-    return f"{shown}, {pset._WHAT.get(kind, 'a file Cupcake protects')}"
-
-
-def _piece(cmd) -> str:
-    """The simple command as it would run (shortened), for the block text."""
-    text = " ".join(cmd.argv)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
 _GIT_CODE_DIR = "/.git/hooks/"
 _GIT_CODE_FILES = ("/.git/config", "/.config/git/config", "/.git/info/attributes")
-PREFIX = "Cupcake self-protection: "
 _RUN = "Agents may not run it: a person must make this change, so ask the user to do it."
 _NO_READ = "Agents may not read it."
 
@@ -676,10 +470,6 @@ def _tail(write) -> str:
     """What the agent can do instead: for a folder mounted into a container, mount it read-only."""
     kind = write.kind
     return _MOUNTED if kind.endswith((" -v", " --mount")) else pset._PERSON
-
-
-def _text(reason: str, tail: str = pset._PERSON) -> str:
-    return f"{PREFIX}{reason}. {tail}"
 
 
 def _plain(what: str, how: str) -> str:

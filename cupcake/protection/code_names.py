@@ -1,8 +1,11 @@
 """Code the Bash reader does not follow (inline ``python -c`` text, an awk program, a heredoc fed to
-an interpreter): whether it could name one of Cupcake's files. Imported only when a command runs
-such code (``bash.Check.code``)."""
+an interpreter): whether it could name one of Cupcake's files, and self-protection's block when it
+could (``code_block``). Imported only when a command runs such code (``bash.Check.code``)."""
 
 from __future__ import annotations
+
+from cupcake.protection.install import running
+from cupcake.protection.protected_set import _piece, _text
 
 # General-purpose languages: a name in their arguments or in what is piped in can become a path too.
 GENERAL = frozenset(("python", "perl", "javascript", "ruby", "php", "lua", "r", "julia", "powershell", "other", "tcl"))
@@ -323,3 +326,61 @@ def _opens_for_writing(lowered: str) -> bool:
 def squash(text: str) -> str:
     """Letters and digits only, lower case: what survives any quoting and concatenation."""
     return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+# ## self-protection's judgement ##
+
+
+def code_block(check, cmd, code):
+    """Self-protection's block for code ``cmd`` runs that the Bash reader does not follow (inline code, a
+    script it cannot see) when the code could change Cupcake's files (``check``: the ``bash.Check``), else None."""
+    kind = code.kind
+    if kind == "script file":
+        return None  # a script the reader does not read: its arguments were checked (``handed``)
+    if not code.known or code.text is None:
+        if kind in ("shell script", "stdin script"):
+            what = "a shell script whose text Cupcake cannot know"
+        else:
+            what = f"{code.language} code whose text Cupcake cannot know"
+        return _text(f"`{_piece(cmd)}` runs {what}, so Cupcake cannot tell whether it changes its own files")
+    hint = names_in_code(code.text, protected_names(check), code.language)
+    if hint is None and code.language in GENERAL:
+        for word in cmd.words[1:]:
+            if word.value == code.text:
+                continue
+            if not word.known or any(n in squash(word.value) for n in protected_names(check)):
+                hint = f"its argument {word.value!r}" if word.known else "an argument Cupcake cannot know"
+                break
+        if hint is None and cmd.stdin_from is not None:
+            for word in cmd.stdin_from.words:
+                if not word.known or any(n in squash(word.value) for n in protected_names(check)):
+                    hint = "what is piped into it"
+                    break
+    if hint:
+        return _text(
+            f"`{_piece(cmd)}` runs {code.language} code that could change Cupcake's own files "
+            f"({hint}); Cupcake does not run code to find out, so it is blocked"
+        )
+    return None
+
+
+def protected_names(check) -> tuple:
+    """Protected names as they could appear in code, squashed (``code_names.squash``)."""
+    out = {"cupcake"}
+    p = check.protected
+    secrets = check.secrets()
+    files = [s for s in secrets if not s.endswith("/")]
+    for path in list(p["files"]) + list(p["dirs"]) + list(p["settings_dirs"]) + files:
+        base = squash(path.rstrip("/").rsplit("/", 1)[-1])
+        if len(base) >= 4 and base not in ("toml",):
+            out.add(base)
+    for folder in secrets:  # a folder of transcripts by its last two names ("claudeprojects"): its own
+        if folder.endswith("/"):  # name alone ("projects", "sessions") is every project's word
+            out.add(squash("".join(folder.rstrip("/").rsplit("/", 2)[-2:])))
+    for prefix, _parts, _entry in p["globs"]:
+        base = squash(prefix.rstrip("/").rsplit("/", 1)[-1])
+        if len(base) >= 4:
+            out.add(base)
+    package, _launcher = running()
+    out.add(squash(package.rsplit("/", 1)[-1]))
+    return tuple(sorted(out))

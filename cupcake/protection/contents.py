@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from cupcake.protection.protected_set import _describe, _display, _text, classify
 from cupcake.shell import paths
 from cupcake.shell.model import normpath
 
@@ -209,7 +210,7 @@ def _patch_text(write, script):
                 return None
             texts.append(data.decode("utf-8", "replace"))
         return "\n".join(texts)
-    from cupcake.shell.commands import stdin_of
+    from cupcake.shell.runs import stdin_of
 
     cmd = write.command
     fed = stdin_of(cmd) if cmd is not None else None
@@ -272,3 +273,19 @@ _LISTERS = {
     "mbox": _patch_names,
     "codex-patch": _patch_names,
 }
+
+
+def poured_block(check, write):
+    """Self-protection's block for an extraction, a copy of a directory's contents, a patch, judged by its
+    files when they can be listed (else as any write; ``check``: the ``bash.Check``), or None."""
+    listed = members(write, check.script)
+    if listed is None:
+        return check.known(write) if write.path is not None else check.unpinned(write)
+    for path in listed:
+        for form in (path, os.path.realpath(path)):
+            found = classify(form, check.protected)
+            if found:
+                return _text(_describe(path, found, check.ctx, write.kind))
+            if form in check.protected["settings_dirs"] or check.installed(form):
+                return _text(f"this command ({write.kind}) would change {_display(path, check.ctx)}")
+    return None

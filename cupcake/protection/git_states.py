@@ -15,6 +15,8 @@ import hashlib
 import os
 import subprocess
 
+from cupcake.protection.protected_set import _display, _text, _what
+
 _TIMEOUT = 3.0
 _SAFE = (
     "-c",
@@ -343,3 +345,35 @@ _CHECKS = {
     "clean": _clean,
     "pull": _pull,
 }
+
+
+def worktree_block(checker, write, moved: bool):
+    """Self-protection's block when git would move the worktree of a protected path and cannot show the
+    protected files stay as they are (``checker``: the ``bash.Check`` of the line), else None."""
+    top = top_of(write.path) if write.path is not None else None
+    if top is None and write.path is not None:
+        if not any(c.program == "git" and c.subcommand() in ("init", "clone") for c in checker.script.commands):
+            return None  # not in a repository: git fails
+        top = write.path  # a repository this command makes would start here
+    holds = [(p, f) for p, f in checker.candidates() if top is None or p == top or p.startswith(top.rstrip("/") + "/")]
+    if not holds:
+        return None
+    if write.command not in checker._git:
+        checker._git.append(write.command)
+    if top is None:
+        why = "the worktree is not known"
+    elif len(checker._git) > MAX_CHECKS:
+        why = "this line holds more git commands than Cupcake checks in one call; run them one at a time"
+    else:
+        why = check(write.command, write, checker.protected, moved)
+    if why is None:
+        return None
+    path, found = holds[0]
+    shown = "an unknown directory" if top is None else _display(top, checker.ctx) or "."
+    if shown == checker.root:
+        shown = "the project"
+    return _text(
+        f"this command ({write.kind}) may rewrite or remove files anywhere in the git worktree of {shown}, "
+        f"including {_what(path, found, checker.ctx)}, and Cupcake cannot show they stay as they are ({why}). "
+        "Ask the user to run this git command themselves"
+    )

@@ -11,27 +11,6 @@ from __future__ import annotations
 
 import os
 
-from cupcake.protection.protected_set import (  # noqa: F401 - the protected set's names, as the hook's
-    _PERSON,
-    _WHAT,
-    AGENT_CONFIG,
-    IMPORT_DIR,
-    IMPORT_GLOB,
-    IMPORT_INSIDE,
-    INSTALL,
-    NESTED_POLICY,
-    POLICY,
-    SECRET,
-    SETTINGS,
-    WORKDIR,
-    _cwd,
-    _describe,
-    _display,
-    classify,
-    protected_defaults,
-    protected_paths,
-)
-
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 # Tools that only read (checked against the secrets alone). Any other tool, MCP or unknown, is read
 # for paths it could change.
@@ -73,20 +52,22 @@ def violation(ctx, view):
             "of named arguments), so Cupcake cannot tell what it touches and it is blocked. Send the arguments "
             "as a plain JSON object."
         )
-    protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
     shell = view.tool == "Bash" or (view.tool not in WRITE_TOOLS and _agent_tool_kind(ctx) == "shell")
+    if shell:
+        from cupcake.protection.quick import quick_pass
+
+        command = view.command
+        if not isinstance(command, str) or not command or quick_pass(command):
+            return None  # a plain reading command: nothing below would read it (nor the protected set)
+    from cupcake.protection.protected_set import _PERSON, _describe, _display, classify, protected_defaults
+
+    protected = ctx.policies.get("protected") or protected_defaults(ctx.root, ctx.env)
     if not shell:
         from cupcake.protection.other_tools import secret_violation
 
         found = secret_violation(view, protected, ctx, _display)
         if found or view.tool in READ_TOOLS:
             return found
-    if shell:
-        from cupcake.protection.quick import quick_pass
-
-        command = view.command
-        if not isinstance(command, str) or not command or quick_pass(command):
-            return None  # a plain reading command: nothing below would read it
     from cupcake.protection.install import with_install  # what this process runs: not in the cache
 
     protected = with_install(protected, ctx.env)
@@ -126,6 +107,8 @@ def written_paths(tool_input) -> list:
 
 
 def _write_one(raw: str, view, protected, ctx):
+    from cupcake.protection.protected_set import _PERSON, _cwd, _describe, _display, classify
+
     cwd = _cwd(view.cwd, ctx.root)
     literal = os.path.normpath(os.path.join(cwd, raw))
     try:
@@ -149,5 +132,6 @@ def _write_one(raw: str, view, protected, ctx):
 
 def _bash(view, protected, ctx):
     from cupcake.protection.bash import violation as bash_violation  # the reader is imported only when needed
+    from cupcake.protection.protected_set import _cwd
 
     return bash_violation(view.command, _cwd(view.cwd, ctx.root), ctx.root, ctx.env, protected, ctx)

@@ -26,6 +26,7 @@ import sys
 
 from cupcake import __version__
 from cupcake.protection.path_forms import forms as _forms
+from cupcake.resolve import realpath as _realpath
 
 STARTUP_NAMES = ("*.pth", "sitecustomize*", "usercustomize*")
 _VERSION = "python%d.%d" % sys.version_info[:2]
@@ -49,13 +50,12 @@ class _WithInstall(dict):
 
     def _fill(self) -> None:
         if "install" not in self:
-            trees, names = installation_paths(self._env)
             resolved: dict = {}  # the paths share most of their folders: each resolved once
+            trees, names = installation_paths(self._env, resolved)
             dict.__setitem__(self, "install", _forms(trees, resolved))
+            folders = {folder: _forms([folder], resolved) for folder in dict.fromkeys(f for f, _p in names)}
             dict.__setitem__(
-                self,
-                "install_names",
-                [[f, pattern] for folder, pattern in names for f in _forms([folder], resolved)],
+                self, "install_names", [[f, pattern] for folder, pattern in names for f in folders[folder]]
             )
 
     def get(self, key, default=None):
@@ -69,14 +69,13 @@ class _WithInstall(dict):
         return dict.__getitem__(self, key)
 
 
-def installation_paths(env) -> tuple[list, list]:
+def installation_paths(env, resolved: dict | None = None) -> tuple[list, list]:
     """(trees, names): paths protected with everything under them, and [folder, name pattern] pairs
-    for the start-up files directly in a folder."""
-    import cupcake
-
+    for the start-up files directly in a folder. ``resolved``: folders already resolved
+    (``cupcake.resolve``), shared with the forms made of these paths."""
     trees: list[str] = []
     names: list[list[str]] = []
-    package = os.path.dirname(os.path.abspath(cupcake.__file__))
+    package, launcher = running()
     site_dir = os.path.dirname(package)
     sites = [site_dir]
     if os.path.isdir(os.path.join(site_dir, f"cupcake-{__version__}.dist-info")):
@@ -84,11 +83,10 @@ def installation_paths(env) -> tuple[list, list]:
     else:  # an editable install: the checkout is the developer's project, the package alone is protected
         trees.append(package)
         sites = []
-    argv0 = sys.argv[0] if sys.argv else ""
-    if argv0 and os.path.basename(argv0).startswith("cupcake"):
-        launcher = os.path.abspath(argv0)
+    if launcher:
         trees.append(launcher)
-        trees.append(os.path.join(os.path.dirname(os.path.realpath(launcher)), "cupcake-python"))
+        real = _realpath(launcher, {} if resolved is None else resolved)
+        trees.append(os.path.join(os.path.dirname(real), "cupcake-python"))
     if sys.executable:
         executable = os.path.abspath(sys.executable)
         trees.append(executable)
@@ -107,3 +105,15 @@ def installation_paths(env) -> tuple[list, list]:
     sites.append(os.path.join(home, ".local", "lib", _VERSION, "site-packages"))  # the user site
     names.extend([site, pattern] for site in dict.fromkeys(sites) for pattern in STARTUP_NAMES)
     return trees, names
+
+
+def running() -> tuple:
+    """(the installed package's directory, the launcher that runs this process or None)."""
+    import cupcake
+
+    package = os.path.dirname(os.path.abspath(cupcake.__file__))
+    launcher = None
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0 and os.path.basename(argv0).startswith("cupcake"):
+        launcher = os.path.abspath(argv0)
+    return package, launcher

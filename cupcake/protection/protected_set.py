@@ -22,7 +22,7 @@ path absolute, as written and resolved, lower-cased where names fold), key by ke
   start-up files beside them: ``cupcake.protection.install``), added by each run, never cached.
 
 ``classify`` says which of them a path is; ``cupcake.protection.hook`` and ``cupcake.protection.bash``
-block what would change one."""
+block what would change one, in the words made here (``_text``, ``_describe``, ``_display``…)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,31 @@ _WHAT = {
     NESTED_POLICY: "where Cupcake would read the policies of an agent started in that folder",
 }
 _PERSON = "Agents may not change it: a person must make this change, so ask the user to do it."
+
+
+PREFIX = "Cupcake self-protection: "
+
+
+def _text(reason: str, tail: str = _PERSON) -> str:
+    return f"{PREFIX}{reason}. {tail}"
+
+
+def _piece(cmd) -> str:
+    """The simple command as it would run (shortened), for the block text."""
+    text = " ".join(cmd.argv)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _what(path: str, found, ctx) -> str:
+    kind, detail = found
+    shown = _display(path, ctx)
+    if kind == "installed":
+        return f"{shown}, part of the installed Cupcake"
+    if kind == IMPORT_GLOB:
+        return f'a file imported as a Cupcake policy file (imports "{detail}")'
+    if kind == SETTINGS and not path.endswith(".json"):
+        return f"{shown}, the directory of {_WHAT[kind]}"
+    return f"{shown}, {_WHAT.get(kind, 'a file Cupcake protects')}"
 
 
 def in_secret(path: str, secrets) -> str | None:

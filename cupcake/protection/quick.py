@@ -13,7 +13,7 @@ _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 def quick_pass(command: str) -> bool:
     """Whether ``command`` is one simple command of plain words (no quoting, expansion, glob,
     redirection or separator) whose program the registry lists as needing no reading
-    (``programs.index.QUICK``: it looks at names only, or is ``git status``-like), with none of the
+    (``program_index.QUICK``: it looks at names only, or is ``git status``-like), with none of the
     options that would make it read, write or run anything, and no word naming Cupcake's cache.
     Sound by construction; anything else is read."""
     if len(command) > 512 or not _PLAIN.issuperset(command) or "cupcake" in command or ".cache" in command:
@@ -21,7 +21,7 @@ def quick_pass(command: str) -> bool:
     words = command.split()
     if not words or "/" in words[0]:
         return False
-    from cupcake.programs.index import QUICK
+    from cupcake.program_index import QUICK  # (outside the registry's package: none of it is imported)
 
     name, rest = words[0], words[1:]
     if name == "git":

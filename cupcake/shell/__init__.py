@@ -4,11 +4,13 @@
 classes callers use (``Script``, ``Command``, ``Redirect``, ``Opaque``, ``Write``), ``words`` for
 ``Word`` and ``could_match``. ``targets(command, cwd, home, root)`` is the write list in the shape
 of the older ``cupcake.protection.shell_targets.targets``. Modules: ``lexer`` (characters to words),
-``grammar`` (the tree), ``words`` (expansion, patterns), ``params`` (``${…}`` forms), ``walker``
-(execution order, state), ``commands`` (one simple command: wrappers, functions, what the program
-does, read with the registry of programs ``cupcake.programs``), ``builtins`` (what builtins do to
-the shell), ``arith`` (arithmetic is code), ``scripts`` (script files), ``output`` (what commands
-print), ``paths`` (paths as the kernel sees them), ``limits`` (bounds).
+``grammar`` (the tree; a line of plain words is read without both: ``model.plain``), ``words`` (expansion, patterns) and ``braces``, ``params`` (``${…}`` forms),
+``walker`` (execution order, state), ``commands`` (one simple command: wrappers, what the program
+does, read with the registry of programs ``cupcake.programs``) with ``variables`` (assignments) and
+``runs`` (a function's body, the code a command runs), ``builtins`` and ``state_builtins`` (what
+builtins do to the shell), ``arith`` (arithmetic is code), ``scripts`` (script files), ``output`` and
+``printed`` (what commands print), ``paths`` (paths as the kernel sees them), ``limits`` (bounds).
+What few lines need is in modules loaded when a line needs them.
 """
 
 from __future__ import annotations
@@ -47,10 +49,14 @@ def parse(command, cwd=None, home=None, env=None, check_dirs: bool = True) -> Sc
     if too_long:
         text = text[:MAX_INPUT]  # the start is still read, for what it shows
     try:
-        from cupcake.shell.grammar import Parser
+        from cupcake.shell.model import plain
         from cupcake.shell.walker import State, Walker, merge
 
-        seq = Parser(text, budget, 0, script.syntax_errors).parse()
+        seq = plain(text, budget)  # a line of plain words: the same tree, without the lexer and the grammar
+        if seq is None:
+            from cupcake.shell.grammar import Parser
+
+            seq = Parser(text, budget, 0, script.syntax_errors).parse()
         base = {k: v for k, v in (env or {}).items() if isinstance(k, str) and isinstance(v, str)}
         if home is None and isinstance(base.get("HOME"), str):
             home = base["HOME"]
@@ -106,14 +112,34 @@ class Parts:
         return apply_effect(w, cmd, effect, st, via)
 
     @staticmethod
+    def code_effect(w, cmd, effect, st, via):
+        """An effect that runs code (a shell text, a script, inline code, a setting that runs a program)."""
+        from cupcake.shell.runs import code_effect
+
+        return code_effect(w, cmd, effect, st, via)
+
+    @staticmethod
+    def shell(w, cmd, reading, st, via):
+        from cupcake.shell.runs import shell
+
+        return shell(w, cmd, reading, st, via)
+
+    @staticmethod
+    def call(w, cmd, st, via, name, env):
+        """A function defined on the line, called."""
+        from cupcake.shell.runs import call
+
+        return call(w, cmd, st, via, name, env)
+
+    @staticmethod
     def stdin_code(w, cmd, effect, st, via):
-        from cupcake.shell.commands import stdin_code
+        from cupcake.shell.runs import stdin_code
 
         return stdin_code(w, cmd, effect, st, via)
 
     @staticmethod
     def run_script(w, cmd, word, st, via, args):
-        from cupcake.shell.commands import run_script
+        from cupcake.shell.runs import run_script
 
         return run_script(w, cmd, word, st, via, args)
 

@@ -11,74 +11,11 @@ syntax problems in ``errors``. Nodes:
 
 from __future__ import annotations
 
-from cupcake.shell.lexer import _NAME_CHARS, _NAME_START, META, RawWord, Reader
+from cupcake.shell.lexer import _NAME_CHARS, _NAME_START, META, Reader
+from cupcake.shell.model import AndOr, Compound, Pipeline, RawWord, Redir, Seq, Simple
 
 _REDIRECT_OPS = ("&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">&", ">|", "<", ">")
 _OPENERS = {"{", "if", "while", "until", "for", "select", "case", "function", "[[", "coproc"}
-
-
-class Seq:
-    __slots__ = ("items",)
-
-    def __init__(self, items):
-        self.items = items
-
-
-class AndOr:
-    __slots__ = ("first", "rest")
-
-    def __init__(self, first, rest):
-        self.first = first
-        self.rest = rest
-
-
-class Pipeline:
-    __slots__ = ("cmds", "negated", "timed")
-
-    def __init__(self, cmds, negated=False, timed=False):
-        self.cmds = cmds
-        self.negated = negated
-        self.timed = timed
-
-
-class Simple:
-    __slots__ = ("assigns", "words", "redirs")
-
-    def __init__(self, assigns, words, redirs):
-        self.assigns = assigns
-        self.words = words
-        self.redirs = redirs
-
-
-class Compound:
-    """kind: subshell/group (a: Seq), if (a: [(cond, body)], b: else Seq|None), while/until
-    (a: cond, b: body), for (a: name|None, b: [RawWord]|None, c: body; arithmetic for: a None and
-    b the nodes inside ``((…))``), case (a: RawWord, b: [([RawWord], Seq)]), func (a: name, b: node),
-    coproc (a: name|None, b: node), arith (a: raw text, b: nodes inside)."""
-
-    __slots__ = ("kind", "a", "b", "c", "redirs")
-
-    def __init__(self, kind, a=None, b=None, c=None):
-        self.kind = kind
-        self.a = a
-        self.b = b
-        self.c = c
-        self.redirs = []
-
-
-class Redir:
-    """``fd`` (int, a ``{name}`` string, or None for the default), ``op``, ``word`` (RawWord),
-    ``body`` (here-document parts, once read), ``delimiter``, ``quoted_delimiter``."""
-
-    __slots__ = ("fd", "op", "word", "body", "delimiter", "quoted_delimiter")
-
-    def __init__(self, fd, op, word):
-        self.fd = fd
-        self.op = op
-        self.word = word
-        self.body = None
-        self.delimiter = ""
-        self.quoted_delimiter = False
 
 
 class Parser(Reader):

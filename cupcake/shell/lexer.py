@@ -15,10 +15,11 @@ The grammar (``grammar.Parser``) subclasses ``Reader`` and supplies ``parse_sub`
 from __future__ import annotations
 
 from cupcake.shell.limits import MAX_DEPTH
+from cupcake.shell.model import RawWord
 
 TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
 if TYPE_CHECKING:  # annotations only
-    from cupcake.shell.grammar import Redir, Seq
+    from cupcake.shell.model import Redir, Seq
 
 META = " \t\n;&|()<>"
 _SPECIAL = META + "\\'\"$`"
@@ -83,31 +84,6 @@ def _substitutions(part) -> list:
         elif piece[0] == "$":
             out.extend(_substitutions(piece))
     return out
-
-
-class RawWord:
-    """A word as read: ``parts`` (see the module docstring) and ``raw`` source text."""
-
-    __slots__ = ("parts", "raw")
-
-    def __init__(self, parts: list, raw: str):
-        self.parts = parts
-        self.raw = raw
-
-    def literal(self):
-        """The text if the word has no expansion (quotes removed), else None."""
-        out = []
-        for part in self.parts:
-            if part[0] not in "uq":
-                return None
-            out.append(part[1])
-        return "".join(out)
-
-    def unquoted(self) -> bool:
-        return all(part[0] == "u" for part in self.parts)
-
-    def __repr__(self) -> str:
-        return f"RawWord({self.raw!r})"
 
 
 def decode_ansi_c(text: str) -> str:

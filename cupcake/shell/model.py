@@ -6,11 +6,17 @@ runs in, the wrappers it came through, its reading by the registry of programs),
 ``Write`` (a path a command would write, remove, move, link or re-mode, resolved the way the kernel
 would), ``Read`` (a file whose content a command reads) and ``Unknown`` (a construct the reader
 does not model, with how to write the command plainly).
+
+And the tree a line is read into, at the end: the grammar's nodes (``Seq`` of ``AndOr`` chains of
+``Pipeline`` of ``Simple`` and ``Compound`` commands, ``Redir``; see ``grammar``) and the lexer's
+words (``RawWord``), with ``plain(text, budget)``, which reads a line of plain words into the very
+tree the grammar makes of it without loading the lexer and the grammar: most lines an agent sends
+that the quick pass does not let through are one program and its words (``rm -rf build``).
 """
 
 from __future__ import annotations
 
-from cupcake.shell.words import ANY, Word, basename_tokens, match, render
+from cupcake.shell.words import ANY, Word, basename_tokens, literal_ends, match, render
 
 TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
 if TYPE_CHECKING:  # annotations only
@@ -115,12 +121,15 @@ class Command:
         "stdin_text",
         "extra_args",
         "reading",
+        "reading_alone",
         "writes",
         "reads",
         "identified",
         "remapped",
         "fold",
         "batch",
+        "_sub",
+        "_flags",
     )
 
     def __init__(self, words, redirects=(), assignments=(), cwd=None, home=None, via=()):
@@ -136,12 +145,19 @@ class Command:
         self.stdin_text = None  # (text, known) fed to stdin, when the reader knows it
         self.extra_args = False  # it receives further arguments the reader cannot see (xargs)
         self.reading = None  # its reading by the registry of programs (cupcake.programs), if known there
+        # ``reading`` is what ``programs.read(words)`` answers (no arguments xargs adds, no nullglob
+        # alternative read in): the rule packs' facts take it rather than read the words again
+        self.reading_alone = False
         self.writes: list = []  # Write: what it changes (redirections included)
         self.reads: list = []  # Read: the files whose content it reads
         self.identified = True  # the program is the one its name says (not a copy, not a PATH of its own)
         self.remapped = False  # paths inside it name other files (chroot, bwrap)
         self.fold = False  # its globs match regardless of case (shopt -s nocaseglob)
         self.batch = 0  # xargs -n N: the arguments it adds go N at a time, each group a run of its own
+        # (words, answer) of subcommand_index() and flags(): the packs ask them of the same command once
+        # per condition, and the words are final once the reader has read the command
+        self._sub: tuple | None = None
+        self._flags: tuple | None = None
 
     # ## the words ##
 
@@ -168,7 +184,14 @@ class Command:
 
     def subcommand_index(self, global_options_taking_values=None):
         """The index in ``args`` of the subcommand (first non-option after global options), or None."""
-        table = value_options(self.program) if global_options_taking_values is None else global_options_taking_values
+        if global_options_taking_values is not None:
+            return self._subcommand_index(global_options_taking_values)
+        found = self._sub
+        if found is None or found[0] is not self.words:
+            found = self._sub = (self.words, self._subcommand_index(value_options(self.program)))
+        return found[1]
+
+    def _subcommand_index(self, table):
         args = self.args
         i = 0
         while i < len(args):
@@ -188,7 +211,7 @@ class Command:
         """``git -C x -c a=b push`` -> ``push`` (the registry knows each program's global options;
         pass a set of option names taking a value to override)."""
         i = self.subcommand_index(global_options_taking_values)
-        return None if i is None else self.args[i]
+        return None if i is None else self.words[i + 1].value  # (``args[i]``)
 
     def after_subcommand(self, global_options_taking_values=None) -> tuple:
         i = self.subcommand_index(global_options_taking_values)
@@ -198,6 +221,12 @@ class Command:
         """Options, normalised: short clusters split (``-rf`` gives ``-r``, ``-f`` and ``-rf``),
         long forms kept (``--recursive``), ``--opt=value`` as ``--opt``; none after ``--``. The
         values of a program's global options are skipped."""
+        found = self._flags
+        if found is None or found[0] is not self.words:
+            found = self._flags = (self.words, self._read_flags())
+        return found[1]
+
+    def _read_flags(self) -> frozenset:
         table = value_options(self.program)
         out = set()
         args = self.args
@@ -272,6 +301,8 @@ class Write:
         "command",
         "effect",
         "fold",
+        "_ends",
+        "_shown",
     )
 
     def __init__(self, kind: str, word: Word, cwd, recursive: bool = False, worktree: bool = False, command=None):
@@ -285,6 +316,8 @@ class Write:
         self.path = None
         self.real = None
         self.relative = False  # a relative target whose directory is unknown
+        self._ends: tuple | None = None  # (tokens, their literal_ends): could_be walks one pattern many times
+        self._shown: tuple | None = None  # (tokens, render(tokens)): the packs' path conditions each ask
         if word.exact:
             value = word.value
             if value.startswith("/"):
@@ -327,7 +360,12 @@ class Write:
     @property
     def pattern(self) -> str:
         """A readable absolute pattern (``…`` for an unknown part)."""
-        return self.path if self.path is not None else render(self.tokens)
+        if self.path is not None:
+            return self.path
+        shown = self._shown
+        if shown is None or shown[0] is not self.tokens:
+            shown = self._shown = (self.tokens, render(self.tokens))
+        return shown[1]
 
     def could_be(self, path: str, fold: bool = False) -> bool:
         """Whether this write could change the absolute, normalised ``path``: the target could be
@@ -344,17 +382,27 @@ class Write:
             if fold:
                 known, path = known.lower(), path.lower()
             return known == path or self.recursive and above(known, path)
-        if match(self.tokens, path, fold):
+        tokens = self.tokens
+        ends = self.literal_ends()
+        if match(tokens, path, fold, ends=ends):
             return True
         if self.recursive:
             k = path.find("/", 1)
             while k > 0:
-                if match(self.tokens, path[:k], fold):
+                if match(tokens, path[:k], fold, ends=ends):
                     return True
                 k = path.find("/", k + 1)
-            if match(self.tokens, "/", fold):
+            if match(tokens, "/", fold, ends=ends):
                 return True
         return False
+
+    def literal_ends(self) -> tuple:
+        """``words.literal_ends`` of the target's pattern, for ``match(..., ends=)``: worked out once,
+        and again when the pattern is replaced (``unpin`` and ``paths`` replace the list)."""
+        ends = self._ends
+        if ends is None or ends[0] is not self.tokens:
+            ends = self._ends = (self.tokens, literal_ends(self.tokens))
+        return ends[1]
 
     def could_name(self, name: str) -> bool:
         """Whether the target's last component could be ``name`` (e.g. ``cupcake.toml``)."""
@@ -391,9 +439,19 @@ class Script:
     nested ones included, in order; ``incomplete``: why the reading stopped early (None when it
     read everything); ``syntax_errors``: what bash would complain about; ``unknowns``: constructs
     the reader does not model (``Unknown``); ``functions``: names defined; ``redirect_only``:
-    redirections outside any command (``> f``, ``{ …; } > f``)."""
+    redirections outside any command (``> f``, ``{ …; } > f``); ``resolved``: the folders the reading
+    resolved on disk (``cupcake.resolve``), for the checks of the same run."""
 
-    __slots__ = ("text", "commands", "incomplete", "syntax_errors", "unknowns", "functions", "redirect_only")
+    __slots__ = (
+        "text",
+        "commands",
+        "incomplete",
+        "syntax_errors",
+        "unknowns",
+        "functions",
+        "redirect_only",
+        "resolved",
+    )
 
     def __init__(self, text: str):
         self.text = text
@@ -403,6 +461,7 @@ class Script:
         self.unknowns: list[Unknown] = []
         self.functions: list[str] = []
         self.redirect_only: list[Command] = []  # Commands with no words, carrying redirections
+        self.resolved: dict = {}
 
     @property
     def writes(self) -> list:
@@ -461,19 +520,29 @@ def normpath(path: str) -> str:
 
 
 def _normtokens(tokens) -> list:
-    """``normpath`` over pattern tokens (a component holding a wildcard is kept as is)."""
-    comps: list[list[Token]] = [[]]
-    for tok in tokens:
-        if tok == "/" and tok.__class__ is str:
+    """``normpath`` over pattern tokens (a component holding a wildcard is kept as is). The components
+    of the literal start are cut as one string (most targets are a known directory, then a pattern)."""
+    head = 0
+    n = len(tokens)
+    while head < n and tokens[head].__class__ is str:
+        head += 1
+    text = "".join(tokens[:head])
+    cut = len(text) if head == n else text.rfind("/") + 1  # whole literal components
+    comps: list = text[:cut].split("/") if cut else [[]]  # str: a literal component; list: tokens
+    if head < n or cut < len(text):
+        if cut:
             comps.append([])
-        else:
-            comps[-1].append(tok)
+        for tok in list(text[cut:]) + list(tokens[head:]):
+            if tok == "/" and tok.__class__ is str:
+                comps.append([])
+            else:
+                comps[-1].append(tok)
     absolute = not comps[0]
-    out: list[list[Token]] = []
+    out: list = []
     for comp in comps[1:] if absolute else comps:
-        if not comp or comp == ["."]:
+        if not comp or comp == "." or comp == ["."]:
             continue
-        if comp == [".", "."]:
+        if comp == ".." or comp == [".", "."]:
             if out and out[-1] != [ANY]:
                 out.pop()
             continue
@@ -484,3 +553,121 @@ def _normtokens(tokens) -> list:
             result.append("/")
         result.extend(comp)
     return result or ["/"]
+
+
+# ## The tree a line is read into ########################################################
+
+
+# A plain line: words of these characters, split by blanks. None of them quotes, expands (but a leading
+# ``~``, which expansion reads from the word as the lexer gives it), globs, redirects, separates or
+# starts a comment; a first word with ``=`` (an assignment) or a reserved word goes to the grammar.
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t-_./:,@%+^=~")
+_RESERVED = frozenset(("time", "if", "while", "until", "for", "select", "case", "function", "coproc"))
+MAX_PLAIN = 4096  # longer lines go to the grammar (its bounds then apply)
+
+
+def plain(text: str, budget):
+    """The ``Seq`` the grammar reads from ``text`` when it is a line of plain words, paying ``budget``
+    as the lexer and the grammar would; None for any other line (read it with the grammar)."""
+    if len(text) > MAX_PLAIN or not _PLAIN.issuperset(text):
+        return None
+    found = text.split()
+    if not found:
+        return Seq([])
+    if "=" in found[0] or found[0] in _RESERVED:
+        return None
+    words = []
+    for word in found:
+        budget.spend(len(word))  # (what the lexer pays for each word)
+        words.append(RawWord([("u", word)], word))
+    budget.spend(1)  # (what the grammar pays for each item of a list)
+    return Seq([(AndOr(Pipeline([Simple([], words, [])]), []), False)])
+
+
+class Seq:
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+
+class AndOr:
+    __slots__ = ("first", "rest")
+
+    def __init__(self, first, rest):
+        self.first = first
+        self.rest = rest
+
+
+class Pipeline:
+    __slots__ = ("cmds", "negated", "timed")
+
+    def __init__(self, cmds, negated=False, timed=False):
+        self.cmds = cmds
+        self.negated = negated
+        self.timed = timed
+
+
+class Simple:
+    __slots__ = ("assigns", "words", "redirs")
+
+    def __init__(self, assigns, words, redirs):
+        self.assigns = assigns
+        self.words = words
+        self.redirs = redirs
+
+
+class Compound:
+    """kind: subshell/group (a: Seq), if (a: [(cond, body)], b: else Seq|None), while/until
+    (a: cond, b: body), for (a: name|None, b: [RawWord]|None, c: body; arithmetic for: a None and
+    b the nodes inside ``((…))``), case (a: RawWord, b: [([RawWord], Seq)]), func (a: name, b: node),
+    coproc (a: name|None, b: node), arith (a: raw text, b: nodes inside)."""
+
+    __slots__ = ("kind", "a", "b", "c", "redirs")
+
+    def __init__(self, kind, a=None, b=None, c=None):
+        self.kind = kind
+        self.a = a
+        self.b = b
+        self.c = c
+        self.redirs = []
+
+
+class Redir:
+    """``fd`` (int, a ``{name}`` string, or None for the default), ``op``, ``word`` (RawWord),
+    ``body`` (here-document parts, once read), ``delimiter``, ``quoted_delimiter``."""
+
+    __slots__ = ("fd", "op", "word", "body", "delimiter", "quoted_delimiter")
+
+    def __init__(self, fd, op, word):
+        self.fd = fd
+        self.op = op
+        self.word = word
+        self.body = None
+        self.delimiter = ""
+        self.quoted_delimiter = False
+
+
+class RawWord:
+    """A word as read: ``parts`` (see the module docstring) and ``raw`` source text."""
+
+    __slots__ = ("parts", "raw")
+
+    def __init__(self, parts: list, raw: str):
+        self.parts = parts
+        self.raw = raw
+
+    def literal(self):
+        """The text if the word has no expansion (quotes removed), else None."""
+        out = []
+        for part in self.parts:
+            if part[0] not in "uq":
+                return None
+            out.append(part[1])
+        return "".join(out)
+
+    def unquoted(self) -> bool:
+        return all(part[0] == "u" for part in self.parts)
+
+    def __repr__(self) -> str:
+        return f"RawWord({self.raw!r})"

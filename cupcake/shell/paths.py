@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 
+from cupcake.resolve import realpath
 from cupcake.shell.limits import LINK_CHECK_COST
-from cupcake.shell.model import _normtokens, above
+from cupcake.shell.model import _normtokens, above, normpath
 from cupcake.shell.words import ANY, match
 
 # Devices a write to changes no file (the terminal, the streams, the bit bucket, bash's network paths).
@@ -31,6 +32,16 @@ HARMLESS = frozenset(
     )
 )
 _OPAQUE = ("/proc/", "/dev/fd/", "/dev/std")
+# Where a program named by its path is the one its name says (a copy elsewhere may be anything).
+SYSTEM_DIRS = (
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/usr/local/sbin/",
+    "/opt/homebrew/bin/",
+)
 SCRIPT_LIMIT = 256 * 1024
 
 
@@ -43,19 +54,39 @@ def opaque(path: str) -> bool:
     return path == "/proc" or path.startswith(_OPAQUE)
 
 
-def pin(write, made, follow: bool = True, budget=None) -> None:
+def directory(word, cwd):
+    """The directory ``word`` names from ``cwd`` (normalised, as written: ``cd`` and ``-C`` walk it
+    that way), or None when the word or the directory it is taken from is not known."""
+    if not word.exact or not word.value:
+        return None
+    if word.value.startswith("/"):
+        return normpath(word.value)
+    return None if cwd is None else normpath(cwd.rstrip("/") + "/" + word.value)
+
+
+def base(cmd, effect):
+    """The directory an effect's relative path is taken from (``-C`` and the like applied)."""
+    cwd = cmd.cwd
+    for word in effect.base:
+        cwd = directory(word, cwd)
+    return cwd
+
+
+def pin(write, made, follow: bool = True, budget=None, resolved=None) -> None:
     """Resolve ``write`` (a Write or Read) as the kernel would. ``made``: (Write, itself, target) of
     this command's earlier changes that may have left a link at that path (``itself``; ``target``
     where it leads, when known) or anywhere under it (a recursive write); ``follow``: the last
     component is followed too (a redirection writes through a link, ``rm`` removes the link).
     ``budget`` (the parse's ``limits.Budget``) pays for the comparisons with ``made``; when it cannot,
-    the reading stops there (incomplete: the caller blocks) and this path is any path."""
+    the reading stops there (incomplete: the caller blocks) and this path is any path. ``resolved``:
+    the folders this reading resolved so far (``cupcake.resolve``)."""
+    memo = {} if resolved is None else resolved
     path = write.path
     if budget is not None and made and not budget.spend(len(made) * ((path or write.word.value).count("/") + 2)):
         write.unpin([ANY])
         return
     if path is None:
-        lead = "".join(t for t in _literal(write.tokens))
+        lead = write.literal_ends()[1]  # the literal characters it starts with
         if opaque(lead) or any(opaque(p) for p in ("/proc/", "/dev/fd/") if p.startswith(lead) and len(lead) > 1):
             write.unpin([ANY])
             return
@@ -70,7 +101,7 @@ def pin(write, made, follow: bool = True, budget=None) -> None:
     if cut is not None:
         k, target = cut
         if target is not None:  # a link this command made, to a known place: through it
-            write.real = _followed(target + path[k:], made, write, budget)
+            write.real = _followed(target + path[k:], made, write, budget, memo)
             if write.real is not None:
                 return
         # any directory after it may be another link the same change left: only the name is known
@@ -79,7 +110,7 @@ def pin(write, made, follow: bool = True, budget=None) -> None:
         return
     raw = write.word.value if write.word.value.startswith("/") else (write.command.cwd or "") + "/" + write.word.value
     try:
-        real = os.path.realpath(raw)
+        real = realpath(raw, memo)
     except (OSError, ValueError):
         return
     if opaque(real):
@@ -88,29 +119,20 @@ def pin(write, made, follow: bool = True, budget=None) -> None:
         write.real = real
 
 
-def _literal(tokens):
-    for tok in tokens:
-        if tok.__class__ is not str:
-            return
-        yield tok
-
-
-def _followed(path: str, made, write, budget=None, depth: int = 0):
+def _followed(path: str, made, write, budget, memo: dict, depth: int = 0):
     """``path`` (reached through a link this command made) resolved further, or None."""
-    from cupcake.shell.model import normpath
-
     path = normpath(path)
     if depth > 8 or opaque(path):
         return None
     cut = _through(path, made, True, write, budget)
     if cut is None:
         try:
-            real = os.path.realpath(path)
+            real = realpath(path, memo)
         except (OSError, ValueError):
             return None
         return None if opaque(real) else real
     k, target = cut
-    return None if target is None else _followed(target + path[k:], made, write, budget, depth + 1)
+    return None if target is None else _followed(target + path[k:], made, write, budget, memo, depth + 1)
 
 
 def _through(path: str, made, follow: bool, write, budget=None):
@@ -163,7 +185,9 @@ def _collapse(write) -> None:
     up; only what follows the last such part is known (``/tmp/$x.log``: some path ending ``.log``).
     A ``SUB`` part (found under a known directory) never climbs and keeps what precedes it."""
     tokens = write.tokens
-    last = max((k for k, tok in enumerate(tokens) if tok == ANY and tok.__class__ is not str), default=-1)
+    last = len(tokens) - 1  # the last unknown part (from the end: most patterns are a known directory first)
+    while last >= 0 and (tokens[last].__class__ is str or tokens[last] != ANY):
+        last -= 1
     if last > 0:
         rest = tokens[last + 1 :]
         write.tokens = [ANY] + (_normtokens(rest) if rest and rest[0] == "/" else list(rest))

@@ -17,29 +17,14 @@ where code can hide when bash evaluates it as arithmetic or as a name).
 
 from __future__ import annotations
 
-from cupcake.shell.grammar import Parser, Simple
 from cupcake.shell.limits import MAX_DEPTH, MAX_LOOP_ITEMS
+from cupcake.shell.model import Simple
 from cupcake.shell.words import GlobValue, expand
 
 UNKNOWN = object()
 TAINTED = object()
 UNSET = object()  # unset by the command (``unset x``): expands to nothing, and ``${x-y}`` gives y
 _SHELL_VARIABLES = {"HOME", "PWD", "OLDPWD", "IFS", "PATH", "CDPATH"}
-_CLEAN = {
-    "RANDOM",
-    "SECONDS",
-    "LINENO",
-    "BASHPID",
-    "PPID",
-    "UID",
-    "EUID",
-    "SRANDOM",
-    "EPOCHSECONDS",
-    "?",
-    "$",
-    "!",
-    "#",
-}
 
 
 class State:
@@ -119,7 +104,7 @@ class Ctx:
     def run(self, node, label):
         """Walk a substitution; what it prints: a GlobValue (``$(mktemp)``), True when it can only
         be a number or a path the reader made (clean), False when it comes from data (tainted)."""
-        from cupcake.shell.output import printed
+        from cupcake.shell.printed import printed
 
         before = len(self.walker.script.commands)
         self.walker.walk_seq(node, self.st.copy(), self.via + (label,))
@@ -155,6 +140,8 @@ class Ctx:
 
     def code(self, text: str, raw: str):
         """``text`` expanded as a double-quoted word (its ``$(…)`` run); its value, or None."""
+        from cupcake.shell.grammar import Parser
+
         parser = Parser("", self.budget)
         parts = parser.heredoc_parts(text)
         value, known, _tainted = self.join(parts)
@@ -252,6 +239,8 @@ class Walker:
             return st, st
         if not self.budget.spend(len(text)):
             return st, st
+        from cupcake.shell.grammar import Parser
+
         self.depth += 1
         try:
             seq = Parser(text, self.budget, self.depth, self.script.syntax_errors).parse()

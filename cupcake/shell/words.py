@@ -2,7 +2,7 @@
 
 A word read by the lexer is a list of parts (unquoted text, quoted text, ``$NAME``, ``$(…)``,
 ``$((…))``, ``<(…)``). ``expand`` turns one into the fields the command would receive, as bash
-would: brace expansion (bounded by ``MAX_BRACE``), tilde, parameters the caller or the script made
+would: brace expansion (``braces``, loaded for a word that has some), tilde, parameters the caller or the script made
 known, command substitutions (read as commands that run, through a callback), quote removal and
 field splitting of known unquoted values. A field is a ``Word``: its text, whether every part of
 it is known, whether it is an active glob, and a pattern (``match``) in which a glob character is
@@ -12,7 +12,7 @@ answers "could this glob, as written, name that file?" for callers holding prote
 
 from __future__ import annotations
 
-from cupcake.shell.limits import MAX_BRACE, MAX_PATTERN
+from cupcake.shell.limits import MAX_PATTERN
 
 TYPE_CHECKING = False  # not typing's: the Bash reader is on the hot path
 if TYPE_CHECKING:  # annotations only
@@ -80,16 +80,19 @@ class Word:
 # ## Patterns #####################################################################################
 
 
-def match(tokens, text: str, fold: bool = False, prefix: bool = False) -> bool:
+def match(tokens, text: str, fold: bool = False, prefix: bool = False, ends=None) -> bool:
     """Whether ``text`` matches pattern ``tokens``. ``*``/``?``/classes do not cross ``/``; an
     unknown part does. A pattern too long to walk is said to match (the safe answer). With
     ``prefix``: whether a text that begins with ``text`` could match (a leading part of the pattern
-    matches ``text`` whole; what follows can always be met), in the same one walk."""
+    matches ``text`` whole; what follows can always be met), in the same one walk. ``ends``:
+    ``literal_ends(tokens)``, for a caller that matches the same pattern against many texts."""
     if len(tokens) > MAX_PATTERN:
         return True
     if fold:
         text = text.lower()
-    decided, tokens, text = _literal_head(tokens, text, fold) if prefix else _literal_ends(tokens, text, fold)
+    decided, tokens, text = (
+        _literal_head(tokens, text, fold, ends) if prefix else _literal_ends(tokens, text, fold, ends)
+    )
     if decided is not None:
         return decided
     n = len(text)
@@ -136,19 +139,23 @@ def match(tokens, text: str, fold: bool = False, prefix: bool = False) -> bool:
     return reach[n]
 
 
-def _literal_head(tokens, text: str, fold: bool):
+def _literal_head(tokens, text: str, fold: bool, ends=None):
     """``_literal_ends`` for a prefix: the literal characters a pattern starts with, compared as one
     string (a prefix has no literal end). The walk over them gives the same answer: a text no longer
     than them matches when it is their start (and not empty), a longer one must start with them all and
-    the rest of the pattern is walked over the rest of it. (Not folded: a character may lower to two.)"""
-    head = 0
-    for tok in tokens:
-        if tok.__class__ is not str:
-            break
-        head += 1
+    the rest of the pattern is walked over the rest of it. (Not folded: a character may lower to two.)
+    ``ends``: ``literal_ends(tokens)``."""
+    if ends is not None:
+        head, literal = ends[0], ends[1]
+    else:
+        head = 0
+        for tok in tokens:
+            if tok.__class__ is not str:
+                break
+            head += 1
+        literal = "".join(tokens[:head])
     if not head or fold:
         return None, tokens, text
-    literal = "".join(tokens[:head])
     if len(text) <= head:
         return bool(text) and literal.startswith(text), tokens, text
     if not text.startswith(literal):
@@ -156,10 +163,40 @@ def _literal_head(tokens, text: str, fold: bool):
     return None, tokens[head:], text[head:]
 
 
-def _literal_ends(tokens, text: str, fold: bool):
+def literal_ends(tokens) -> tuple:
+    """(the number of literal characters ``tokens`` starts with, them as one string, the number it ends
+    with, them as one string): what ``_literal_ends`` compares first (``match(..., ends=)``)."""
+    head = 0
+    for tok in tokens:
+        if tok.__class__ is not str:
+            break
+        head += 1
+    tail = 0
+    if head < len(tokens):
+        for tok in reversed(tokens):
+            if tok.__class__ is not str:
+                break
+            tail += 1
+    return head, "".join(tokens[:head]), tail, "".join(tokens[len(tokens) - tail :]) if tail else ""
+
+
+def _literal_ends(tokens, text: str, fold: bool, ends=None):
     """(a decided answer or None, the tokens and text left to walk). The literal characters a pattern
     starts and ends with are compared as strings: most patterns are known paths (literal throughout),
-    and the walk costs the pattern's length times the text's."""
+    and the walk costs the pattern's length times the text's. ``ends``: ``literal_ends(tokens)``."""
+    if ends is not None:
+        head, prefix, tail, suffix = ends
+        if head:
+            if fold:
+                prefix = prefix.lower()
+            if head == len(tokens):
+                return text == prefix, tokens, text
+            if not text.startswith(prefix):
+                return False, tokens, text
+            tokens, text = tokens[head:], text[head:]
+        if tail and not text.endswith(suffix.lower() if fold else suffix):
+            return False, tokens, text
+        return None, tokens, text
     head = 0
     for tok in tokens:
         if tok.__class__ is not str:
@@ -400,9 +437,14 @@ def expand(parts, raw: str, ctx, assignment: bool = False) -> list:
         kind, text = parts[0][0], parts[0][1]
         if kind == "q":
             return [Word(text, raw, quoted=True)]
-        if kind == "u" and text and not any(ch in text for ch in "{~*?["):
+        if kind == "u" and text and not ("{" in text or "~" in text or "*" in text or "?" in text or "[" in text):
             return [Word(text, raw)]
-    alternatives = _braces(parts, ctx) if _has_brace(parts) and not assignment else [parts]
+    if _has_brace(parts) and not assignment:
+        from cupcake.shell.braces import expand_braces  # only for a word with braces
+
+        alternatives = expand_braces(parts, ctx)
+    else:
+        alternatives = [parts]
     fields: list[Word] = []
     for alt in alternatives:
         field = _Field(raw)
@@ -609,129 +651,3 @@ def _has_brace(parts) -> bool:
         if part[0] == "u" and "{" in part[1] and "}" in part[1]:
             return True
     return False
-
-
-def _braces(parts, ctx):
-    """Brace-expand a word's parts: a list of part lists (bounded by ``MAX_BRACE``)."""
-    units: list = []
-    for part in parts:
-        if part[0] == "u":
-            units.extend(("u", ch) for ch in part[1])
-        else:
-            units.append(part)
-    if sum(1 for u in units if u == ("u", "{")) > 64:
-        return [_overflow(units)]
-    out: list = []
-    if not _expand_units(units, out, ctx):
-        return [_overflow(units)]
-    return [_merge(u) for u in out]
-
-
-def _expand_units(units, out: list, ctx) -> bool:
-    """Append every expansion of ``units`` to ``out``; False past the bound."""
-    if not ctx.budget.spend(len(units)):
-        return False
-    i = 0
-    n = len(units)
-    while i < n:
-        if units[i] == ("u", "{") and not (i and units[i - 1] == ("u", "$")):
-            group = _group(units, i)
-            if group is not None:
-                end, alternatives = group
-                if alternatives is None:
-                    return False
-                prefix, suffix = units[:i], units[end + 1 :]
-                for alt in alternatives:
-                    if not _expand_units(prefix + alt + suffix, out, ctx):
-                        return False
-                    if len(out) > MAX_BRACE:
-                        return False
-                return True
-        i += 1
-    out.append(units)
-    return len(out) <= MAX_BRACE
-
-
-def _group(units, i):
-    """The brace group opening at ``i``: (closing index, alternatives or None past the bound),
-    or None when it is not a group (no comma, no valid sequence)."""
-    depth = 0
-    commas: list[int] = []
-    for j in range(i + 1, len(units)):
-        u = units[j]
-        if u[0] != "u":
-            continue
-        ch = u[1]
-        if ch == "\\":
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            if depth:
-                depth -= 1
-                continue
-            if commas:
-                bounds = [i] + commas + [j]
-                return j, [units[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
-            inner = units[i + 1 : j]
-            if all(x[0] == "u" for x in inner):
-                seq = _sequence("".join(x[1] for x in inner))
-                if seq is not None:
-                    return j, (None if seq is False else [[("u", s)] for s in seq])
-            return None
-        elif ch == "," and depth == 0:
-            commas.append(j)
-    return None
-
-
-def _sequence(text: str):
-    """``a..e`` / ``1..10`` / ``1..10..2``: the items, False when too many, None if not a sequence."""
-    bits = text.split("..")
-    if len(bits) not in (2, 3):
-        return None
-    step = 1
-    if len(bits) == 3:
-        if not _is_int(bits[2]):
-            return None
-        step = abs(int(bits[2])) or 1
-    a, b = bits[0], bits[1]
-    if _is_int(a) and _is_int(b):
-        lo, hi = int(a), int(b)
-        if abs(hi - lo) // step + 1 > MAX_BRACE:
-            return False
-        width = (
-            max(len(a), len(b))
-            if (a.lstrip("-").startswith("0") and len(a.lstrip("-")) > 1)
-            or (b.lstrip("-").startswith("0") and len(b.lstrip("-")) > 1)
-            else 0
-        )
-        rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
-        return [str(v).zfill(width) if width else str(v) for v in rng]
-    if len(a) == 1 and len(b) == 1 and a.isascii() and b.isascii() and a.isalpha() and b.isalpha():
-        lo, hi = ord(a), ord(b)
-        rng = range(lo, hi + 1, step) if lo <= hi else range(lo, hi - 1, -step)
-        return [chr(v) for v in rng]
-    return None
-
-
-def _is_int(text: str) -> bool:
-    body = text[1:] if text[:1] in "+-" else text
-    return body.isdigit() and body.isascii() and len(body) < 12
-
-
-def _merge(units):
-    parts: list = []
-    for u in units:
-        if u[0] == "u" and parts and parts[-1][0] == "u":
-            parts[-1] = ("u", parts[-1][1] + u[1])
-        else:
-            parts.append(u)
-    return parts
-
-
-def _overflow(units):
-    """Past the bound: the span from the first ``{`` to the last ``}`` becomes one unknown part."""
-    first = next((k for k, u in enumerate(units) if u == ("u", "{")), 0)
-    last = max((k for k, u in enumerate(units) if u == ("u", "}")), default=len(units) - 1)
-    raw = "".join(u[1] if u[0] in "uq" else "" for u in units[first : last + 1])
-    return _merge(units[:first]) + [("g", raw)] + _merge(units[last + 1 :])

@@ -8,11 +8,12 @@ import shlex
 import pytest
 
 from cupcake import programs
+from cupcake.programs import catalogue
 
 
 def _specs():
     seen = set()
-    for name in programs.names():
+    for name in catalogue.names():
         spec = programs.lookup(name)
         if id(spec) in seen:
             continue

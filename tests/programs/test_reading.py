@@ -11,6 +11,7 @@ import types
 import pytest
 
 from cupcake import programs
+from cupcake.programs import catalogue
 from cupcake.programs.spec import Spec, program
 from cupcake.shell.words import ANY, Word
 
@@ -121,9 +122,8 @@ def test_a_name_declared_twice_is_refused(monkeypatch):
     fake.SPECS = (program("cat", "reader"),)
     monkeypatch.setitem(sys.modules, "cupcake.programs.fake", fake)
     monkeypatch.setattr(programs, "FAMILIES", programs.FAMILIES + ("fake",))
-    monkeypatch.setattr(programs, "_index", None)
     with pytest.raises(programs.DuplicateProgram, match="'cat' is declared in readers"):
-        programs.names()
+        catalogue.names()
 
 
 @pytest.mark.parametrize(
@@ -149,13 +149,13 @@ def test_importing_the_registry_loads_no_family():
 
 
 def test_the_index_names_every_program_in_its_family():
-    """``index.py`` is made by ``python -m cupcake.programs``: run it after adding a program. Every
+    """``program_index.py`` is made by ``python -m cupcake.programs``: run it after adding a program. Every
     name leads ``lookup`` to its family; a versioned name answers with its version cut."""
-    from cupcake.programs import index
+    from cupcake import program_index as index
 
-    loaded = programs._load()
+    loaded = catalogue.load()
     for name, (decl, family) in loaded.items():
-        assert programs._family_of(name) == family, "run `python -m cupcake.programs` to rewrite index.py"
+        assert programs._family_of(name) == family, "run `python -m cupcake.programs` to rewrite program_index.py"
         spec = programs.lookup(name)
         assert spec is not None and spec.program == decl[0] and spec.family == family, name
         versioned = bool(decl[2].get("versioned"))
@@ -163,9 +163,9 @@ def test_the_index_names_every_program_in_its_family():
         if versioned and name.isidentifier():
             assert programs.lookup(name + "3.12").program == decl[0]
     with open(index.__file__, encoding="utf-8") as handle:
-        assert handle.read() == programs.index_source(), "run `python -m cupcake.programs` to rewrite index.py"
+        assert handle.read() == catalogue.index_source(), "run `python -m cupcake.programs` to rewrite program_index.py"
     listed = index.NAMES.strip("\n").split("\n")
-    assert len(listed) == len(loaded), "run `python -m cupcake.programs` to rewrite cupcake/programs/index.py"
+    assert len(listed) == len(loaded), "run `python -m cupcake.programs` to rewrite cupcake/program_index.py"
     assert programs._family_of("no-such-program") is None and programs.lookup("rm\tx") is None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cupcake import programs
+from cupcake.programs import catalogue
 from cupcake.programs.spec import CHANGES, CODE, CONFIG, RUNS, SCRIPT
 from tests.protection.test_sets import decide
 from tests.protection.workspace import build, git_available
@@ -42,7 +43,7 @@ KEYWORDS = {"time": "command time"}  # bash reads `time` as its keyword: the pro
 
 def _specs():
     seen = set()
-    for name in programs.names():
+    for name in catalogue.names():
         spec = programs.lookup(name)
         if spec is None or id(spec) in seen or spec.name.startswith("python -m"):
             continue

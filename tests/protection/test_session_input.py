@@ -10,7 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from cupcake.protection import bash, hook
+from cupcake.protection import session_input
+from cupcake.protection.protected_set import protected_defaults
 
 
 @pytest.fixture
@@ -19,12 +20,12 @@ def setting(project):
     env = {"HOME": str(project.home)}
     root = str(project.root)
     ctx = SimpleNamespace(env=env, root=root, agent=None, patterns=None, policies={}, home=str(project.home))
-    return root, env, hook.protected_defaults(root, env), ctx
+    return root, env, protected_defaults(root, env), ctx
 
 
 def _session(setting, text):
     root, env, protected, ctx = setting
-    return bash.session_violation(text, root, root, env, protected, ctx)
+    return session_input.session_violation(text, root, root, env, protected, ctx)
 
 
 ALLOWED = ["ls -la\n", "git status\r\n", "echo hi\nls\n", "y\n", "cat <<'EOF' > notes.txt\nhello\nEOF\n", ""]
@@ -77,7 +78,7 @@ def test_a_refusal_says_how_to_send_it_plainly(setting):
 )
 def test_a_powershell_shell_call_is_judged_as_powershell(setting, script, blocked):
     root, env, protected, ctx = setting
-    found = bash.code_violation(script, "powershell", root, root, env, protected, ctx)
+    found = session_input.code_violation(script, "powershell", root, root, env, protected, ctx)
     assert (found is not None) == blocked, found
     if blocked:
         assert found.startswith("Cupcake self-protection: this powershell command could change Cupcake's own files")

@@ -87,6 +87,16 @@ def test_the_shortcuts_answer_as_the_walk_does():
                     prefix,
                 )
                 checked += 1
+            # the literal ends worked out once (``Write.could_be`` matches one pattern against many paths)
+            for prefix in (False, True):
+                assert match(tokens, text, fold, prefix, words.literal_ends(tokens)) == _walk(
+                    tokens, text, fold, prefix
+                ), (
+                    tokens,
+                    text,
+                    fold,
+                    prefix,
+                )
     assert checked == 80000
 
 

@@ -43,6 +43,30 @@ from .helpers import programs, read
 )
 def test_commands_found(command, expected):
     assert programs(command) == expected
+    assert read(command).incomplete is None  # read to the end (an internal error would stop it)
+
+
+@pytest.mark.parametrize(
+    "command, expected",
+    [
+        # a loop whose first pass changes the state is walked again, what it repeats exactly dropped
+        ("for f in $(ls); do x=$f; rm $x; done", [("ls",), ("rm", "$x")]),
+        ("for f in a b; do cd $f; touch t; done", [("cd", "a"), ("touch", "t"), ("cd", "b"), ("touch", "t")]),
+        ("for ((i=0; i<3; i++)); do n=$i; rm $n; done", [("rm", "$n")]),
+        ("for x; do y=$x; rm $y; done", [("rm", "$y")]),
+        ("while read l; do n=$l; rm $n; done", [("read", "l"), ("rm", "$n")]),
+        ("until false; do d=$(date); cd $d; done", [("false",), ("date",), ("cd", "$d")] * 2),  # (another cwd)
+        ("if a; then x=1; else x=2; fi; rm $x", [("a",), ("rm", "$x")]),
+        ("case $1 in a) y=1;; *) y=2;; esac; rm $y", [("rm", "$y")]),
+        ("f() { z=1; }; f; rm $z", [("f",), ("rm", "1")]),
+        ("coproc { cd /; }; rm x", [("cd", "/"), ("rm", "x")]),
+        ("(( n = 1 )); rm $n", [("rm", "$n")]),
+    ],
+)
+def test_a_compound_command_that_changes_the_state_is_read_to_the_end(command, expected):
+    script = read(command)
+    assert script.incomplete is None
+    assert [c.argv for c in script.commands] == expected
 
 
 @pytest.mark.parametrize(

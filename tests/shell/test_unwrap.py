@@ -187,3 +187,13 @@ def test_flags_and_positional():
     assert "a=b" not in cmd.positional()
     assert cmd.positional() == ("push", "origin", "+main", "x")
     assert cmd.after_subcommand() == ("--force-with-lease=main", "-u", "origin", "+main", "--", "x")
+
+
+def test_a_commands_subcommand_and_flags_follow_its_words():
+    """Kept once asked (the packs ask them once per condition), and asked again when the words change
+    (the reader replaces them while it peels wrappers)."""
+    cmd = read("git -C src push --force origin").commands[0]
+    assert cmd.subcommand() == "push" and cmd.subcommand() == "push" and "--force" in cmd.flags()
+    cmd.words = read("git status -s").commands[0].words
+    assert cmd.subcommand() == "status" and cmd.flags() == frozenset({"-s"})
+    assert cmd.subcommand({"-C"}) == "status" and cmd.subcommand_index() == 0

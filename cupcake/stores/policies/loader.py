@@ -59,7 +59,7 @@ def load(root: str, env, use_cache: bool = True):
 def without_policies(root: str, env, why: str) -> dict:
     """A compiled set with no policy but self-protection's defaults, for when the policy files could not
     be compiled at all: every run reports it (and blocks under fail_mode "closed", from the command line)."""
-    from cupcake.protection.hook import protected_defaults
+    from cupcake.protection.protected_set import protected_defaults
 
     what = f"- the policy files could not be compiled ({why[:500]}); `cupcake validate` says more"
     return {
