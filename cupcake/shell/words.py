@@ -145,15 +145,7 @@ def _literal_head(tokens, text: str, fold: bool, ends=None):
     than them matches when it is their start (and not empty), a longer one must start with them all and
     the rest of the pattern is walked over the rest of it. (Not folded: a character may lower to two.)
     ``ends``: ``literal_ends(tokens)``."""
-    if ends is not None:
-        head, literal = ends[0], ends[1]
-    else:
-        head = 0
-        for tok in tokens:
-            if tok.__class__ is not str:
-                break
-            head += 1
-        literal = "".join(tokens[:head])
+    head, literal = (ends or literal_ends(tokens))[:2]
     if not head or fold:
         return None, tokens, text
     if len(text) <= head:
@@ -184,26 +176,8 @@ def _literal_ends(tokens, text: str, fold: bool, ends=None):
     """(a decided answer or None, the tokens and text left to walk). The literal characters a pattern
     starts and ends with are compared as strings: most patterns are known paths (literal throughout),
     and the walk costs the pattern's length times the text's. ``ends``: ``literal_ends(tokens)``."""
-    if ends is not None:
-        head, prefix, tail, suffix = ends
-        if head:
-            if fold:
-                prefix = prefix.lower()
-            if head == len(tokens):
-                return text == prefix, tokens, text
-            if not text.startswith(prefix):
-                return False, tokens, text
-            tokens, text = tokens[head:], text[head:]
-        if tail and not text.endswith(suffix.lower() if fold else suffix):
-            return False, tokens, text
-        return None, tokens, text
-    head = 0
-    for tok in tokens:
-        if tok.__class__ is not str:
-            break
-        head += 1
+    head, prefix, tail, suffix = ends or literal_ends(tokens)
     if head:
-        prefix = "".join(tokens[:head])
         if fold:
             prefix = prefix.lower()
         if head == len(tokens):
@@ -211,15 +185,8 @@ def _literal_ends(tokens, text: str, fold: bool, ends=None):
         if not text.startswith(prefix):
             return False, tokens, text
         tokens, text = tokens[head:], text[head:]
-    tail = 0
-    for tok in reversed(tokens):
-        if tok.__class__ is not str:
-            break
-        tail += 1
-    if tail:
-        suffix = "".join(tokens[-tail:])
-        if not text.endswith(suffix.lower() if fold else suffix):
-            return False, tokens, text
+    if tail and not text.endswith(suffix.lower() if fold else suffix):
+        return False, tokens, text
     return None, tokens, text
 
 
