@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import sys
+
+from cupcake import lean_os as os
 
 TYPE_CHECKING = False  # not typing's: importing typing costs milliseconds of every hook call
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ compares them on random trees."""
 
 from __future__ import annotations
 
-import os
-from stat import S_ISLNK
+from cupcake import lean_os as os
+from cupcake.lean_os import S_ISLNK
 
 _MAX_LINKS = 40  # links followed for one path before os.path.realpath answers (a loop, a long chain)
 

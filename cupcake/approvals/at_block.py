@@ -12,9 +12,9 @@ that cannot be stored is not shown."""
 
 from __future__ import annotations
 
-import os
 import time
 
+from cupcake import lean_os as os
 from cupcake.approvals import NOTES, STORE_NAME
 from cupcake.project import WORK_DIR
 

@@ -7,7 +7,7 @@ store teaches nothing about a code, and guessing offline needs the secret too.""
 
 from __future__ import annotations
 
-import os
+from cupcake import lean_os as os
 
 try:  # the builtin module: hashlib costs milliseconds to import
     from _blake2 import blake2b

@@ -15,14 +15,14 @@ writes a temporary file and renames it over), so a reader sees one version or th
 
 from __future__ import annotations
 
-import os
 import time
-from stat import S_ISREG
 
+from cupcake import lean_os as os
 from cupcake import speedups
 from cupcake.approvals import STORE_NAME
 from cupcake.approvals.codes import sealed
 from cupcake.errors import CupcakeError
+from cupcake.lean_os import S_ISREG
 from cupcake.project import WORK_DIR
 
 LOCK_NAME = "approvals.lock"

@@ -13,10 +13,10 @@ Every grant, refusal and revocation goes into the audit trail, whether or not au
 from __future__ import annotations
 
 import json
-import os
 import time
 from typing import NoReturn
 
+from cupcake import lean_os as os
 from cupcake.approvals import NOTES, store
 from cupcake.approvals.codes import code_hash, normalized, same
 from cupcake.errors import CupcakeError

@@ -26,14 +26,14 @@ file stays small: expired codes and used or expired grants are dropped, and each
 
 from __future__ import annotations
 
-import os
 import time
-from stat import S_ISREG
 
+from cupcake import lean_os as os
 from cupcake import speedups
 from cupcake.approvals import STORE_NAME
 from cupcake.approvals.codes import live, sealed, trusted
 from cupcake.approvals.files import FLAGS, OFFERS_NAME, StoreError, folder, lock, offers_of, read_store, store_of, why
+from cupcake.lean_os import S_ISREG
 from cupcake.project import WORK_DIR
 
 OFFERS_READ = 256 << 10  # what a reader takes of a larger offers file (the newest; older lines are dropped)

@@ -3,9 +3,10 @@ the real streams: it reads stdin, runs the pipeline, writes the rendered answer.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
+
+from cupcake import lean_os as os
 
 RUN_OPTIONS = "--event <Event> [--agent NAME] [--fail-closed] [--jail] [--jail-unshare-net] [--timings]"
 # Written by `cupcake sync` under fail_mode "closed": the mode is known before anything is imported,

@@ -235,8 +235,7 @@ def _remember_written(cmd, written: dict) -> None:
 
 
 def _absolute(value: str, cwd) -> str:
-    import os
-
+    from cupcake import lean_os as os
     from cupcake.shell.model import normpath
 
     value = os.path.expanduser(value)

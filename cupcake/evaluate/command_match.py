@@ -287,8 +287,7 @@ def _positional_words(cmd, skip: int) -> list:
 
 
 def _roots(outside, project: str) -> tuple:
-    import os
-
+    from cupcake import lean_os as os
     from cupcake.shell.model import normpath  # the reader is loaded: this runs on parsed commands
 
     home = os.path.expanduser("~")
@@ -358,7 +357,7 @@ def path_outside(word, cwd, roots) -> bool:
         text = text[: text.rfind("/") + 1] if "/" in text else ""
     if text.startswith("~"):
         if text == "~" or text.startswith("~/"):
-            import os
+            from cupcake import lean_os as os
 
             text = os.path.expanduser("~") + text[1:]
         else:
@@ -370,7 +369,7 @@ def path_outside(word, cwd, roots) -> bool:
     path = normpath(text)
     if not _inside(path, roots):
         return True
-    import os
+    from cupcake import lean_os as os
 
     real = os.path.realpath(path)
     return real != path and not _inside(real, roots)

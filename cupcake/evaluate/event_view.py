@@ -3,8 +3,7 @@ contents being written. Derived lazily, once per run; anything of the wrong shap
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.agents import adapter
 from cupcake.evaluate.patterns import Patterns
 from cupcake.project import shown_path

@@ -8,8 +8,7 @@ there is text to scan."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.evaluate.command_match import may_hold_names
 from cupcake.evaluate.glob_match import any_fits
 from cupcake.evaluate.pack_prefilter import CLIENT_NAMES, may_hold_secret, writes_text

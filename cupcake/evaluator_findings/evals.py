@@ -7,8 +7,7 @@ next newest is used."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake import speedups
 from cupcake.inject_context.files import FileProblem, open_regular, read_fd
 

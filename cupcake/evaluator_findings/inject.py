@@ -5,8 +5,7 @@ written is a warning for the user, and the context is injected all the same."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.errors import DeadlineExceeded
 from cupcake.evaluator_findings import EXT_KEY
 from cupcake.evaluator_findings.evals import eval_dir, newest_eval

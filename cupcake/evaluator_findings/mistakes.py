@@ -4,10 +4,9 @@ was a substring match, which dropped "isApproved" once "Missing isApproved filte
 
 from __future__ import annotations
 
-import os
-import stat
-
+from cupcake import lean_os as os
 from cupcake.inject_context.files import open_regular, read_fd
+from cupcake.lean_os import S_ISREG
 from cupcake.project import WORK_DIR
 
 FILE_NAME = "repeated-mistakes.txt"
@@ -56,7 +55,7 @@ def add_mistakes(path: str, known: list[str], new: list[str], write: bool = True
     fd = os.open(path, _APPEND, 0o644)  # never through a symlink: it could point anywhere
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
+        if not S_ISREG(st.st_mode):
             raise OSError(f"{path} is not a regular file")
         # a list written by hand may lack its final newline
         prefix = b"\n" if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n" else b""

@@ -3,8 +3,8 @@ project files) never through a symlink that leads outside the project root."""
 
 from __future__ import annotations
 
-import os
-import stat
+from cupcake import lean_os as os
+from cupcake.lean_os import S_ISREG
 
 _READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -60,7 +60,7 @@ def open_regular(path: str) -> int:
 
 
 def _regular(fd: int) -> int:
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    if not S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise FileProblem("it is not a regular file")
     return fd

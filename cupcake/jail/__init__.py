@@ -16,7 +16,7 @@ no capabilities (so it holds when the agent runs as root); on macOS a ``sandbox-
 - ``seatbelt``: the macOS profile.
 - ``probe``: whether the jail can start here, and why not (doctor, sync)."""
 
-import os
+from cupcake import lean_os as os
 
 # What every part of the jail names (here, so the hook's side and the helpers it calls import nothing of each other).
 JAIL_DIR = os.path.join(".cupcake", "jail")

@@ -29,8 +29,7 @@ and always when there is no secret yet)."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.jail import BWRAP_PLACES, JAIL_DIR, Unjailable  # noqa: F401 (Unjailable: callers catch it here)
 from cupcake.pipeline.response import ASK, BLOCK, ERROR, SOFT, Response
 

@@ -16,8 +16,7 @@ with empty folders of agents the person does not use); its files are guarded by 
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.jail import JAIL_DIR, Unjailable, launch
 
 EMPTY_FILE = "empty"

@@ -9,8 +9,7 @@ any other and is judged as written."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.jail.quote import split_quoted
 
 MARK = "/cupcake/jail/"

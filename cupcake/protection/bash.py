@@ -27,8 +27,7 @@ simple command of plain words whose program only reads (``ls -la``, ``git status
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.protection import protected_set as pset
 from cupcake.protection.install import running
 from cupcake.protection.protected_set import PREFIX, _piece, _text, _what

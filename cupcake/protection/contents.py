@@ -8,8 +8,7 @@ its destination. Archives and directories are read as they are when the hook run
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.protection.protected_set import _describe, _display, _text, classify
 from cupcake.shell import paths
 from cupcake.shell.model import normpath

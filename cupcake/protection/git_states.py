@@ -12,9 +12,9 @@ bisect, a command after another git command in the same line that may move a bra
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
 
+from cupcake import lean_os as os
 from cupcake.protection.protected_set import _display, _text, _what
 
 _TIMEOUT = 3.0

@@ -9,7 +9,7 @@ to an existing file, one ``stat``."""
 
 from __future__ import annotations
 
-import os
+from cupcake import lean_os as os
 
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 # Tools that only read (checked against the secrets alone). Any other tool, MCP or unknown, is read

@@ -21,15 +21,20 @@ with a dozen system calls and no import."""
 
 from __future__ import annotations
 
-import os
 import sys
 
 from cupcake import __version__
+from cupcake import lean_os as os
 from cupcake.protection.path_forms import forms as _forms
 from cupcake.resolve import realpath as _realpath
 
 STARTUP_NAMES = ("*.pth", "sitecustomize*", "usercustomize*")
 _VERSION = "python%d.%d" % sys.version_info[:2]
+
+
+def _stdlib() -> str:
+    """The standard library's folder (where ``os`` is, without importing it: see ``cupcake/lean_os``)."""
+    return getattr(sys, "_stdlib_dir", None) or os.path.dirname(__import__("os").__file__)
 
 
 def with_install(protected: dict, env) -> dict:
@@ -98,7 +103,7 @@ def installation_paths(env, resolved: dict | None = None) -> tuple[list, list]:
                 trees.append(os.path.join(venv, "pyvenv.cfg"))
                 sites.append(os.path.join(venv, "lib", _VERSION, "site-packages"))
                 break
-    stdlib = os.path.dirname(os.__file__)
+    stdlib = _stdlib()
     if os.access(stdlib, os.W_OK):  # a Python in the home folder (pyenv, uv): its library is the user's to change
         trees.append(stdlib)
     home = env.get("HOME") or os.path.expanduser("~")

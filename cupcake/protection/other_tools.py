@@ -17,9 +17,8 @@
 
 from __future__ import annotations
 
-import os
-import stat
-
+from cupcake import lean_os as os
+from cupcake.lean_os import S_ISREG
 from cupcake.protection.protected_set import in_secret  # (there: the Bash reader's check needs no more of this module)
 
 PATH_KEYS = frozenset(
@@ -144,7 +143,7 @@ def hard_link_violation(path: str, protected, ctx):
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    if not stat.S_ISREG(st.st_mode):
+    if not S_ISREG(st.st_mode):
         return None
     key = (st.st_dev, st.st_ino)
     if key in [tuple(i) for i in protected.get("inodes") or ()]:
@@ -211,7 +210,7 @@ def _same_file_as_a_secret(path: str, secrets) -> bool:
         st = os.stat(path)
     except (OSError, ValueError):
         return False
-    if st.st_nlink <= 1 or not stat.S_ISREG(st.st_mode):
+    if st.st_nlink <= 1 or not S_ISREG(st.st_mode):
         return False
     for secret in secrets:
         try:

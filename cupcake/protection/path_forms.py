@@ -4,9 +4,9 @@ paths both list paths this way."""
 
 from __future__ import annotations
 
-import os
 import sys
 
+from cupcake import lean_os as os
 from cupcake.resolve import realpath
 
 FOLD = sys.platform == "darwin"  # APFS and HFS+ are case-insensitive by default

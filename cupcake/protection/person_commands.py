@@ -6,8 +6,7 @@ tool's requirement (``pip uninstall NAME``, ``pip install .``) could be Cupcake 
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.protection.install import running
 
 PERSON_ONLY = {

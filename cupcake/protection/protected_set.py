@@ -26,8 +26,7 @@ block what would change one, in the words made here (``_text``, ``_describe``, `
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.protection.path_forms import FOLD as _FOLD
 from cupcake.protection.path_forms import forms as _forms
 

@@ -8,8 +8,7 @@ summary), ``enforced`` and ``candidate`` (each ``decision``, ``policy``, ``match
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.project import WORK_DIR
 
 LOG_NAME = "shadow.log"

@@ -8,8 +8,7 @@ file needs nothing more. The others, named in ``HANDLERS`` and loaded when a lin
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.shell.commands import effects
 from cupcake.shell.limits import LINK_CHECK_COST
 from cupcake.shell.paths import directory

@@ -7,8 +7,8 @@ bounded, never the hook's own stdin or anything under ``/proc`` or ``/dev``."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
+from cupcake.lean_os import S_ISREG
 from cupcake.resolve import realpath
 from cupcake.shell.limits import LINK_CHECK_COST
 from cupcake.shell.model import _normtokens, above, normpath
@@ -215,9 +215,7 @@ def readable(path: str, limit: int = SCRIPT_LIMIT):
     except (OSError, ValueError):
         return UNREADABLE
     try:
-        import stat
-
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        if not S_ISREG(os.fstat(fd).st_mode):
             return UNREADABLE
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)

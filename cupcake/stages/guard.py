@@ -15,10 +15,10 @@ changes undone too. While it runs, what it prints goes to stderr: stdout carries
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
+from cupcake import lean_os as os
 from cupcake import speedups
 from cupcake.errors import CupcakeError, DeadlineExceeded, DeadlinePassed
 from cupcake.pipeline import clock

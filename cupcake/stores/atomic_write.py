@@ -9,7 +9,7 @@ session index, the audit anchor, the entry-point cache, the policy files `init` 
 
 from __future__ import annotations
 
-import os
+from cupcake import lean_os as os
 
 
 def write_atomically(path: str, data: bytes, mode=None, follow_link: bool = False, durable: bool = False) -> None:

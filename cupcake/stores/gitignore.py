@@ -3,7 +3,7 @@ what `sync` leaves beside a team-shared file (a backup, a personal settings file
 
 from __future__ import annotations
 
-import os
+from cupcake import lean_os as os
 
 ENTRY = ".cupcake/"
 # Lines that already ignore the directory.

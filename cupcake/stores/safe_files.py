@@ -9,8 +9,9 @@
 from __future__ import annotations
 
 import errno
-import os
-import stat
+
+from cupcake import lean_os as os
+from cupcake.lean_os import S_ISDIR, S_ISLNK
 
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -56,9 +57,9 @@ def ensure_dir(directory: str, create: bool = True) -> None:
             except FileExistsError:
                 pass
             st = os.lstat(path)
-        if stat.S_ISLNK(st.st_mode):
+        if S_ISLNK(st.st_mode):
             raise _refuse(path, "a symbolic link")
-        if not stat.S_ISDIR(st.st_mode):
+        if not S_ISDIR(st.st_mode):
             raise _refuse(path, "not a directory")
 
 

@@ -25,11 +25,11 @@ Everything here uses ``os``, ``sys`` and ``time`` only: one module load and abou
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
 from cupcake import __version__
+from cupcake import lean_os as os
 from cupcake.agents import call_id, facts
 from cupcake.evaluate.compiled import Policy
 from cupcake.pipeline.response import outcome, sent_text

@@ -4,7 +4,7 @@ secrets no tool of the agent may read, so it sits below both the cache and the p
 
 from __future__ import annotations
 
-import os
+from cupcake import lean_os as os
 
 SECRET_NAME = "cache-secret"
 

@@ -9,8 +9,7 @@ Only called once a write has failed: a run that writes fine never comes here."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.project import WORK_DIR
 
 

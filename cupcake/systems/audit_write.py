@@ -6,8 +6,7 @@ matched, a command ran or something failed; with ``audit_allows = true``, every 
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake import speedups
 from cupcake.errors import CupcakeError
 from cupcake.pipeline.order import Stage

@@ -33,8 +33,7 @@ class StateLoad(BaseSystem):
     def process(self, ctx: Context) -> None:
         if not candidates_need_state(ctx):
             return
-        import os
-
+        from cupcake import lean_os as os
         from cupcake.stores.state import index, names, store
 
         policies, event, root = evaluating(ctx)

@@ -12,9 +12,9 @@ Runs after the answer is sealed, so nothing here can change it: a failure become
 
 from __future__ import annotations
 
-import os
 import time
 
+from cupcake import lean_os as os
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem
 from cupcake.systems.side_effects import (

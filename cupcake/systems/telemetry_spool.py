@@ -7,8 +7,7 @@ so it never changes the decision: a failure becomes a warning."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake import speedups
 from cupcake.pipeline.order import Stage
 from cupcake.pipeline.system import BaseSystem

@@ -12,6 +12,7 @@ import time
 import pytest
 
 import cupcake
+from cupcake import lean_os
 from cupcake.project import SYSTEM_ROOT_VARIABLE
 from cupcake.stores import spool
 from cupcake.stores.policies.loader import load
@@ -81,11 +82,11 @@ def test_a_run_that_opened_the_spool_before_a_claim_appends_to_the_new_one(tmp_p
             claimed.append(True)
         return fd
 
-    os.open = open_then_claim
+    lean_os.open = open_then_claim  # the os calls the spool makes
     try:
         assert spool.append_locked(str(path), b'{"new":1}\n')
     finally:
-        os.open = real_open
+        lean_os.open = real_open
     assert (folder / "batch.1.jsonl").read_bytes() == b'{"old":1}\n'
     assert path.read_bytes() == b'{"new":1}\n'
 

@@ -18,8 +18,7 @@ not a forger who rewrites the anchor too.
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.stores.audit.chain import GENESIS
 
 ANCHOR_NAME = "audit.anchor"

@@ -8,9 +8,9 @@ de-duplicated by ``seq``, so no line is lost or shown twice."""
 
 from __future__ import annotations
 
-import os
 import time
 
+from cupcake import lean_os as os
 from cupcake.stores.audit.reader import Entry, file_entries, split_lines, trail_files
 
 TYPE_CHECKING = False

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
-
 from cupcake import jsonio
+from cupcake import lean_os as os
 from cupcake.agents import project_dir_in
 from cupcake.project import WORK_DIR, find_root
 from cupcake.stores.audit.writer import LOG_NAME, trail_files

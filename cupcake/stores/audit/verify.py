@@ -9,8 +9,7 @@ their edit (ship the lines elsewhere for that)."""
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.stores.audit.chain import GENESIS, SCHEMA_VERSION, line_hash, seal_holds
 from cupcake.stores.audit.reader import file_entries, split_lines, trail_files
 

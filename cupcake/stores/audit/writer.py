@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import os
 import time
 
+from cupcake import lean_os as os
 from cupcake.errors import CupcakeError
 from cupcake.stores.audit.chain import GENESIS, SCHEMA_VERSION, line_hash, seal, seq_of
 

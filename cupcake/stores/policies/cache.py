@@ -18,12 +18,12 @@ validate`` always compile from source and say loudly when the cache disagrees.""
 from __future__ import annotations
 
 import marshal
-import os
 import sys
-from stat import S_ISREG
 
 from cupcake import __file__ as _package_init
 from cupcake import __version__
+from cupcake import lean_os as os
+from cupcake.lean_os import S_ISREG
 from cupcake.project import file_identity
 from cupcake.stores.user_secret import SECRET_NAME, secret, secret_path  # noqa: F401 - the cache's key, re-exported
 

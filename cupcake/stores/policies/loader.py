@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.project import WORK_DIR, policy_files
 from cupcake.stores.policies import cache
 

@@ -13,8 +13,8 @@ are tool names) or ``"event"`` (custom events of ``update_state``)."""
 from __future__ import annotations
 
 import marshal
-import os
 
+from cupcake import lean_os as os
 from cupcake import speedups
 from cupcake.stores.state.store import INDEX_SUFFIX, open_log, shown
 from cupcake.stores.state.timestamps import parse_timestamp

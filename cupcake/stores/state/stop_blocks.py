@@ -12,8 +12,7 @@ Counting is best effort: when the file cannot be read or written the decision st
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.pipeline.response import BLOCK, NONE, SOFT, Response
 
 SUFFIX = ".stops"

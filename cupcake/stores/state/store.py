@@ -9,8 +9,7 @@ written by a single ``write`` on an ``O_APPEND`` descriptor: concurrent appends 
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake import speedups
 from cupcake.errors import CupcakeError
 from cupcake.project import WORK_DIR

@@ -6,8 +6,7 @@ removed, through the directory's descriptor: nothing outside it is ever deleted.
 
 from __future__ import annotations
 
-import os
-
+from cupcake import lean_os as os
 from cupcake.stores.state.store import INDEX_SUFFIX, LOG_SUFFIX
 
 STAMP = ".last-sweep"

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from cupcake import lean_os
 from cupcake.agents import settings_file
 from cupcake.agents.settings_file import SettingsFileError
 
@@ -77,7 +78,7 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path, monkeypatch):
     def no_rename(src, dst, **_dir_fds):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(os, "replace", no_rename)
+    monkeypatch.setattr(lean_os, "replace", no_rename)  # the os calls the write makes
     with pytest.raises(SettingsFileError, match="cannot write it: No space left on device"):
         settings_file.write(loaded, '{"a": 1}\n')
     assert path.read_text() == "{}\n"

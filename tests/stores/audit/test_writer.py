@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from cupcake import lean_os
 from cupcake.stores.audit.chain import GENESIS, line_hash
 from cupcake.stores.audit.verify import verify
 from cupcake.stores.audit.writer import AuditWriteError, append
@@ -84,7 +85,7 @@ def test_a_write_that_fails_half_way_is_rolled_back(tmp_path, monkeypatch):
     append(str(tmp_path), body(0))
     size = (tmp_path / "audit.log").stat().st_size
     real_write = os.write
-    monkeypatch.setattr(os, "write", lambda fd, data: real_write(fd, data[: len(data) // 2]))
+    monkeypatch.setattr(lean_os, "write", lambda fd, data: real_write(fd, data[: len(data) // 2]))  # what it calls
     with pytest.raises(AuditWriteError, match="short write"):
         append(str(tmp_path), body(1))
     monkeypatch.undo()
