@@ -186,3 +186,11 @@ def test_fdopen_and_walk_are_os_s(tmp_path):
         os.close(fd)
     with pytest.raises(TypeError):
         lean_os.fdopen("3", "rb")  # type: ignore[arg-type]
+
+
+def test_the_python_normpath_answers_as_the_c_one():
+    """Interpreters before 3.11.2 have no C normpath: the port answers for them, as posixpath's own."""
+    rng = random.Random("normpath")
+    for _ in range(20000):
+        path = random_path(rng)
+        assert lean_path._normpath(path) == os.path.normpath(path), repr(path)
