@@ -144,6 +144,9 @@ class Project:
     def env(self) -> dict:
         env = {"HOME": str(self.home), "PATH": f"{self.home / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
         env[SYSTEM_ROOT_VARIABLE] = str(self.system)  # never this machine's /etc
+        # typer: `--show-completion SHELL` names the shell, rather than the processes above the command
+        # (a suite started in the background has no shell above it, and the shell named was then ignored)
+        env["_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"] = "1"
         if self.use_project_dir_env:
             env["CLAUDE_PROJECT_DIR"] = str(self.root)
         env.update(self.extra_env)
@@ -248,7 +251,16 @@ def _installed_packages() -> set[Path]:
 def pytest_sessionstart(session):
     """While the tests run, every installation they use puts its system-wide paths under
     CUPCAKE_TEST_SYSTEM_ROOT (see ``cupcake.project``); the marker that allows it is removed at the end.
-    Done once, by the process that runs the session (with pytest-xdist: the controller, not each worker)."""
+    Done once, by the process that runs the session (with pytest-xdist: the controller, not each worker).
+
+    Every process (workers too): Ctrl-C reaches the commands the tests start as it reaches a command a
+    person runs in a terminal. A suite started in the background by a shell without job control
+    (``pytest &`` in a script) inherits the interrupt signal ignored, and so would every command it
+    starts: the tests that press Ctrl-C would fail for a reason that is not Cupcake's."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if hasattr(session.config, "workerinput"):
         return
     created = []
