@@ -14,7 +14,24 @@ from cupcake import lean_os
 from cupcake.lean_os import path as lean_path
 from tests.test_resolve import NAMES, random_tree  # the same random trees
 
-PIECES = ["a", "b", "..", ".", "", "~", "~root", "~nobody-here", "x y", "é", "\n", "~/", "//", "///"]
+PIECES = [
+    "a",
+    "b",
+    "..",
+    ".",
+    "",
+    "~",
+    "~root",
+    "~nobody-here",
+    "x y",
+    "é",
+    "\n",
+    "~/",
+    "//",
+    "///",
+    "\udcff",
+    "\ud800",
+]
 
 
 def random_path(rng: random.Random) -> str:
@@ -91,13 +108,16 @@ def test_realpath_and_the_file_tests_answer_as_os_path_on_random_trees(tmp_path,
                 ), (name, path)
                 checked += 1
     assert checked > 20000
-    for bad in ("a\0b", "/a\0b"):
+    for bad in ("a\0b", "/a\0b", "/a\ud800b"):  # a NUL, a lone surrogate (JSON allows one): no file name
         for name in ("exists", "lexists", "isfile", "isdir", "islink"):
-            assert getattr(lean_path, name)(bad) is False
+            assert getattr(lean_path, name)(bad) is getattr(os.path, name)(bad) is False
         with pytest.raises(ValueError):
             lean_path.realpath(bad)
         with pytest.raises(ValueError):
             os.path.realpath(bad)
+    surrogate = str(tmp_path) + "/\udcff"  # the byte 0xff, as os decodes it: a name like any other
+    open(surrogate, "w").close()
+    assert lean_path.realpath(surrogate) == os.path.realpath(surrogate) and lean_path.isfile(surrogate)
 
 
 def _answer_or_error(function, path):
