@@ -12,6 +12,8 @@ passed; the Bash reader is already loaded then. Warm: no ``re`` beyond the run's
 
 from __future__ import annotations
 
+from cupcake import lean_os as os  # loaded by every run already (cupcake.cli.run)
+
 MAX_DEPTH = 4  # nested readings (a trap inside an alias inside inline code…): deeper is hidden
 MAX_NESTED = 64  # nested readings per line
 
@@ -235,7 +237,6 @@ def _remember_written(cmd, written: dict) -> None:
 
 
 def _absolute(value: str, cwd) -> str:
-    from cupcake import lean_os as os
     from cupcake.shell.model import normpath
 
     value = os.path.expanduser(value)

@@ -14,6 +14,7 @@ always read. Names are compared case-insensitively (a case-insensitive file syst
 
 from __future__ import annotations
 
+from cupcake import lean_os as os  # loaded by every run already (cupcake.cli.run)
 from cupcake.evaluate.glob_match import any_fits
 
 _EXPANDS = "$`?*["  # may produce any name: always read the line
@@ -287,7 +288,6 @@ def _positional_words(cmd, skip: int) -> list:
 
 
 def _roots(outside, project: str) -> tuple:
-    from cupcake import lean_os as os
     from cupcake.shell.model import normpath  # the reader is loaded: this runs on parsed commands
 
     home = os.path.expanduser("~")
@@ -357,8 +357,6 @@ def path_outside(word, cwd, roots) -> bool:
         text = text[: text.rfind("/") + 1] if "/" in text else ""
     if text.startswith("~"):
         if text == "~" or text.startswith("~/"):
-            from cupcake import lean_os as os
-
             text = os.path.expanduser("~") + text[1:]
         else:
             return True  # another user's home
@@ -369,7 +367,5 @@ def path_outside(word, cwd, roots) -> bool:
     path = normpath(text)
     if not _inside(path, roots):
         return True
-    from cupcake import lean_os as os
-
     real = os.path.realpath(path)
     return real != path and not _inside(real, roots)

@@ -102,45 +102,37 @@ def abspath(path) -> str:
     return normpath(path)
 
 
-def exists(path) -> bool:
+def _kind(call, path) -> int | None:
+    """The file type bits of ``call(path)`` (``stat`` or ``lstat``); None where there is no such file,
+    or no file name (a NUL byte, a character the file system's encoding has not), as ``genericpath``."""
     try:
-        stat(path)
+        return call(path).st_mode & _KIND
     except (OSError, ValueError):
-        return False
-    return True
+        return None
+
+
+def exists(path) -> bool:
+    return _kind(stat, path) is not None
 
 
 def lexists(path) -> bool:
-    try:
-        lstat(path)
-    except (OSError, ValueError):
-        return False
-    return True
+    return _kind(lstat, path) is not None
 
 
 def isfile(path) -> bool:
-    try:
-        return stat(path).st_mode & _KIND == _FILE
-    except (OSError, ValueError):
-        return False
+    return _kind(stat, path) == _FILE
 
 
 def isdir(path) -> bool:
-    try:
-        return stat(path).st_mode & _KIND == _DIR
-    except (OSError, ValueError):
-        return False
+    return _kind(stat, path) == _DIR
+
+
+def islink(path) -> bool:
+    return _kind(lstat, path) == _LINK
 
 
 def getsize(filename) -> int:
     return stat(filename).st_size
-
-
-def islink(path) -> bool:
-    try:
-        return lstat(path).st_mode & _KIND == _LINK
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 def expanduser(path) -> str:

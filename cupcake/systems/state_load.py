@@ -6,6 +6,7 @@ The summary beside the log answers the conditions (``cupcake.stores.state.index`
 
 from __future__ import annotations
 
+from cupcake import lean_os as os  # loaded by every run already (cupcake.cli.run)
 from cupcake.evaluate.conditions import event_candidates
 from cupcake.evaluate.patterns import of as run_patterns
 from cupcake.pipeline.order import Stage
@@ -33,7 +34,6 @@ class StateLoad(BaseSystem):
     def process(self, ctx: Context) -> None:
         if not candidates_need_state(ctx):
             return
-        from cupcake import lean_os as os
         from cupcake.stores.state import index, names, store
 
         policies, event, root = evaluating(ctx)

@@ -8,6 +8,7 @@ from cupcake.agents.event import Event
 from cupcake.compile.compile_conditions import ConditionReporter, compile_condition
 from cupcake.evaluate.command_match import holds, may_hold
 from cupcake.evaluate.event_view import EventView
+from tests.evaluate.pack_conditions import compiled_pack_conditions
 
 
 def _compile(cond):
@@ -152,30 +153,6 @@ def test_asking_only_the_commands_that_could_be_the_program_answers_as_asking_al
         assert holds(compiled, view) is bool(every)
 
 
-def _pack_command_conditions() -> list:
-    """Every command condition of the built-in packs, compiled, nested ones included."""
-    from cupcake import packs
-
-    found: list = []
-
-    def walk(cond):
-        if cond[0] == "command":
-            found.append(cond)
-        elif cond[0] == "any":
-            for inner in cond[1]:
-                walk(inner)
-        elif cond[0] == "not":
-            walk(cond[1])
-
-    for name in packs.names():
-        for rule in packs.load(name).rules:
-            for cond in rule.get("conditions", []):
-                compiled, problems = _compile(cond)
-                assert not problems, problems
-                walk(compiled)
-    return found
-
-
 def _corpus_lines() -> list:
     import tomllib
     from pathlib import Path
@@ -196,7 +173,7 @@ def test_the_packs_conditions_answer_on_one_reading_as_each_on_its_own(monkeypat
     the same answers as a fresh view per condition that remembers nothing, not even within itself."""
     from cupcake.evaluate import command_match
 
-    conditions = _pack_command_conditions()
+    conditions = compiled_pack_conditions(("command",))
     assert len(conditions) > 150
     lines = _corpus_lines()
     payloads = [{"tool_name": "Bash", "tool_input": {"command": line}, "cwd": "/p"} for line in lines]

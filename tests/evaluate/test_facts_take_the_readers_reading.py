@@ -6,9 +6,6 @@ every command is read again."""
 
 from __future__ import annotations
 
-import pathlib
-import tomllib
-
 import pytest
 
 from cupcake import programs
@@ -16,8 +13,8 @@ from cupcake.agents.event import Event
 from cupcake.evaluate import command_facts
 from cupcake.evaluate.event_view import EventView
 from cupcake.shell import parse
+from tests.shell.helpers import corpus_commands
 
-TESTS = pathlib.Path(__file__).resolve().parents[1]
 EXTRA = [
     "find . -name '*.py' | xargs rm -f",
     "echo a b | xargs -n 1 rm",
@@ -33,26 +30,7 @@ EXTRA = [
 ]
 
 
-def _lines() -> list:
-    found: list = []
-
-    def collect(node):
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key == "command" and isinstance(value, str):
-                    found.append(value)
-                else:
-                    collect(value)
-        elif isinstance(node, list):
-            for item in node:
-                collect(item)
-
-    for path in sorted((TESTS / "corpus").rglob("*.toml")) + sorted((TESTS / "shell" / "corpus").rglob("*.toml")):
-        collect(tomllib.loads(path.read_text(encoding="utf-8")))
-    return list(dict.fromkeys(found + EXTRA))
-
-
-LINES = _lines()
+LINES = list(dict.fromkeys(corpus_commands() + EXTRA))
 
 
 def _shown(reading) -> tuple:

@@ -10,35 +10,15 @@ import sys
 import tomllib
 from pathlib import Path
 
-from cupcake import packs
 from cupcake.agents.event import Event
-from cupcake.compile.compile_conditions import ConditionReporter, compile_condition
 from cupcake.evaluate.event_view import EventView
 from cupcake.evaluate.pack_match import holds
 from cupcake.evaluate.pack_prefilter import may_hold
 from tests.conftest import give_cache_secret
+from tests.evaluate.pack_conditions import compiled_pack_conditions
 
 TESTS = Path(__file__).resolve().parent.parent
 PACK_KINDS = ("path", "secret", "sql", "hidden_code", "project_file")
-
-
-def _pack_conditions() -> list:
-    found: list = []
-
-    def walk(cond):
-        if cond[0] in PACK_KINDS:
-            found.append(cond)
-        elif cond[0] == "any":
-            for inner in cond[1]:
-                walk(inner)
-        elif cond[0] == "not":
-            walk(cond[1])
-
-    for name in packs.names():
-        for rule in packs.load(name).rules:
-            for cond in rule.get("conditions", []):
-                walk(compile_condition(cond, ConditionReporter(lambda *a: None, ()), "/p"))
-    return found
 
 
 def _lines() -> list:
@@ -49,7 +29,7 @@ def _lines() -> list:
 
 
 def test_a_pack_condition_that_holds_always_passes_the_prefilter(tmp_path):
-    conditions = _pack_conditions()
+    conditions = compiled_pack_conditions(PACK_KINDS)
     assert {c[0] for c in conditions} == set(PACK_KINDS)
     held = filtered = 0
     for line in _lines():
@@ -66,7 +46,7 @@ def test_a_pack_condition_that_holds_always_passes_the_prefilter(tmp_path):
 
 def test_other_tools_are_left_to_the_conditions():
     view = EventView(Event("PreToolUse", {"tool_name": "Read", "tool_input": {"file_path": "/h/.ssh/id_rsa"}}), "/p")
-    assert all(may_hold(cond, view) for cond in _pack_conditions())
+    assert all(may_hold(cond, view) for cond in compiled_pack_conditions(PACK_KINDS))
 
 
 def _loaded_after_a_warm_run(project, command: str, module: str) -> list:

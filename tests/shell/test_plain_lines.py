@@ -5,15 +5,13 @@ on every line of the corpora."""
 
 from __future__ import annotations
 
-import pathlib
 import random
-import tomllib
 
 from cupcake.shell.grammar import Parser
 from cupcake.shell.limits import Budget
 from cupcake.shell.model import RawWord, plain
+from tests.shell.helpers import corpus_commands
 
-TESTS = pathlib.Path(__file__).resolve().parents[1]
 WORDS = ["rm", "-rf", "~", "~/x", "a=b", "x", "--force", "git", "push", "time", "if", "then", "do", "done"]
 WORDS += ["for", "in", "case", "esac", "function", "coproc", "select", "while", "until", "-", "--", "%s", "1", "a:b"]
 WORDS += ["/tmp/x", "./run.sh", "x+=1", "A_B=1", "+x", "^x", "@x", ",", "=", "==", "..", "."]
@@ -40,25 +38,6 @@ def _both(line: str):
     return (None if found is None else (_tree(found), quick_budget.work, quick_budget.reason, ())), theirs
 
 
-def _corpora() -> list:
-    found: list = []
-
-    def collect(node):
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key == "command" and isinstance(value, str):
-                    found.append(value)
-                else:
-                    collect(value)
-        elif isinstance(node, list):
-            for item in node:
-                collect(item)
-
-    for path in sorted((TESTS / "corpus").rglob("*.toml")) + sorted((TESTS / "shell" / "corpus").rglob("*.toml")):
-        collect(tomllib.loads(path.read_text(encoding="utf-8")))
-    return found
-
-
 def test_plain_reads_as_the_grammar_on_random_plain_lines():
     rng = random.Random(29)
     read = 0
@@ -73,7 +52,7 @@ def test_plain_reads_as_the_grammar_on_random_plain_lines():
 
 
 def test_plain_reads_as_the_grammar_on_the_corpora():
-    lines = _corpora()
+    lines = corpus_commands()
     read = 0
     for line in lines:
         mine, theirs = _both(line)
