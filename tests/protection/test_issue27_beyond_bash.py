@@ -298,6 +298,35 @@ def test_the_hook_command_works_through_a_link_as_pipx_and_uv_make_it(project, t
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", done
 
 
+@pytest.mark.parametrize("how", ["a relative link", "a chain of links", "a relative path"])
+def test_the_hook_command_works_however_the_launcher_is_named(project, tmp_path, how):
+    """The launcher finds its installation from the links to itself (posix.readlink, as its shell part
+    follows them); called by a relative path it takes its full search. Each answers the same deny."""
+    project.write_policy(NO_RM)
+    launcher = Path(cupcake_executable())
+    first = tmp_path / "a" / "cupcake"
+    first.parent.mkdir()
+    first.symlink_to(os.path.relpath(launcher, first.parent))
+    second = tmp_path / "b" / "cupcake"
+    second.parent.mkdir()
+    second.symlink_to("../a/cupcake")
+    argv0, cwd = {
+        "a relative link": (str(first), None),
+        "a chain of links": (str(second), None),
+        "a relative path": ("./" + launcher.name, launcher.parent),
+    }[how]
+    payload = json.dumps(project.tool_call("Bash", {"command": "rm -rf build"})).encode()
+    done = subprocess.run(
+        [argv0, "run", "--event", "PreToolUse"],
+        input=payload,
+        capture_output=True,
+        env=project.env(),
+        timeout=60,
+        cwd=cwd,
+    )
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", done
+
+
 @pytest.mark.parametrize("closed", [False, True])
 def test_a_launcher_that_finds_no_python_still_answers(project, tmp_path, closed):
     project.write_policy(NO_RM)
